@@ -1,0 +1,32 @@
+//===- InitAll.h - register everything a Stax tool understands --*- C++ -*-===//
+//
+// The dialects and passes of Stax plus the upstream ones that its pipelines
+// use. Tools and embedders call these instead of listing dialects by hand.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_INITALL_H
+#define STAX_INITALL_H
+
+#include "Stax/Dialect/Tp/IR/TpDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace stax {
+
+/// Stax's own dialects and the upstream dialects their IR refers to.
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tp::TpDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::tensor::TensorDialect>();
+}
+
+/// Stax's passes and the generic upstream ones (canonicalize, cse, inline...).
+inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+
+} // namespace stax
+
+#endif // STAX_INITALL_H
