@@ -1,0 +1,54 @@
+/*===- Stax.h - C API of Stax --------------------------------------*- C -*-===*\
+|*                                                                            *|
+|* A small, stateless C API over Stax for foreign callers (the Python package *|
+|* binds it with ctypes). Strings returned by the API are owned by the caller *|
+|* and released with staxFreeString; buffers with staxFreeBuffers.           *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef STAX_C_STAX_H
+#define STAX_C_STAX_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STAX_CAPI_EXPORT __attribute__((visibility("default")))
+
+/// A dense row-major tensor. `dtype` is a NumPy dtype string ("<f4", "<f8",
+/// "<i8", "<i4", "|b1", "<f2"); `data` holds prod(shape) elements.
+typedef struct StaxBuffer {
+  int64_t rank;
+  int64_t *shape;
+  char dtype[8];
+  void *data;
+} StaxBuffer;
+
+/// Parses `module` (any dialect Stax registers, custom or generic form),
+/// verifies it, runs the textual pass pipeline `pipeline` (e.g.
+/// "builtin.module(canonicalize)"; empty runs nothing) and returns the
+/// printed result. On failure returns NULL and sets *error to the
+/// diagnostics, each with its location.
+STAX_CAPI_EXPORT char *staxRunPipeline(const char *module, const char *pipeline,
+                                       int generic, char **error);
+
+/// Interprets function `entry` of `module` on `args`. On success returns 0,
+/// sets *results to an array of *numResults buffers. With `f64` every
+/// floating value is computed in float64 (results are then "<f8").
+STAX_CAPI_EXPORT int staxInterpret(const char *module, const char *entry,
+                                   int64_t numArgs, const StaxBuffer *args,
+                                   int f64, StaxBuffer **results,
+                                   int64_t *numResults, char **error);
+
+/// Nonzero when the reference interpreter implements op `name` ("tp.add").
+STAX_CAPI_EXPORT int staxInterpreterHasKernel(const char *name);
+
+STAX_CAPI_EXPORT void staxFreeString(char *s);
+STAX_CAPI_EXPORT void staxFreeBuffers(StaxBuffer *buffers, int64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STAX_C_STAX_H */

@@ -1,0 +1,112 @@
+//===- Tensor.h - concrete tensors for the reference interpreter -*- C++ -*-===//
+//
+// A dense, row-major tensor holding concrete values. Floating tensors store
+// doubles that are always exactly representable in their element type (every
+// write rounds), integer and bool tensors store int64. Simple on purpose: the
+// interpreter is the oracle of every numeric test.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_INTERPRETER_TENSOR_H
+#define STAX_INTERPRETER_TENSOR_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <vector>
+
+namespace stax {
+
+/// Rounds `v` to the nearest value of floating type `t` (f16, bf16, f32, f64).
+double roundToFloatType(double v, mlir::Type t);
+/// Converts `v` to integer type `t` the way a C++ cast does (bool: v != 0;
+/// others truncate toward zero and wrap to the bit width). NaN becomes 0.
+int64_t castToIntType(double v, mlir::Type t);
+/// Wraps an int64 to the bit width of integer type `t` (bool: v != 0).
+int64_t wrapToIntType(int64_t v, mlir::Type t);
+
+class Tensor {
+public:
+  Tensor() = default;
+  /// A zero-filled tensor.
+  Tensor(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
+
+  llvm::ArrayRef<int64_t> shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t dim(int64_t i) const { return shape_[i]; }
+  int64_t numel() const { return numel_; }
+  mlir::Type elementType() const { return elementType_; }
+  bool isFloat() const { return isFloat_; }
+  mlir::RankedTensorType type() const;
+
+  /// Element `i` (row-major) as a double / as an int64.
+  double getF(int64_t i) const {
+    return isFloat_ ? fdata_[i] : static_cast<double>(idata_[i]);
+  }
+  int64_t getI(int64_t i) const {
+    return isFloat_ ? castToIntType(fdata_[i], int64Type()) : idata_[i];
+  }
+  bool getB(int64_t i) const { return isFloat_ ? fdata_[i] != 0 : idata_[i] != 0; }
+
+  /// Stores `v` converted to the element type (rounding or casting).
+  void setF(int64_t i, double v) {
+    if (isFloat_)
+      fdata_[i] = roundToFloatType(v, elementType_);
+    else
+      idata_[i] = castToIntType(v, elementType_);
+  }
+  void setI(int64_t i, int64_t v) {
+    if (isFloat_)
+      fdata_[i] = roundToFloatType(static_cast<double>(v), elementType_);
+    else
+      idata_[i] = wrapToIntType(v, elementType_);
+  }
+
+  /// Row-major strides of the shape.
+  llvm::SmallVector<int64_t> strides() const;
+  /// Linear index of a multi-index.
+  int64_t linearIndex(llvm::ArrayRef<int64_t> index) const;
+
+  /// The same values converted to another element type.
+  Tensor castTo(mlir::Type elementType) const;
+  /// The same values with a new shape of equal element count.
+  Tensor reshaped(llvm::ArrayRef<int64_t> shape) const;
+
+  /// Raw storage, for I/O.
+  std::vector<double> &floatData() { return fdata_; }
+  std::vector<int64_t> &intData() { return idata_; }
+  const std::vector<double> &floatData() const { return fdata_; }
+  const std::vector<int64_t> &intData() const { return idata_; }
+
+private:
+  mlir::Type int64Type() const;
+
+  llvm::SmallVector<int64_t> shape_;
+  int64_t numel_ = 0;
+  mlir::Type elementType_;
+  bool isFloat_ = false;
+  std::vector<double> fdata_;
+  std::vector<int64_t> idata_;
+};
+
+/// Calls `fn(linear, index)` for every multi-index of `shape` in row-major
+/// (lexicographic) order.
+template <typename Fn>
+void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn &&fn) {
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    numel *= d;
+  llvm::SmallVector<int64_t> index(shape.size(), 0);
+  for (int64_t linear = 0; linear < numel; ++linear) {
+    fn(linear, llvm::ArrayRef<int64_t>(index));
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+} // namespace stax
+
+#endif // STAX_INTERPRETER_TENSOR_H

@@ -1,0 +1,176 @@
+//===- Stax.cpp - the C API -----------------------------------------------===//
+//
+// Each call builds its own MLIRContext: calls are independent and safe to
+// make from any thread, at the cost of re-registering dialects (microseconds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stax-c/Stax.h"
+#include "Stax/InitAll.h"
+#include "Stax/Interpreter/Interpreter.h"
+#include "Stax/Interpreter/Npy.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+#include <cstdlib>
+#include <cstring>
+
+using namespace mlir;
+
+namespace {
+char *copyString(llvm::StringRef s) {
+  char *out = static_cast<char *>(std::malloc(s.size() + 1));
+  std::memcpy(out, s.data(), s.size());
+  out[s.size()] = '\0';
+  return out;
+}
+
+/// A context with everything registered and diagnostics captured as text.
+struct Session {
+  Session() : context(makeRegistry()), handler(sourceMgr, &context, os) {
+    context.loadAllAvailableDialects();
+  }
+  static DialectRegistry makeRegistry() {
+    static bool passesRegistered = [] {
+      stax::registerAllPasses();
+      return true;
+    }();
+    (void)passesRegistered;
+    DialectRegistry registry;
+    stax::registerAllDialects(registry);
+    return registry;
+  }
+  OwningOpRef<ModuleOp> parse(const char *text) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, "<input>"), llvm::SMLoc());
+    auto module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (module && failed(verify(*module)))
+      return nullptr;
+    return module;
+  }
+  char *fail(char **error) {
+    os.flush();
+    if (error)
+      *error = copyString(diagnostics.empty() ? "unknown error" : diagnostics);
+    return nullptr;
+  }
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream os{diagnostics};
+  SourceMgrDiagnosticHandler handler;
+};
+
+FailureOr<stax::Tensor> fromBuffer(const StaxBuffer &b, MLIRContext *ctx,
+                                   std::string &error) {
+  Type elt = stax::typeFromNpyDescr(b.dtype, ctx);
+  if (!elt) {
+    error = std::string("unsupported dtype '") + b.dtype + "'";
+    return failure();
+  }
+  stax::Tensor t(llvm::ArrayRef<int64_t>(b.shape, b.rank), elt);
+  unsigned size = stax::rawElementSize(elt);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    stax::loadRawElement(t, i, static_cast<const char *>(b.data) + i * size);
+  return t;
+}
+
+StaxBuffer toBuffer(const stax::Tensor &t) {
+  StaxBuffer b;
+  b.rank = t.rank();
+  b.shape = static_cast<int64_t *>(std::malloc(sizeof(int64_t) * (t.rank() + 1)));
+  for (int64_t i = 0; i < t.rank(); ++i)
+    b.shape[i] = t.dim(i);
+  std::string descr = stax::npyDescr(t.elementType());
+  std::strncpy(b.dtype, descr.c_str(), sizeof(b.dtype) - 1);
+  b.dtype[sizeof(b.dtype) - 1] = '\0';
+  unsigned size = stax::rawElementSize(t.elementType());
+  b.data = std::malloc(size * t.numel() + 1);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    stax::storeRawElement(t, i, static_cast<char *>(b.data) + i * size);
+  return b;
+}
+} // namespace
+
+char *staxRunPipeline(const char *module, const char *pipeline, int generic,
+                      char **error) {
+  Session s;
+  OwningOpRef<ModuleOp> m = s.parse(module);
+  if (!m)
+    return s.fail(error);
+  if (pipeline && *pipeline) {
+    std::string errorText;
+    llvm::raw_string_ostream errs(errorText);
+    FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errs);
+    if (failed(parsed)) {
+      if (error)
+        *error = copyString("invalid pass pipeline: " + errs.str());
+      return nullptr;
+    }
+    PassManager pm(&s.context, parsed->getOpAnchorName());
+    static_cast<OpPassManager &>(pm) = *parsed;
+    if (failed(pm.run(*m)))
+      return s.fail(error);
+  }
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  OpPrintingFlags flags;
+  if (generic)
+    flags.printGenericOpForm();
+  m->print(os, flags);
+  return copyString(os.str());
+}
+
+int staxInterpret(const char *module, const char *entry, int64_t numArgs,
+                  const StaxBuffer *args, int f64, StaxBuffer **results,
+                  int64_t *numResults, char **error) {
+  Session s;
+  OwningOpRef<ModuleOp> m = s.parse(module);
+  if (!m) {
+    s.fail(error);
+    return 1;
+  }
+  llvm::SmallVector<stax::Tensor> tensors;
+  for (int64_t i = 0; i < numArgs; ++i) {
+    std::string why;
+    auto t = fromBuffer(args[i], &s.context, why);
+    if (failed(t)) {
+      if (error)
+        *error = copyString("argument #" + std::to_string(i) + ": " + why);
+      return 1;
+    }
+    tensors.push_back(std::move(*t));
+  }
+  stax::InterpreterOptions options;
+  options.promoteToF64 = f64 != 0;
+  auto out = stax::interpret(*m, entry, tensors, options);
+  if (failed(out)) {
+    s.fail(error);
+    return 1;
+  }
+  *numResults = out->size();
+  *results = static_cast<StaxBuffer *>(std::malloc(sizeof(StaxBuffer) * (out->size() + 1)));
+  for (auto [i, t] : llvm::enumerate(*out))
+    (*results)[i] = toBuffer(t);
+  return 0;
+}
+
+int staxInterpreterHasKernel(const char *name) { return stax::hasKernel(name); }
+
+void staxFreeString(char *s) { std::free(s); }
+
+void staxFreeBuffers(StaxBuffer *buffers, int64_t count) {
+  if (!buffers)
+    return;
+  for (int64_t i = 0; i < count; ++i) {
+    std::free(buffers[i].shape);
+    std::free(buffers[i].data);
+  }
+  std::free(buffers);
+}

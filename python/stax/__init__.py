@@ -1,0 +1,40 @@
+"""Stax: an MLIR compiler for training and inference graphs.
+
+    import stax
+    text = stax.import_torch(fn, *example_inputs)     # tp dialect module
+    text = stax.run_pipeline(text, "builtin.module(canonicalize)")
+    outs = stax.interpret(text, "forward", *numpy_arrays, f64=False)
+"""
+
+from ._capi import StaxError, has_kernel
+from ._capi import run_pipeline as _run_pipeline
+from ._capi import interpret as _interpret
+
+__all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel"]
+
+
+def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:
+    """Parses and verifies `module_text`, runs the textual pass pipeline
+    (e.g. "builtin.module(canonicalize)"; empty runs nothing) in process and
+    returns the printed module. Raises StaxError with the diagnostics."""
+    return _run_pipeline(module_text, pipeline, generic)
+
+
+def interpret(module_text: str, entry: str, *arrays, f64: bool = False):
+    """Runs function `entry` with the reference interpreter on numpy arrays
+    (or torch tensors) and returns the results as a list of numpy arrays.
+    With f64=True every floating value is computed in float64."""
+    import numpy as np
+    converted = []
+    for a in arrays:
+        if hasattr(a, "detach") and hasattr(a, "numpy"):
+            a = a.detach().cpu().numpy()
+        converted.append(np.asarray(a))
+    return _interpret(module_text, entry, converted, f64)
+
+
+def import_torch(fn, *example_inputs, name: str = "forward") -> str:
+    """Traces `fn` with make_fx and returns the `tp` module text (see
+    stax.importer)."""
+    from .importer import import_torch as _import
+    return _import(fn, *example_inputs, name=name)

@@ -1,0 +1,126 @@
+"""ctypes binding of Stax's C API (include/Stax-c/Stax.h).
+
+The native library is looked up in $STAX_LIB_DIR, then in the repository's
+build/lib, so `PYTHONPATH=<repo>/python` works once the README build ran.
+"""
+
+import ctypes
+import os
+from pathlib import Path
+
+import numpy as np
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [
+        ("rank", ctypes.c_int64),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("dtype", ctypes.c_char * 8),
+        ("data", ctypes.c_void_p),
+    ]
+
+
+class StaxError(RuntimeError):
+    """An error reported by Stax, with MLIR diagnostics (file:line:col) in
+    its message."""
+
+
+def _library_path() -> Path:
+    candidates = []
+    if os.environ.get("STAX_LIB_DIR"):
+        candidates.append(Path(os.environ["STAX_LIB_DIR"]))
+    candidates.append(Path(__file__).resolve().parents[2] / "build" / "lib")
+    for d in candidates:
+        p = d / "libStaxCAPI.so"
+        if p.exists():
+            return p
+    raise StaxError(
+        "libStaxCAPI.so not found (looked in %s); build Stax first "
+        "(see README.md)" % ", ".join(str(c) for c in candidates))
+
+
+_lib = None
+
+
+def lib():
+    global _lib
+    if _lib is None:
+        l = ctypes.CDLL(str(_library_path()))
+        l.staxRunPipeline.restype = ctypes.c_void_p
+        l.staxRunPipeline.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                      ctypes.c_int,
+                                      ctypes.POINTER(ctypes.c_void_p)]
+        l.staxInterpret.restype = ctypes.c_int
+        l.staxInterpret.argtypes = [
+            ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
+            ctypes.POINTER(_Buffer), ctypes.c_int,
+            ctypes.POINTER(ctypes.POINTER(_Buffer)),
+            ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_void_p)]
+        l.staxInterpreterHasKernel.restype = ctypes.c_int
+        l.staxInterpreterHasKernel.argtypes = [ctypes.c_char_p]
+        l.staxFreeString.argtypes = [ctypes.c_void_p]
+        l.staxFreeBuffers.argtypes = [ctypes.POINTER(_Buffer), ctypes.c_int64]
+        _lib = l
+    return _lib
+
+
+def _take_string(ptr) -> str:
+    if not ptr:
+        return ""
+    s = ctypes.string_at(ptr).decode("utf-8", "replace")
+    lib().staxFreeString(ptr)
+    return s
+
+
+def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:
+    err = ctypes.c_void_p()
+    out = lib().staxRunPipeline(module_text.encode(), pipeline.encode(),
+                                int(generic), ctypes.byref(err))
+    if not out:
+        raise StaxError(_take_string(err.value))
+    return _take_string(out)
+
+
+_NP_TO_DESCR = {np.dtype(np.float32): "<f4", np.dtype(np.float64): "<f8",
+                np.dtype(np.float16): "<f2", np.dtype(np.int64): "<i8",
+                np.dtype(np.int32): "<i4", np.dtype(np.bool_): "|b1",
+                np.dtype(np.int8): "|i1", np.dtype(np.uint8): "|u1"}
+
+
+def interpret(module_text: str, entry: str, arrays, f64: bool = False):
+    keep = []
+    bufs = (_Buffer * max(len(arrays), 1))()
+    for i, a in enumerate(arrays):
+        a = np.ascontiguousarray(a)
+        if a.dtype not in _NP_TO_DESCR:
+            raise StaxError("argument #%d: unsupported dtype %s" % (i, a.dtype))
+        shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+        keep += [a, shape]
+        bufs[i].rank = a.ndim
+        bufs[i].shape = shape
+        bufs[i].dtype = _NP_TO_DESCR[a.dtype].encode()
+        bufs[i].data = a.ctypes.data
+    results = ctypes.POINTER(_Buffer)()
+    n = ctypes.c_int64()
+    err = ctypes.c_void_p()
+    rc = lib().staxInterpret(module_text.encode(), entry.encode(), len(arrays),
+                             bufs, int(f64), ctypes.byref(results),
+                             ctypes.byref(n), ctypes.byref(err))
+    if rc != 0:
+        raise StaxError(_take_string(err.value))
+    out = []
+    try:
+        for i in range(n.value):
+            b = results[i]
+            shape = tuple(b.shape[k] for k in range(b.rank))
+            dtype = np.dtype(b.dtype.decode())
+            count = int(np.prod(shape, dtype=np.int64))
+            raw = ctypes.string_at(b.data, count * dtype.itemsize)
+            out.append(np.frombuffer(raw, dtype=dtype).reshape(shape).copy())
+    finally:
+        lib().staxFreeBuffers(results, n.value)
+    return out
+
+
+def has_kernel(op_name: str) -> bool:
+    return bool(lib().staxInterpreterHasKernel(op_name.encode()))

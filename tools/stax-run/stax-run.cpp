@@ -1,0 +1,191 @@
+//===- stax-run.cpp - run a function with the reference interpreter -------===//
+//
+//   stax-run model.mlir --entry f --input x.npy --input w.npy --output-dir out
+//   stax-run model.mlir --seed 3 --f64
+//
+// Arguments without an --input file are filled with seeded random values:
+// floats uniform in [-1, 1), integers uniform in [--int-low, --int-high).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stax/InitAll.h"
+#include "Stax/Interpreter/Interpreter.h"
+#include "Stax/Interpreter/Npy.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/FileUtilities.h"
+#include <cmath>
+#include <random>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("stax-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Function to run (default: the "
+                                           "first function of the module)"),
+                                  cl::cat(category));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("An argument as a .npy file, in "
+                                             "argument order (repeatable)"),
+                                    cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random arguments"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<int64_t> intLow("int-low",
+                               cl::desc("Lowest random integer argument value"),
+                               cl::init(0), cl::cat(category));
+static cl::opt<int64_t> intHigh("int-high",
+                                cl::desc("One past the highest random integer "
+                                         "argument value"),
+                                cl::init(2), cl::cat(category));
+static cl::opt<bool> f64("f64",
+                         cl::desc("Compute every floating value in float64"),
+                         cl::cat(category));
+static cl::opt<std::string> outputDir("output-dir",
+                                      cl::desc("Write result<i>.npy files here"),
+                                      cl::cat(category));
+static cl::opt<bool> printValues("print-values",
+                                 cl::desc("Print every result element"),
+                                 cl::cat(category));
+
+/// Seeded values that do not depend on the C++ library's distributions.
+static stax::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &gen) {
+  stax::Tensor t(type.getShape(), type.getElementType());
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    uint64_t bits = gen();
+    if (t.isFloat()) {
+      double u = static_cast<double>(bits >> 11) * 0x1.0p-53; // [0, 1)
+      t.setF(i, 2.0 * u - 1.0);
+    } else if (type.getElementType().isInteger(1)) {
+      t.setI(i, bits & 1);
+    } else {
+      uint64_t span = static_cast<uint64_t>(std::max<int64_t>(intHigh - intLow, 1));
+      t.setI(i, intLow + static_cast<int64_t>(bits % span));
+    }
+  }
+  return t;
+}
+
+static void printSummary(llvm::raw_ostream &os, unsigned index,
+                         const stax::Tensor &t) {
+  os << "result #" << index << ": " << t.type();
+  if (t.numel() > 0) {
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      double v = t.getF(i);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      sum += v;
+    }
+    os << " min=" << llvm::format("%.9g", lo) << " max="
+       << llvm::format("%.9g", hi) << " mean="
+       << llvm::format("%.9g", sum / t.numel());
+  }
+  os << "\n";
+  int64_t shown = printValues ? t.numel() : std::min<int64_t>(t.numel(), 8);
+  os << "  [";
+  for (int64_t i = 0; i < shown; ++i)
+    os << (i ? ", " : "") << llvm::format("%.9g", t.getF(i));
+  if (shown < t.numel())
+    os << ", ...";
+  os << "]\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "Stax reference interpreter: runs a tp function on concrete inputs\n");
+
+  DialectRegistry registry;
+  stax::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "stax-run: " << error << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module || failed(verify(*module)))
+    return 1;
+
+  func::FuncOp fn;
+  if (entry.empty()) {
+    auto fns = module->getOps<func::FuncOp>();
+    if (fns.empty()) {
+      llvm::errs() << "stax-run: the module has no function\n";
+      return 1;
+    }
+    fn = *fns.begin();
+  } else {
+    fn = module->lookupSymbol<func::FuncOp>(entry);
+    if (!fn) {
+      llvm::errs() << "stax-run: no function named '" << entry << "'\n";
+      return 1;
+    }
+  }
+
+  auto argTypes = fn.getFunctionType().getInputs();
+  if (inputs.size() > argTypes.size()) {
+    llvm::errs() << "stax-run: " << inputs.size() << " --input files for "
+                 << argTypes.size() << " arguments\n";
+    return 1;
+  }
+  std::mt19937_64 gen(seed);
+  SmallVector<stax::Tensor> args;
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (!tensorType) {
+      llvm::errs() << "stax-run: argument #" << i << " is not a ranked tensor\n";
+      return 1;
+    }
+    if (i < inputs.size()) {
+      auto t = stax::readNpy(inputs[i], &context, error);
+      if (failed(t)) {
+        llvm::errs() << "stax-run: " << error << "\n";
+        return 1;
+      }
+      args.push_back(std::move(*t));
+    } else {
+      args.push_back(randomTensor(tensorType, gen));
+    }
+  }
+
+  stax::InterpreterOptions options;
+  options.promoteToF64 = f64;
+  auto results = stax::interpret(*module, fn.getSymName(), args, options);
+  if (failed(results))
+    return 1;
+  llvm::outs() << "@" << fn.getSymName() << (f64 ? " (float64)" : "") << "\n";
+  for (auto [i, t] : llvm::enumerate(*results)) {
+    printSummary(llvm::outs(), i, t);
+    if (!outputDir.empty()) {
+      llvm::sys::fs::create_directories(outputDir);
+      llvm::SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, "result" + std::to_string(i) + ".npy");
+      if (failed(stax::writeNpy(path, t, error))) {
+        llvm::errs() << "stax-run: " << error << "\n";
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
