@@ -1,0 +1,762 @@
+// RUN: stax-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier rule of the tp dialect: each invalid op gets an
+// error that names the op and the problem.
+
+func.func @c0(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+2 {{'tp.add' op operand shapes [4, 3] and [5] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.add %a, %b : tensor<4x3xf32>, tensor<5xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c1(%a: tensor<4xi64>) {
+  // expected-error @+2 {{'tp.exp' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.exp %a : tensor<4xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @c2(%a: tensor<4xi64>) {
+  // expected-error @+2 {{'tp.silu' op expects floating-point operands, got integer or bool}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.silu %a : tensor<4xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @c3(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.bitwise_not' op expects integer or bool operands, got floating point}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.bitwise_not %a : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c4(%a: tensor<4xcomplex<f32>>) {
+  // expected-error @+2 {{'tp.exp' op unsupported element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.exp %a : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @c5(%a: tensor<?xf32>) {
+  // expected-error @+2 {{'tp.exp' op dynamic dimensions are not supported yet}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.exp %a : tensor<?xf32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @c6(%a: tensor<*xf32>) {
+  // expected-error @+1 {{'tp.exp' op operand #0 must be ranked tensor of any type values}}
+  %0 = "tp.exp"(%a) : (tensor<*xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @c7(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.mul.Scalar' op attribute 'other' failed to satisfy constraint: scalar (i64, f64 or bool attribute)}}
+  %0 = tp.mul.Scalar %a {other = 2 : i32} : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c8(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.sum' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.sum %a {dims = array<i64: 2>} : tensor<4x3xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c9(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.sum' op dim -1 appears more than once}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.sum %a {dims = array<i64: 1, -1>} : tensor<4x3xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c10(%a: tensor<4x3xi64>) {
+  // expected-error @+2 {{'tp.mean' op expects floating-point operands, got integer or bool}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.mean %a {dims = array<i64: 1>} : tensor<4x3xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @c11(%a: tensor<4x3xi64>) {
+  // expected-error @+2 {{'tp.var' op expects floating-point operands, got integer or bool}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.var %a {dims = array<i64: 1>} : tensor<4x3xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @c12(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.view' op only one dimension can be -1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.view %a {size = array<i64: -1, -1>} : tensor<4x3xf32> -> tensor<12xf32>
+  return
+}
+
+// -----
+
+func.func @c13(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.view' op invalid size -2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.view %a {size = array<i64: -2, 6>} : tensor<4x3xf32> -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @c14(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.view' op cannot infer -1 in [5, -1] for 12 elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.view %a {size = array<i64: 5, -1>} : tensor<4x3xf32> -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @c15(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.reshape' op shape [5, 2] has 10 elements but the input has 12}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.reshape %a {size = array<i64: 5, 2>} : tensor<4x3xf32> -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
+func.func @c16(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp._reshape_alias' op size and stride have different lengths}}
+  %0 = tp._reshape_alias %a {size = array<i64: 12>, stride = array<i64: 1, 1>} : tensor<4x3xf32> -> tensor<12xf32>
+  return
+}
+
+// -----
+
+func.func @c17(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.gelu' op approximate must be "none" or "tanh", got "erf"}}
+  %0 = tp.gelu %a {approximate = "erf"} : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c18(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.clamp' op needs at least one of min and max}}
+  %0 = tp.clamp %a : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c19(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.div' op rounding_mode must be "trunc" or "floor", got "ceil"}}
+  %0 = tp.div %a, %a {rounding_mode = "ceil"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c20(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.div.Scalar' op rounding_mode must be "trunc" or "floor", got "up"}}
+  %0 = tp.div.Scalar %a {other = 2 : i64, rounding_mode = "up"} : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c21(%c: tensor<5xi1>, %a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.where' op condition shape [5] does not broadcast with [4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.where %c, %a, %a : (tensor<5xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c22(%c: tensor<4xf32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.where' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = tp.where %c, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c23(%a: tensor<4xf32>, %m: tensor<2x4xi1>) {
+  // expected-error @+2 {{'tp.masked_fill.Scalar' op mask shape [2, 4] does not broadcast to self shape [4]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.masked_fill.Scalar %a, %m {value = 0 : i64} : (tensor<4xf32>, tensor<2x4xi1>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c24(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp._softmax' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp._softmax %a {dim = 2 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c25(%a: tensor<4x3xi64>) {
+  // expected-error @+2 {{'tp._softmax' op self must be floating point}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp._softmax %a {dim = 1 : i64} : tensor<4x3xi64> -> tensor<4x3xi64>
+  return
+}
+
+// -----
+
+func.func @c26(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+2 {{'tp._softmax_backward_data' op grad_output and output shapes [4, 3] and [4, 2] differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp._softmax_backward_data %a, %b {dim = 1 : i64} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c27(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.native_layer_norm' op normalized_shape [4] is not a suffix of the input shape [4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = tp.native_layer_norm %a {normalized_shape = array<i64: 4>, eps = 1.0e-5 : f64} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @c28(%a: tensor<4x3xf32>, %w: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.native_layer_norm' op weight shape [4] differs from normalized_shape [3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = tp.native_layer_norm %a weight(%w) {normalized_shape = array<i64: 3>, eps = 1.0e-5 : f64} : (tensor<4x3xf32>, tensor<4xf32>) -> (tensor<4x3xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @c29(%a: tensor<4x3xf32>, %m: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.native_layer_norm_backward' op mean and rstd must have shape [4, 1]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:3 = tp.native_layer_norm_backward %a, %a, %m, %m {normalized_shape = array<i64: 3>} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+func.func @c30(%a: tensor<2x4x3xf32>, %t: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.nll_loss_forward' op self must be 1-D or 2-D, got rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.nll_loss_forward %a, %t : (tensor<2x4x3xf32>, tensor<2xi64>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @c31(%a: tensor<4x3xf32>, %t: tensor<5xi64>) {
+  // expected-error @+2 {{'tp.nll_loss_forward' op target shape [5] does not match self shape [4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.nll_loss_forward %a, %t : (tensor<4x3xf32>, tensor<5xi64>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @c32(%a: tensor<4x3xf32>, %t: tensor<4xi64>, %w: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.nll_loss_forward' op weight must have one entry per class}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.nll_loss_forward %a, %t weight(%w) : (tensor<4x3xf32>, tensor<4xi64>, tensor<4xf32>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @c33(%a: tensor<4x3xf32>, %t: tensor<4xi64>) {
+  // expected-error @+2 {{'tp.nll_loss_forward' op reduction must be 0 (none), 1 (mean) or 2 (sum), got 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.nll_loss_forward %a, %t {reduction = 3 : i64} : (tensor<4x3xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @c34(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+2 {{'tp.mse_loss' op operand shapes [4, 3] and [4, 2] do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.mse_loss %a, %b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @c35(%a: tensor<4x3xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.mm' op contraction sizes differ: [4, 3] and [4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.mm %a, %b : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c36(%a: tensor<4xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.mm' op expects 2-D operands, got ranks 1 and 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.mm %a, %b : (tensor<4xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c37(%a: tensor<4x3xf32>, %b: tensor<3x2xf64>) {
+  // expected-error @+2 {{'tp.mm' op operand dtypes differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.mm %a, %b : (tensor<4x3xf32>, tensor<3x2xf64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @c38(%a: tensor<2x4x3xf32>, %b: tensor<3x3x2xf32>) {
+  // expected-error @+2 {{'tp.bmm' op batch sizes differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.bmm %a, %b : (tensor<2x4x3xf32>, tensor<3x3x2xf32>) -> tensor<2x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @c39(%a: tensor<4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'tp.dot' op expects two 1-D tensors of equal size}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.dot %a, %b : (tensor<4xf32>, tensor<3xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @c40(%a: tensor<f32>, %b: tensor<3xf32>) {
+  // expected-error @+2 {{'tp.matmul' op operands must be at least 1-D}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.matmul %a, %b : (tensor<f32>, tensor<3xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @c41(%a: tensor<2x4x3xf32>, %b: tensor<5x3x2xf32>) {
+  // expected-error @+2 {{'tp.matmul' op batch dimensions do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.matmul %a, %b : (tensor<2x4x3xf32>, tensor<5x3x2xf32>) -> tensor<2x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @c42(%s: tensor<3xf32>, %a: tensor<4x3xf32>, %b: tensor<3x2xf32>) {
+  // expected-error @+2 {{'tp.addmm' op self shape [3] does not broadcast to the product shape [4, 2]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.addmm %s, %a, %b : (tensor<3xf32>, tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @c43(%a: tensor<2x4x3xf32>) {
+  // expected-error @+2 {{'tp.t' op expects a tensor of rank <= 2, got rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.t %a : tensor<2x4x3xf32> -> tensor<3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @c44(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.transpose' op dim1 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.transpose %a {dim0 = 0 : i64, dim1 = 2 : i64} : tensor<4x3xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @c45(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.permute' op dims has 1 entries for a tensor of rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.permute %a {dims = array<i64: 0>} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c46(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.permute' op dims is not a permutation}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.permute %a {dims = array<i64: 0, -2>} : tensor<4x3xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @c47(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.expand' op size [3] has fewer dims than the input [4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.expand %a {size = array<i64: 3>} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c48(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.expand' op -1 is not allowed for a new leading dim}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.expand %a {size = array<i64: -1, 4, 3>} : tensor<4x3xf32> -> tensor<1x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c49(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.expand' op cannot expand [4, 3] to [4, 5]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.expand %a {size = array<i64: 4, 5>} : tensor<4x3xf32> -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @c50(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.unsqueeze' op dim 3 is out of range for rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.unsqueeze %a {dim = 3 : i64} : tensor<4x3xf32> -> tensor<4x3x1xf32>
+  return
+}
+
+// -----
+
+func.func @c51(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.squeeze' op dim 5 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.squeeze %a {dims = array<i64: 5>} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c52(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.slice' op step must be positive, got 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.slice %a {dim = 0 : i64, step = 0 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c53(%a: tensor<f32>) {
+  // expected-error @+2 {{'tp.slice' op cannot slice a 0-d tensor}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.slice %a : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @c54(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.select' op index 4 is out of range for a dim of size 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.select %a {dim = 0 : i64, index = 4 : i64} : tensor<4x3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @c55(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.as_strided' op the view reaches element 15 of a storage of 12}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.as_strided %a {size = array<i64: 4, 4>, stride = array<i64: 4, 1>} : tensor<4x3xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @c56(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.split' op split_size must be positive}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.split %a {split_size = 0 : i64} : tensor<4x3xf32> -> tensor<2x3xf32>, tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @c57(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.split_with_sizes' op split_sizes sum to 3 but dim has size 4}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.split_with_sizes %a {split_sizes = array<i64: 1, 2>} : tensor<4x3xf32> -> tensor<1x3xf32>, tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @c58(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+2 {{'tp.cat' op tensor #1 has shape [4, 2], incompatible with [4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.cat %a, %b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @c59(%a: tensor<4x3xf32>, %b: tensor<4x3xf64>) {
+  // expected-error @+2 {{'tp.cat' op tensor #1 has a different dtype}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.cat %a, %b : (tensor<4x3xf32>, tensor<4x3xf64>) -> tensor<8x3xf32>
+  return
+}
+
+// -----
+
+func.func @c60(%a: tensor<4x3xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.stack' op dim 3 is out of range for rank 3}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.stack %a, %b {dim = 3 : i64} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @c61(%a: tensor<4x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.index' op has 1 indices but 2 dims}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.index %a[%i] {dims = array<i64: 0, 1>} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @c62(%a: tensor<4x3xf32>, %i: tensor<2xi64>, %j: tensor<3xi64>) {
+  // expected-error @+2 {{'tp.index' op index shapes do not broadcast}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.index %a[%i, %j] {dims = array<i64: 0, 1>} : (tensor<4x3xf32>, tensor<2xi64>, tensor<3xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @c63(%a: tensor<4x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.index' op dims must be strictly increasing}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.index %a[%i, %i] {dims = array<i64: 1, 0>} : (tensor<4x3xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @c64(%a: tensor<4x3xf32>, %i: tensor<2xf32>) {
+  // expected-error @+1 {{'tp.index' op operand #1 must be variadic of ranked tensor of 64-bit signless integer or 32-bit signless integer values}}
+  %0 = tp.index %a[%i] {dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @c65(%a: tensor<4x3xf32>, %i: tensor<2xi64>, %v: tensor<5xf32>) {
+  // expected-error @+2 {{'tp.index_put' op values shape [5] does not broadcast to the indexed shape [2, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.index_put %a[%i], %v {dims = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xi64>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c66(%a: tensor<4x3xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+2 {{'tp.index_select' op index must be 0-D or 1-D}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.index_select %a, %i {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c67(%a: tensor<4x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.gather' op index must have the rank of self}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.gather %a, %i {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @c68(%a: tensor<4x3xf32>, %i: tensor<2x5xi64>) {
+  // expected-error @+2 {{'tp.gather' op index is larger than self in dim 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.gather %a, %i {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2x5xi64>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @c69(%a: tensor<4x3xf32>, %i: tensor<2x3xi64>, %s: tensor<2x3xf64>) {
+  // expected-error @+2 {{'tp.scatter' op src and self dtypes differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.scatter %a, %i, %s {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<2x3xf64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c70(%a: tensor<4x3xf32>, %i: tensor<2x3xi64>, %s: tensor<3xf32>) {
+  // expected-error @+2 {{'tp.scatter_add' op src must have the rank of self}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.scatter_add %a, %i, %s {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c71(%w: tensor<10xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.embedding' op weight must be 2-D}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.embedding %w, %i : (tensor<10xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @c72(%g: tensor<3x4xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.embedding_dense_backward' op grad_output shape [3, 4] must be indices shape [2] plus one dim}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.embedding_dense_backward %g, %i {num_weights = 10 : i64} : (tensor<3x4xf32>, tensor<2xi64>) -> tensor<10x4xf32>
+  return
+}
+
+// -----
+
+func.func @c73(%g: tensor<2x4xf32>, %i: tensor<2xi64>) {
+  // expected-error @+2 {{'tp.embedding_dense_backward' op num_weights must be non-negative}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.embedding_dense_backward %g, %i {num_weights = -1 : i64} : (tensor<2x4xf32>, tensor<2xi64>) -> tensor<0x4xf32>
+  return
+}
+
+// -----
+
+func.func @c74() {
+  // expected-error @+1 {{'tp.arange' op result has 3 elements but the range has 4}}
+  %0 = tp.arange {start = 0 : i64, end = 10 : i64, step = 3 : i64} : tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @c75() {
+  // expected-error @+1 {{'tp.arange' op step must be non-zero}}
+  %0 = tp.arange {start = 0 : i64, end = 10 : i64, step = 0 : i64} : tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @c76() {
+  // expected-error @+1 {{'tp.arange' op result must be a static 1-D tensor}}
+  %0 = tp.arange {start = 0 : i64, end = 4 : i64} : tensor<2x2xi64>
+  return
+}
+
+// -----
+
+func.func @c77() {
+  // expected-error @+1 {{'tp.full' op result must have a static shape}}
+  %0 = tp.full {value = 1 : i64} : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @c78() {
+  // expected-error @+1 {{'tp.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "tp.constant"() <{value = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @c79(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.native_dropout' op p must be in [0, 1], got 1.500000}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.native_dropout %a {p = 1.5 : f64} : tensor<4xf32> -> tensor<4xf32>, tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @c80(%g: tensor<4xf32>, %m: tensor<3xi1>) {
+  // expected-error @+2 {{'tp.native_dropout_backward' op grad_output and mask shapes [4] and [3] differ}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.native_dropout_backward %g, %m {scale = 2.0 : f64} : (tensor<4xf32>, tensor<3xi1>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c81(%g: tensor<3x3xf32>) {
+  // expected-error @+2 {{'tp.slice_backward' op grad_output shape [3, 3] is not the slice shape [2, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.slice_backward %g {input_sizes = array<i64: 4, 3>, dim = 0 : i64, start = 0 : i64, end = 2 : i64, step = 1 : i64} : tensor<3x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c82(%g: tensor<3xf32>) {
+  // expected-error @+2 {{'tp.select_backward' op index 7 is out of range}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.select_backward %g {input_sizes = array<i64: 4, 3>, dim = 0 : i64, index = 7 : i64} : tensor<3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @c83(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.logsumexp' op inferred type(s) 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.logsumexp %a {dims = array<i64: 0>} : tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @c84(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.max.dim' op dim 1 is out of range for rank 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.max.dim %a {dim = 1 : i64} : tensor<4xf32> -> tensor<4xf32>, tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @c85(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.argmax' op dim -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.argmax %a {dim = -3 : i64} : tensor<4x3xf32> -> tensor<4xi64>
+  return
+}
