@@ -31,7 +31,7 @@ Tensor KernelContext::result(Operation *op, unsigned i) const {
 }
 
 LogicalResult stax::detail::runtimeError(Operation *op, const Twine &message) {
-  return op->emitError() << message;
+  return op->emitOpError() << message;
 }
 
 Type stax::detail::accumulationType(Type t) {
