@@ -1,7 +1,8 @@
 // RUN: not stax-run %s --entry=oob 2>&1 | FileCheck %s --check-prefix=OOB
 // RUN: not stax-run %s --entry=nokernel 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not stax-run %s --entry=missing 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: not stax-run %s --entry=oob --input=%s 2>&1 | FileCheck %s --check-prefix=NPY
+// RUN: not stax-run %s --entry=nokernel --input=%s 2>&1 | FileCheck %s --check-prefix=NPY
+// RUN: not stax-run %s --entry=nokernel --input=%s --input=%s 2>&1 | FileCheck %s --check-prefix=ARGS
 
 // Run-time errors name the op and its location; they never crash.
 
@@ -21,3 +22,4 @@ func.func @nokernel(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // MISSING: stax-run: no function named 'missing'
 // NPY: stax-run: {{.*}}errors.mlir: not a .npy file
+// ARGS: stax-run: 2 --input files for 1 arguments
