@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates the dialect reference in docs/ from ODS (the build's mlir-doc
+# target). python/tests/test_docs.py fails when the committed copy is stale.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${STAX_BUILD_DIR:-build}
+ninja -C "$BUILD_DIR" mlir-doc > /dev/null
+mkdir -p docs/Dialects
+cp "$BUILD_DIR/docs/Dialects/TpDialect.md" docs/Dialects/Tp.md
+echo "docs/Dialects/Tp.md updated"
