@@ -258,7 +258,13 @@ void registerUnary(KernelRegistry &r) {
   addUnary<tp::CeilOp>(r, [](const FloatMath &m, double x) { return m.r(std::ceil(x)); }, identityI);
   addUnary<tp::RoundOp>(r, [](const FloatMath &m, double x) { return m.r(std::nearbyint(x)); }, identityI);
   addUnary<tp::TruncOp>(r, [](const FloatMath &m, double x) { return m.r(std::trunc(x)); }, identityI);
-  addUnary<tp::BitwiseNotOp>(r, nullptr, [](int64_t x) { return ~x; });
+  r.add<tp::BitwiseNotOp>([](tp::BitwiseNotOp op, Inputs in, const KernelContext &ctx) {
+    // On bool, ~ is logical not (~True is False), not two's complement.
+    bool isBool = op.getType().getElementType().isInteger(1);
+    return unary(op, *in[0], ctx, nullptr, [=](int64_t x) {
+      return isBool ? int64_t(x == 0) : ~x;
+    });
+  });
   r.add<tp::LogicalNotOp>([](tp::LogicalNotOp op, Inputs in, const KernelContext &ctx) {
     Tensor out = ctx.result(op);
     for (int64_t k = 0; k < out.numel(); ++k)

@@ -91,7 +91,8 @@ def interpret(module_text: str, entry: str, arrays, f64: bool = False):
     keep = []
     bufs = (_Buffer * max(len(arrays), 1))()
     for i, a in enumerate(arrays):
-        a = np.ascontiguousarray(a)
+        # np.ascontiguousarray turns 0-d arrays into shape (1,); keep the rank.
+        a = np.ascontiguousarray(a).reshape(np.shape(a))
         if a.dtype not in _NP_TO_DESCR:
             raise StaxError("argument #%d: unsupported dtype %s" % (i, a.dtype))
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)

@@ -1,0 +1,1086 @@
+"""PyTorch -> `tp` dialect importer.
+
+    text = import_torch(fn, *example_inputs, name="forward")
+    text = import_fx_graph(graph_module, example_inputs, name="joint")
+
+`import_torch` traces `fn` with `make_fx` (one ATen op per FX node) and emits
+one `func.func @<name>` whose arguments are the inputs in call order and whose
+results are the flattened outputs.  Arguments whose example tensor requires
+grad carry the unit attribute `{tp.requires_grad}`.
+
+Every op is emitted in MLIR *generic* form,
+
+    %3 = "tp.add"(%1, %2) <{alpha = 1 : i64}> : (tensor<..>, tensor<..>) -> tensor<..> loc("add_1 (aten.add.Tensor)")
+
+so the importer does not depend on custom assembly formats; inherent
+attributes are written as properties.  Result types come from the traced
+values (shape and dtype of each node's tensor); the `tp` verifier re-infers
+them, so an importer mistake shows up as a verification error located at the
+FX node (`loc("<node> (<overload>)")`).  The text is then parsed, verified and
+pretty-printed by `stax.run_pipeline`.
+
+The mapping from ATen overloads to `tp` ops is the table `_TABLE` at the end
+of this file: one entry per overload, built from a few emitter constructors
+(`_op` for 1:1 operand/attribute mappings, `_binary` for the Tensor overloads
+that may receive Python numbers, `_reduction`, `_creation`, ...).  Anything
+not in the table, and every in-place / out= overload, raises `StaxError`
+naming the overload and the FX node.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+import struct
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import torch
+import torch.fx as fx
+
+from ._capi import StaxError
+
+__all__ = ["import_torch", "import_fx_graph", "trace_joint", "mlir_type",
+           "supported_overloads", "StaxError"]
+
+aten = torch.ops.aten
+
+INT64_MAX = 9223372036854775807
+
+# ---------------------------------------------------------------------------
+# Types and attribute literals
+# ---------------------------------------------------------------------------
+
+_DTYPES = {
+    torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
+    torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
+    torch.int16: "i16", torch.int8: "i8", torch.bool: "i1",
+}
+
+
+def _elt(dtype: torch.dtype, where: str = "") -> str:
+    try:
+        return _DTYPES[dtype]
+    except KeyError:
+        raise StaxError(f"unsupported dtype {dtype}{where}") from None
+
+
+def mlir_type(t, where: str = "") -> str:
+    """`tensor<2x3xf32>` for a tensor (or FakeTensor / TensorMetadata)."""
+    shape = tuple(int(d) for d in t.shape)
+    elt = _elt(t.dtype, where)
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elt + ">"
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (bool, int, float)) and not isinstance(v, fx.Node)
+
+
+def _float_lit(v: float) -> str:
+    """An MLIR float literal that parses back to exactly `v` (as f64)."""
+    v = float(v)
+    if not math.isfinite(v):
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
+    r = repr(v)  # shortest round-tripping decimal
+    if "e" in r:
+        mant, exp = r.split("e")
+        if "." not in mant:
+            mant += ".0"
+        return f"{mant}e{exp}"
+    return r if "." in r else r + ".0"
+
+
+def _f64(v) -> str:
+    return f"{_float_lit(v)} : f64"
+
+
+def _i64(v) -> str:
+    return f"{int(v)} : i64"
+
+
+def _bool(v) -> str:
+    return "true" if v else "false"
+
+
+def _scalar(v) -> str:
+    """A `Tp_ScalarAttr`: bool -> i1, int -> i64, float -> f64."""
+    if isinstance(v, bool):
+        return _bool(v)
+    if isinstance(v, int):
+        return _i64(v)
+    if isinstance(v, float):
+        return _f64(v)
+    raise StaxError(f"expected a Python number, got {type(v).__name__} {v!r}")
+
+
+def _dims(v) -> str:
+    if v is None:
+        v = []
+    elif isinstance(v, int):
+        v = [v]
+    vals = [int(x) for x in v]
+    return "array<i64" + (": " + ", ".join(map(str, vals)) if vals else "") + ">"
+
+
+def _type_attr(dtype) -> str:
+    return _elt(dtype)
+
+
+def _str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _dense(t: torch.Tensor, where: str) -> str:
+    """`dense<...> : tensor<...>` with the exact values of `t`."""
+    t = t.detach().cpu().contiguous()
+    ty = mlir_type(t, where)
+    if t.dtype == torch.bool:
+        def nest(x):
+            if isinstance(x, list):
+                return "[" + ", ".join(nest(y) for y in x) + "]"
+            return "true" if x else "false"
+        return f"dense<{nest(t.tolist())}> : {ty}"
+    if t.numel() == 0:
+        return f"dense<> : {ty}"
+    if t.dtype == torch.bfloat16:
+        raw = t.view(torch.int16).numpy().tobytes()
+    else:
+        raw = t.numpy().tobytes()
+    if struct.pack("=H", 1) != b"\x01\x00":  # pragma: no cover
+        raise StaxError("constant import needs a little-endian host")
+    return f'dense<"0x{raw.hex().upper()}"> : {ty}'
+
+
+# ---------------------------------------------------------------------------
+# Node helpers
+# ---------------------------------------------------------------------------
+
+
+def _overload_name(target) -> str:
+    if isinstance(target, torch._ops.OpOverload):
+        return str(target)
+    if isinstance(target, torch._ops.OpOverloadPacket):
+        return str(target) + " (packet)"
+    mod = getattr(target, "__module__", None) or ""
+    return f"{mod}.{getattr(target, '__name__', repr(target))}".lstrip(".")
+
+
+def _is_inplace(target) -> bool:
+    """Mutating overloads: `add_`, `bernoulli_`, out= variants."""
+    if not isinstance(target, torch._ops.OpOverload):
+        return False
+    schema = target._schema
+    base = schema.name.split("::")[-1]
+    if base.endswith("_") and not base.endswith("__"):
+        return True
+    return any(a.alias_info is not None and a.alias_info.is_write
+               for a in schema.arguments)
+
+
+def _bind(node: fx.Node) -> Dict[str, Any]:
+    """Arguments of an OpOverload call by schema name, defaults filled in."""
+    schema = node.target._schema
+    out: Dict[str, Any] = {}
+    pos = 0
+    for arg in schema.arguments:
+        if not arg.kwarg_only and pos < len(node.args):
+            out[arg.name] = node.args[pos]
+            pos += 1
+        elif arg.name in node.kwargs:
+            out[arg.name] = node.kwargs[arg.name]
+        elif arg.has_default_value():
+            out[arg.name] = arg.default_value
+        else:
+            out[arg.name] = None
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Value propagation (shapes and dtypes of every node)
+# ---------------------------------------------------------------------------
+
+
+class _Recorder(fx.Interpreter):
+    def __init__(self, gm, vals):
+        super().__init__(gm)
+        self.vals = vals
+
+    def run_node(self, n):
+        if n.op == "call_function" and _is_inplace(n.target):
+            # Never execute mutations; the importer rejects them anyway.
+            raise _Stop(n)
+        r = super().run_node(n)
+        self.vals[n] = r
+        return r
+
+
+class _Stop(Exception):
+    def __init__(self, node):
+        super().__init__(node.name)
+        self.node = node
+
+
+def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
+    """The value (tensor, FakeTensor or tuple) of every node.
+
+    Uses `meta['val']` when the tracer recorded it; otherwise runs the graph
+    on fake tensors (cheap) and, if fake propagation fails, on the real
+    example inputs."""
+    nodes = [n for n in gm.graph.nodes if n.op not in ("output",)]
+    if all("val" in n.meta for n in nodes):
+        return {n: n.meta["val"] for n in nodes}
+    vals: Dict[fx.Node, Any] = {}
+    try:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        mode = FakeTensorMode()
+        fake = [mode.from_tensor(a) if isinstance(a, torch.Tensor) else a
+                for a in inputs]
+        with mode:
+            _Recorder(gm, vals).run(*fake)
+        return vals
+    except _Stop:
+        return vals
+    except Exception:  # noqa: BLE001 - fall back to real execution
+        vals = {}
+    try:
+        with torch.no_grad():
+            _Recorder(gm, vals).run(*[a.detach() if isinstance(a, torch.Tensor)
+                                      else a for a in inputs])
+    except _Stop:
+        pass
+    except Exception as e:  # noqa: BLE001
+        # Keep what was recorded; a node without a value reports below.
+        vals.setdefault("__error__", e)  # type: ignore[index]
+    return vals
+
+
+# ---------------------------------------------------------------------------
+# Emission context
+# ---------------------------------------------------------------------------
+
+
+class _Ctx:
+    def __init__(self, vals):
+        self.vals = vals
+        self.lines: List[str] = []
+        self.values: Dict[fx.Node, Any] = {}   # node -> "%3" or ["%3#0", ...]
+        self.counter = 0
+        self.node: Optional[fx.Node] = None    # node being emitted
+        self.types: Dict[str, str] = {}        # SSA name -> type
+
+    # -- values -----------------------------------------------------------
+    def where(self) -> str:
+        n = self.node
+        return f" at node %{n.name} ({_overload_name(n.target)})" if n else ""
+
+    def val(self, node: fx.Node):
+        if node not in self.vals:
+            err = self.vals.get("__error__")
+            raise StaxError(
+                f"no shape/dtype information for node %{node.name}"
+                + (f" (propagation failed: {err})" if err else ""))
+        return self.vals[node]
+
+    def result_types(self, node: fx.Node) -> List[str]:
+        v = self.val(node)
+        where = f" at node %{node.name}"
+        if isinstance(v, (tuple, list)):
+            return [mlir_type(x, where) if x is not None else None for x in v]
+        if not isinstance(v, torch.Tensor):
+            raise StaxError(f"node %{node.name} ({_overload_name(node.target)})"
+                            f" does not produce a tensor ({type(v).__name__})")
+        return [mlir_type(v, where)]
+
+    def elt_of(self, x) -> str:
+        """Element type of an operand (node or SSA name)."""
+        ty = self.type_of(x)
+        return ty[len("tensor<"):-1].split("x")[-1]
+
+    def type_of(self, x) -> str:
+        name = self.operand(x)
+        return self.types[name]
+
+    def operand(self, x) -> str:
+        if isinstance(x, str):
+            return x
+        if not isinstance(x, fx.Node):
+            raise StaxError(f"expected a tensor operand, got {type(x).__name__}"
+                            f" {x!r}{self.where()}")
+        v = self.values.get(x)
+        if v is None:
+            raise StaxError(f"operand %{x.name} is not defined{self.where()}")
+        if isinstance(v, list):
+            raise StaxError(f"operand %{x.name} has several results; expected "
+                            f"one of them (getitem){self.where()}")
+        return v
+
+    # -- emission ---------------------------------------------------------
+    def op(self, name: str, operands: Sequence[Any], attrs: Dict[str, str],
+           result_types: Sequence[str], segments: Optional[List[int]] = None
+           ) -> List[str]:
+        ops = [self.operand(o) for o in operands]
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        if segments is not None:
+            attrs["operandSegmentSizes"] = \
+                "array<i32: " + ", ".join(map(str, segments)) + ">"
+        prop = ""
+        if attrs:
+            prop = " <{" + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + "}>"
+        in_types = ", ".join(self.types[o] for o in ops)
+        res = list(result_types)
+        if any(r is None for r in res):
+            raise StaxError(f"missing result type for {name}{self.where()}")
+        out_types = res[0] if len(res) == 1 else "(" + ", ".join(res) + ")"
+        idx = self.counter
+        self.counter += 1
+        if len(res) == 1:
+            names = [f"%{idx}"]
+            lhs = f"%{idx} = "
+        elif not res:
+            names, lhs = [], ""
+        else:
+            names = [f"%{idx}#{i}" for i in range(len(res))]
+            lhs = f"%{idx}:{len(res)} = "
+        for n, t in zip(names, res):
+            self.types[n] = t
+        loc = ""
+        if self.node is not None:
+            loc = f' loc({_str(f"{self.node.name} ({_overload_name(self.node.target)})")})'
+        self.lines.append(
+            f'    {lhs}"{name}"({", ".join(ops)}){prop} : ({in_types}) -> '
+            f"{out_types}{loc}")
+        return names
+
+    def single(self, name, operands, attrs, node=None, segments=None) -> str:
+        """Emits an op whose one result has the type of the current node."""
+        node = node or self.node
+        tys = self.result_types(node)
+        if len(tys) != 1:
+            raise StaxError(f"expected one result{self.where()}")
+        return self.op(name, operands, attrs, tys, segments)[0]
+
+    def multi(self, name, operands, attrs, segments=None, types=None) -> List[str]:
+        tys = types if types is not None else self.result_types(self.node)
+        return self.op(name, operands, attrs, tys, segments)
+
+    def scalar_const(self, value, elt: str) -> str:
+        """A 0-d `tp.full` holding a Python number, of element type `elt`."""
+        if elt == "i1":
+            attr = _bool(bool(value))
+        elif elt.startswith("i"):
+            attr = _i64(int(value))
+        else:
+            attr = _f64(float(value))
+        return self.op("tp.full", [], {"value": attr}, [f"tensor<{elt}>"])[0]
+
+    def number_operand(self, value, partner) -> str:
+        """A Python number used as a tensor operand next to tensor `partner`:
+        a 0-d constant of the dtype PyTorch computes in (the partner's dtype
+        unless the number's category is higher, then the default dtype of
+        that category)."""
+        pe = self.elt_of(partner)
+        pcat = 0 if pe == "i1" else (1 if pe.startswith("i") else 2)
+        vcat = 0 if isinstance(value, bool) else (1 if isinstance(value, int) else 2)
+        if vcat <= pcat:
+            elt = pe
+        else:
+            elt = {1: "i64", 2: "f32"}[vcat]
+        return self.scalar_const(value, elt)
+
+
+Emitter = Callable[[_Ctx, fx.Node, Dict[str, Any]], Any]
+
+
+# ---------------------------------------------------------------------------
+# Emitter constructors
+# ---------------------------------------------------------------------------
+
+
+def _op(tp: str, ins: Sequence[str] = ("self",), segments: bool = False,
+        **attrs) -> Emitter:
+    """A 1:1 mapping. `ins`: ATen argument names of the operands in tp's
+    order; a trailing `?` marks an optional operand (omitted when None).
+    `attrs`: tp attribute name -> formatter, or (aten name, formatter); a
+    formatter returning None omits the attribute."""
+    spec = []
+    for k, v in attrs.items():
+        aname, fmt = (v if isinstance(v, tuple) else (k, v))
+        spec.append((k, aname, fmt))
+
+    def emit(ctx: _Ctx, node: fx.Node, a: Dict[str, Any]):
+        operands, seg = [], []
+        for name in ins:
+            opt = name.endswith("?")
+            name = name.rstrip("?")
+            v = a[name]
+            if v is None and opt:
+                seg.append(0)
+                continue
+            operands.append(v)
+            seg.append(1)
+        at = {}
+        for k, aname, fmt in spec:
+            v = a.get(aname)
+            at[k] = None if v is None else fmt(v)
+        if isinstance(ctx.val(node), (tuple, list)):
+            return ctx.multi(tp, operands, at, seg if segments else None)
+        return ctx.single(tp, operands, at, segments=seg if segments else None)
+    return emit
+
+
+def _opt(fmt):
+    """Formatter that omits None."""
+    return lambda v: None if v is None else fmt(v)
+
+
+def _binary(tp: str, scalar_tp: Optional[str] = None, a: str = "self",
+            b: str = "other", alpha: bool = False, **attrs) -> Emitter:
+    """Tensor-tensor elementwise op. A Python number as `b` selects the
+    `.Scalar` op (`scalar_tp`, number as the `other` attribute) when tp has
+    one, otherwise becomes a 0-d `tp.full`; a number as `a` always becomes a
+    0-d `tp.full`."""
+    def emit(ctx: _Ctx, node: fx.Node, args: Dict[str, Any]):
+        x, y = args[a], args[b]
+        at = {}
+        if alpha:
+            at["alpha"] = _scalar(args["alpha"] if args["alpha"] is not None else 1)
+        for k, (aname, fmt) in attrs.items():
+            v = args.get(aname)
+            at[k] = None if v is None else fmt(v)
+        if _is_number(x) and _is_number(y):
+            raise StaxError(f"both operands are numbers{ctx.where()}")
+        if _is_number(y):
+            if scalar_tp is not None:
+                return ctx.single(scalar_tp, [x], {"other": _scalar(y), **at})
+            y = ctx.number_operand(y, x)
+        if _is_number(x):
+            x = ctx.number_operand(x, y)
+        return ctx.single(tp, [x, y], at)
+    return emit
+
+
+def _scalar_op(tp: str, b: str = "other", alpha: bool = False, **attrs) -> Emitter:
+    """`.Scalar` overloads: the number is the `other` attribute."""
+    def emit(ctx, node, args):
+        at = {"other": _scalar(args[b])}
+        if alpha:
+            at["alpha"] = _scalar(args["alpha"] if args["alpha"] is not None else 1)
+        for k, (aname, fmt) in attrs.items():
+            v = args.get(aname)
+            at[k] = None if v is None else fmt(v)
+        return ctx.single(tp, [args["self"]], at)
+    return emit
+
+
+def _reduction(tp: str, all_dims: bool = False, dim_arg: str = "dim") -> Emitter:
+    """Reductions: `dims` (empty = all), keepdim, optional dtype."""
+    def emit(ctx, node, a):
+        dims = [] if all_dims else a.get(dim_arg)
+        at = {"dims": _dims(dims)}
+        if a.get("keepdim"):
+            at["keepdim"] = "true"
+        if a.get("dtype") is not None:
+            at["dtype"] = _type_attr(a["dtype"])
+        return ctx.single(tp, [a["self"]], at)
+    return emit
+
+
+def _var(ctx, node, a):
+    if "correction" in a:
+        corr = a["correction"]
+        corr = 1.0 if corr is None else float(corr)
+    else:  # var.dim / var.default: unbiased
+        unbiased = a.get("unbiased")
+        corr = 1.0 if unbiased is None or unbiased else 0.0
+    return ctx.single("tp.var", [a["self"]], {
+        "dims": _dims(a.get("dim")), "correction": _f64(corr),
+        "keepdim": _bool(bool(a.get("keepdim")))})
+
+
+def _creation(value_arg: Optional[str], default=0) -> Emitter:
+    """Creation ops whose values do not depend on data: `tp.full` of the
+    node's result type (`empty*` is filled with zeros)."""
+    def emit(ctx, node, a):
+        v = default if value_arg is None else a[value_arg]
+        if isinstance(v, fx.Node):
+            raise StaxError(f"fill value is a tensor{ctx.where()}")
+        ty = ctx.result_types(node)[0]
+        elt = ty[len("tensor<"):-1].split("x")[-1]
+        if elt == "i1":
+            attr = _bool(bool(v))
+        elif elt.startswith("i"):
+            attr = _i64(int(v))
+        else:
+            attr = _f64(float(v))
+        return ctx.single("tp.full", [], {"value": attr})
+    return emit
+
+
+def _arange(ctx, node, a):
+    start = a.get("start", 0)
+    start = 0 if start is None else start
+    step = a.get("step", 1)
+    step = 1 if step is None else step
+    return ctx.single("tp.arange", [], {"start": _scalar(start),
+                                        "end": _scalar(a["end"]),
+                                        "step": _scalar(step)})
+
+
+def _clamp(which: Optional[str] = None) -> Emitter:
+    def emit(ctx, node, a):
+        lo = a.get("min") if which in (None, "min") else None
+        hi = a.get("max") if which in (None, "max") else None
+        for v in (lo, hi):
+            if isinstance(v, fx.Node):
+                raise StaxError(f"tensor clamp bounds are not supported{ctx.where()}")
+        if lo is None and hi is None:
+            return ctx.single("tp.clone", [a["self"]], {})
+        return ctx.single("tp.clamp", [a["self"]],
+                          {"min": _opt(_scalar)(lo), "max": _opt(_scalar)(hi)})
+    return emit
+
+
+def _where(ctx, node, a):
+    x, y = a["self"], a["other"]
+    elt = ctx.result_types(node)[0][len("tensor<"):-1].split("x")[-1]
+    if _is_number(x):
+        x = ctx.scalar_const(x, elt)
+    if _is_number(y):
+        y = ctx.scalar_const(y, elt)
+    return ctx.single("tp.where", [a["condition"], x, y], {})
+
+
+def _masked_fill_tensor(ctx, node, a):
+    # masked_fill.Tensor(self, mask, value: 0-d tensor) == where(mask, value, self)
+    return ctx.single("tp.where", [a["mask"], a["value"], a["self"]], {})
+
+
+def _rsub_tensor(ctx, node, a):
+    x, y = a["self"], a["other"]
+    al = _scalar(a["alpha"] if a["alpha"] is not None else 1)
+    if _is_number(y):
+        return ctx.single("tp.rsub.Scalar", [x], {"other": _scalar(y), "alpha": al})
+    if _is_number(x):
+        x = ctx.number_operand(x, y)
+    return ctx.single("tp.sub", [y, x], {"alpha": al})
+
+
+def _pow_scalar_base(ctx, node, a):
+    # pow.Scalar(Scalar self, Tensor exponent)
+    base = ctx.number_operand(a["self"], a["exponent"])
+    return ctx.single("tp.pow", [base, a["exponent"]], {})
+
+
+def _index_operands(ctx, indices, what="index"):
+    ops, dims = [], []
+    for i, t in enumerate(indices):
+        if t is None:
+            continue
+        if not isinstance(t, fx.Node):
+            raise StaxError(f"{what} entry {i} is not a tensor{ctx.where()}")
+        if ctx.elt_of(t) == "i1":
+            raise StaxError(f"boolean mask indexing is not supported (data-"
+                            f"dependent shape){ctx.where()}")
+        ops.append(t)
+        dims.append(i)
+    return ops, dims
+
+
+def _index(ctx, node, a):
+    ops, dims = _index_operands(ctx, a["indices"])
+    return ctx.single("tp.index", [a["self"]] + ops, {"dims": _dims(dims)})
+
+
+def _index_put(ctx, node, a):
+    ops, dims = _index_operands(ctx, a["indices"])
+    return ctx.single("tp.index_put", [a["self"]] + ops + [a["values"]],
+                      {"dims": _dims(dims),
+                       "accumulate": _bool(bool(a["accumulate"]))})
+
+
+def _list_op(tp: str) -> Emitter:
+    def emit(ctx, node, a):
+        return ctx.single(tp, list(a["tensors"]), {"dim": _i64(a["dim"])})
+    return emit
+
+
+def _layer_norm(ctx, node, a):
+    ops = [a["input"]] + [v for v in (a["weight"], a["bias"]) if v is not None]
+    seg = [1, int(a["weight"] is not None), int(a["bias"] is not None)]
+    return ctx.multi("tp.native_layer_norm", ops, {
+        "normalized_shape": _dims(a["normalized_shape"]), "eps": _f64(a["eps"])},
+        segments=seg)
+
+
+def _layer_norm_backward(ctx, node, a):
+    # output_mask is dropped: all three gradients are always produced.
+    ops = [a["grad_out"], a["input"], a["mean"], a["rstd"]]
+    ops += [v for v in (a["weight"], a["bias"]) if v is not None]
+    seg = [1, 1, 1, 1, int(a["weight"] is not None), int(a["bias"] is not None)]
+    x_ty = ctx.type_of(a["input"])
+    elt = x_ty[len("tensor<"):-1].split("x")[-1]
+    ns = [int(d) for d in a["normalized_shape"]]
+    w_ty = "tensor<" + "".join(f"{d}x" for d in ns) + elt + ">"
+    tys = ctx.result_types(node)
+    tys = [tys[0] or x_ty, tys[1] or w_ty, tys[2] or w_ty]
+    return ctx.multi("tp.native_layer_norm_backward", ops,
+                     {"normalized_shape": _dims(ns)}, segments=seg, types=tys)
+
+
+def _slice(ctx, node, a):
+    start = 0 if a["start"] is None else a["start"]
+    end = INT64_MAX if a["end"] is None else a["end"]
+    return ctx.single("tp.slice", [a["self"]], {
+        "dim": _i64(a["dim"]), "start": _i64(start), "end": _i64(end),
+        "step": _i64(a["step"])})
+
+
+def _squeeze(ctx, node, a):
+    dims = a.get("dim")
+    at = {} if dims is None else {"dims": _dims(dims)}
+    return ctx.single("tp.squeeze", [a["self"]], at)
+
+
+_DTYPE = _type_attr
+_SCALAR = _scalar
+_I64 = _i64
+_F64 = _f64
+_BOOL = _bool
+_DIMS = _dims
+_STR = _str
+
+
+def _gelu_approx(v):
+    return _str(v) if v is not None else None
+
+
+# ---------------------------------------------------------------------------
+# The mapping table
+# ---------------------------------------------------------------------------
+
+_UNARY = [
+    "neg", "abs", "relu", "sign", "sgn", "floor", "ceil", "trunc",
+    "bitwise_not", "logical_not", "isnan", "exp", "exp2", "expm1", "log",
+    "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
+    "erfc", "silu", "mish", "round",
+]
+
+_IDENTITY = {"clone": "tp.clone", "detach": "tp.detach", "alias": "tp.alias",
+             "lift_fresh_copy": "tp.lift_fresh_copy",
+             "lift_fresh": "tp.lift_fresh_copy"}
+
+# aten name -> (tp tensor op, tp scalar op or None)
+_BINARY = {
+    "mul": ("tp.mul", "tp.mul.Scalar"),
+    "div": ("tp.div", "tp.div.Scalar"),
+    "remainder": ("tp.remainder", "tp.remainder.Scalar"),
+    "fmod": ("tp.fmod", "tp.fmod.Scalar"),
+    "eq": ("tp.eq", "tp.eq.Scalar"), "ne": ("tp.ne", "tp.ne.Scalar"),
+    "lt": ("tp.lt", "tp.lt.Scalar"), "le": ("tp.le", "tp.le.Scalar"),
+    "gt": ("tp.gt", "tp.gt.Scalar"), "ge": ("tp.ge", "tp.ge.Scalar"),
+    "bitwise_and": ("tp.bitwise_and", None),
+    "bitwise_or": ("tp.bitwise_or", None),
+    "bitwise_xor": ("tp.bitwise_xor", None),
+}
+_BINARY_DEFAULT = ["maximum", "minimum", "atan2", "logical_and", "logical_or",
+                   "logical_xor"]
+
+
+def _build_table() -> Dict[Any, Emitter]:
+    t: Dict[Any, Emitter] = {}
+
+    def ov(packet: str, overload: str = "default"):
+        p = getattr(aten, packet, None)
+        return getattr(p, overload, None) if p is not None else None
+
+    def put(key, fn):
+        if key is not None:
+            t[key] = fn
+
+    for n in _UNARY:
+        put(ov(n), _op(f"tp.{n}"))
+    for n, tp in _IDENTITY.items():
+        put(ov(n), _op(tp))
+
+    # Elementwise with attributes.
+    put(ov("tril"), _op("tp.tril", diagonal=_I64))
+    put(ov("triu"), _op("tp.triu", diagonal=_I64))
+    put(ov("gelu"), _op("tp.gelu", approximate=_gelu_approx))
+    put(ov("leaky_relu"), _op("tp.leaky_relu", negative_slope=_F64))
+    put(ov("elu"), _op("tp.elu", alpha=_F64, scale=_F64, input_scale=_F64))
+    put(ov("softplus"), _op("tp.softplus", beta=_F64, threshold=_F64))
+    put(ov("hardtanh"), _op("tp.hardtanh", min_val=_F64, max_val=_F64))
+    put(ov("clamp"), _clamp())
+    put(ov("clamp_min"), _clamp("min"))
+    put(ov("clamp_max"), _clamp("max"))
+    put(ov("_to_copy"), _op("tp._to_copy", dtype=_DTYPE))
+
+    # Binary (Tensor overloads, Python numbers become .Scalar ops).
+    put(ov("add", "Tensor"), _binary("tp.add", "tp.add.Scalar", alpha=True))
+    put(ov("sub", "Tensor"), _binary("tp.sub", "tp.sub.Scalar", alpha=True))
+    put(ov("rsub", "Tensor"), _rsub_tensor)
+    for n, (tp, stp) in _BINARY.items():
+        put(ov(n, "Tensor"), _binary(tp, stp))
+        if stp is not None:
+            put(ov(n, "Scalar"), _scalar_op(stp))
+    for n in _BINARY_DEFAULT:
+        put(ov(n), _binary(f"tp.{n}"))
+    put(ov("max", "other"), _binary("tp.maximum"))
+    put(ov("min", "other"), _binary("tp.minimum"))
+    put(ov("div", "Tensor_mode"),
+        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _STR)))
+    put(ov("div", "Scalar_mode"),
+        _scalar_op("tp.div.Scalar", rounding_mode=("rounding_mode", _STR)))
+    put(ov("pow", "Tensor_Tensor"), _binary("tp.pow", "tp.pow.Tensor_Scalar",
+                                            b="exponent"))
+    put(ov("pow", "Tensor_Scalar"), _scalar_op("tp.pow.Tensor_Scalar", b="exponent"))
+    put(ov("pow", "Scalar"), _pow_scalar_base)
+    put(ov("add", "Scalar"), _scalar_op("tp.add.Scalar", alpha=True))
+    put(ov("sub", "Scalar"), _scalar_op("tp.sub.Scalar", alpha=True))
+    put(ov("rsub", "Scalar"), _scalar_op("tp.rsub.Scalar", alpha=True))
+
+    # Selection.
+    for o in ("self", "ScalarSelf", "ScalarOther", "Scalar"):
+        put(ov("where", o), _where)
+    put(ov("masked_fill", "Scalar"),
+        _op("tp.masked_fill.Scalar", ins=("self", "mask"), value=_SCALAR))
+    put(ov("masked_fill", "Tensor"), _masked_fill_tensor)
+
+    # Reductions.
+    put(ov("sum"), _reduction("tp.sum", all_dims=True))
+    put(ov("sum", "dim_IntList"), _reduction("tp.sum"))
+    put(ov("mean"), _reduction("tp.mean", all_dims=True))
+    put(ov("mean", "dim"), _reduction("tp.mean"))
+    put(ov("prod"), _reduction("tp.prod", all_dims=True))
+    put(ov("prod", "dim_int"), _reduction("tp.prod"))
+    put(ov("amax"), _reduction("tp.amax"))
+    put(ov("amin"), _reduction("tp.amin"))
+    put(ov("max"), _reduction("tp.amax", all_dims=True))
+    put(ov("min"), _reduction("tp.amin", all_dims=True))
+    put(ov("logsumexp"), _reduction("tp.logsumexp"))
+    put(ov("any"), _reduction("tp.any", all_dims=True))
+    put(ov("any", "dim"), _reduction("tp.any"))
+    put(ov("all"), _reduction("tp.all", all_dims=True))
+    put(ov("all", "dim"), _reduction("tp.all"))
+    for o in ("correction", "dim", "default"):
+        put(ov("var", o), _var)
+    put(ov("max", "dim"), _op("tp.max.dim", dim=_I64, keepdim=_BOOL))
+    put(ov("min", "dim"), _op("tp.min.dim", dim=_I64, keepdim=_BOOL))
+    put(ov("argmax"), _op("tp.argmax", dim=_opt(_I64), keepdim=_BOOL))
+    put(ov("argmin"), _op("tp.argmin", dim=_opt(_I64), keepdim=_BOOL))
+
+    # Softmax, normalization, losses.
+    put(ov("_softmax"), _op("tp._softmax", dim=_I64, half_to_float=_BOOL))
+    put(ov("_log_softmax"), _op("tp._log_softmax", dim=_I64, half_to_float=_BOOL))
+    put(ov("_softmax_backward_data"),
+        _op("tp._softmax_backward_data", ins=("grad_output", "output"),
+            dim=_I64, input_dtype=_DTYPE))
+    put(ov("_log_softmax_backward_data"),
+        _op("tp._log_softmax_backward_data", ins=("grad_output", "output"),
+            dim=_I64, input_dtype=_DTYPE))
+    put(ov("native_layer_norm"), _layer_norm)
+    put(ov("native_layer_norm_backward"), _layer_norm_backward)
+    put(ov("nll_loss_forward"),
+        _op("tp.nll_loss_forward", ins=("self", "target", "weight?"),
+            reduction=_I64, ignore_index=_I64))
+    put(ov("nll_loss_backward"),
+        _op("tp.nll_loss_backward",
+            ins=("grad_output", "self", "target", "weight?", "total_weight"),
+            reduction=_I64, ignore_index=_I64))
+    put(ov("mse_loss"), _op("tp.mse_loss", ins=("self", "target"), reduction=_I64))
+    put(ov("mse_loss_backward"),
+        _op("tp.mse_loss_backward", ins=("grad_output", "self", "target"),
+            reduction=_I64))
+    put(ov("gelu_backward"), _op("tp.gelu_backward", ins=("grad_output", "self"),
+                                 approximate=_gelu_approx))
+    put(ov("threshold_backward"),
+        _op("tp.threshold_backward", ins=("grad_output", "self"),
+            threshold=_SCALAR))
+    put(ov("tanh_backward"), _op("tp.tanh_backward", ins=("grad_output", "output")))
+    put(ov("sigmoid_backward"),
+        _op("tp.sigmoid_backward", ins=("grad_output", "output")))
+    put(ov("silu_backward"), _op("tp.silu_backward", ins=("grad_output", "self")))
+
+    # Linear algebra.
+    put(ov("mm"), _op("tp.mm", ins=("self", "mat2")))
+    put(ov("bmm"), _op("tp.bmm", ins=("self", "mat2")))
+    put(ov("matmul"), _op("tp.matmul", ins=("self", "other")))
+    put(ov("dot"), _op("tp.dot", ins=("self", "tensor")))
+    put(ov("addmm"), _op("tp.addmm", ins=("self", "mat1", "mat2"),
+                         beta=_SCALAR, alpha=_SCALAR))
+    put(ov("baddbmm"), _op("tp.baddbmm", ins=("self", "batch1", "batch2"),
+                           beta=_SCALAR, alpha=_SCALAR))
+
+    # Views and shapes.
+    put(ov("t"), _op("tp.t"))
+    put(ov("transpose", "int"), _op("tp.transpose", dim0=_I64, dim1=_I64))
+    put(ov("permute"), _op("tp.permute", dims=_DIMS))
+    put(ov("view"), _op("tp.view", size=_DIMS))
+    put(ov("reshape"), _op("tp.reshape", size=("shape", _DIMS)))
+    put(ov("_unsafe_view"), _op("tp._unsafe_view", size=_DIMS))
+    put(ov("_reshape_alias"), _op("tp._reshape_alias", size=_DIMS, stride=_DIMS))
+    put(ov("expand"), _op("tp.expand", size=_DIMS))
+    put(ov("unsqueeze"), _op("tp.unsqueeze", dim=_I64))
+    put(ov("squeeze"), _squeeze)
+    put(ov("squeeze", "dim"), _squeeze)
+    put(ov("squeeze", "dims"), _squeeze)
+    put(ov("slice", "Tensor"), _slice)
+    put(ov("select", "int"), _op("tp.select", dim=_I64, index=_I64))
+    put(ov("as_strided"), _op("tp.as_strided", size=_DIMS, stride=_DIMS,
+                              storage_offset=_I64))
+    put(ov("slice_backward"),
+        _op("tp.slice_backward", ins=("grad_output",), input_sizes=_DIMS,
+            dim=_I64, start=_I64, end=_I64, step=_I64))
+    put(ov("select_backward"),
+        _op("tp.select_backward", ins=("grad_output",), input_sizes=_DIMS,
+            dim=_I64, index=_I64))
+    put(ov("split", "Tensor"), _op("tp.split", split_size=_I64, dim=_I64))
+    put(ov("split_with_sizes"),
+        _op("tp.split_with_sizes", split_sizes=_DIMS, dim=_I64))
+    put(ov("unbind", "int"), _op("tp.unbind", dim=_I64))
+    put(ov("cat"), _list_op("tp.cat"))
+    put(ov("stack"), _list_op("tp.stack"))
+
+    # Indexing.
+    put(ov("index", "Tensor"), _index)
+    put(ov("index_put"), _index_put)
+    put(ov("index_select"), _op("tp.index_select", ins=("self", "index"), dim=_I64))
+    put(ov("gather"), _op("tp.gather", ins=("self", "index"), dim=_I64))
+    put(ov("scatter", "src"), _op("tp.scatter", ins=("self", "index", "src"),
+                                  dim=_I64))
+    put(ov("scatter_add"), _op("tp.scatter_add", ins=("self", "index", "src"),
+                               dim=_I64))
+    put(ov("embedding"), _op("tp.embedding", ins=("weight", "indices"),
+                             padding_idx=_I64))
+    put(ov("embedding_dense_backward"),
+        _op("tp.embedding_dense_backward", ins=("grad_output", "indices"),
+            num_weights=_I64, padding_idx=_I64, scale_grad_by_freq=_BOOL))
+
+    # Creation.
+    put(ov("full"), _creation("fill_value"))
+    put(ov("zeros"), _creation(None, 0))
+    put(ov("ones"), _creation(None, 1))
+    put(ov("empty", "memory_format"), _creation(None, 0))
+    put(ov("new_zeros"), _creation(None, 0))
+    put(ov("new_ones"), _creation(None, 1))
+    put(ov("new_full"), _creation("fill_value"))
+    put(ov("new_empty"), _creation(None, 0))
+    put(ov("empty_like"), _creation(None, 0))
+    put(ov("zeros_like"), _creation(None, 0))
+    put(ov("ones_like"), _creation(None, 1))
+    put(ov("full_like"), _creation("fill_value"))
+    put(ov("fill", "Scalar"), _creation("value"))
+    put(ov("zero"), _creation(None, 0))
+    put(ov("scalar_tensor"), _creation("s"))
+    put(ov("arange"), _arange)
+    put(ov("arange", "start"), _arange)
+    put(ov("arange", "start_step"), _arange)
+
+    # Random.
+    put(ov("native_dropout"), _op("tp.native_dropout", ins=("input",), p=_F64,
+                                  train=_opt(_BOOL)))
+    put(ov("native_dropout_backward"),
+        _op("tp.native_dropout_backward", ins=("grad_output", "mask"), scale=_F64))
+    return t
+
+
+_TABLE: Dict[Any, Emitter] = _build_table()
+
+
+def supported_overloads() -> List[str]:
+    """The ATen overloads the importer maps (sorted names)."""
+    return sorted(str(k) for k in _TABLE)
+
+
+# ---------------------------------------------------------------------------
+# Graph emission
+# ---------------------------------------------------------------------------
+
+_SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+
+
+def _flatten(x):
+    flat, _ = torch.utils._pytree.tree_flatten(x)
+    return flat
+
+
+def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
+                none_outputs: str) -> str:
+    graph = gm.graph
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    inputs = list(example_inputs)
+    if len(inputs) != len(placeholders):
+        raise StaxError(f"the graph has {len(placeholders)} inputs but "
+                        f"{len(inputs)} example inputs were given")
+    for i, (ph, x) in enumerate(zip(placeholders, inputs)):
+        if not isinstance(x, torch.Tensor):
+            raise StaxError(f"input #{i} (%{ph.name}) is not a tensor "
+                            f"({type(x).__name__}); only tensor inputs are "
+                            f"supported")
+
+    # Reject unsupported / in-place ops before propagating anything.
+    for n in graph.nodes:
+        if n.op in ("call_method", "call_module"):
+            raise StaxError(f"unsupported FX node %{n.name} ({n.op} "
+                            f"{n.target}); trace with make_fx")
+        if n.op != "call_function" or n.target is operator.getitem:
+            continue
+        oname = _overload_name(n.target)
+        if _is_inplace(n.target):
+            raise StaxError(
+                f"unsupported in-place operator {oname} at node %{n.name}: "
+                f"mutating ops are not supported yet (functionalize the graph "
+                f"first)")
+        if n.target not in _TABLE:
+            raise StaxError(f"unsupported operator {oname} at node %{n.name} "
+                            f"(no tp mapping)")
+
+    vals = _propagate(gm, inputs)
+    for ph, x in zip(placeholders, inputs):
+        vals.setdefault(ph, x)
+    ctx = _Ctx(vals)
+
+    args = []
+    for i, (ph, x) in enumerate(zip(placeholders, inputs)):
+        ty = mlir_type(x, f" for input #{i} (%{ph.name})")
+        ssa = f"%arg{i}"
+        ctx.values[ph] = ssa
+        ctx.types[ssa] = ty
+        attr = " {tp.requires_grad}" if x.requires_grad else ""
+        args.append(f"{ssa}: {ty}{attr}")
+
+    output_node = None
+    for n in graph.nodes:
+        if n.op == "placeholder":
+            continue
+        if n.op == "output":
+            output_node = n
+            break
+        ctx.node = n
+        if n.op == "get_attr":
+            val = gm
+            for part in str(n.target).split("."):
+                val = getattr(val, part, None)
+            if not isinstance(val, torch.Tensor):
+                raise StaxError(f"get_attr %{n.name} ({n.target}) is not a "
+                                f"tensor")
+            ty = mlir_type(val, f" for constant %{n.name}")
+            ctx.vals.setdefault(n, val)
+            ctx.values[n] = ctx.op("tp.constant", [], {
+                "value": _dense(val, f" for constant %{n.name}")}, [ty])[0]
+            continue
+        if n.target is operator.getitem:
+            src, i = n.args
+            v = ctx.values.get(src)
+            if not isinstance(v, list):
+                raise StaxError(f"getitem %{n.name} of a single-result value "
+                                f"%{src.name}")
+            ctx.values[n] = v[i]
+            continue
+        oname = _overload_name(n.target)
+        try:
+            res = _TABLE[n.target](ctx, n, _bind(n))
+        except StaxError as e:
+            msg = str(e)
+            if f"%{n.name}" not in msg:
+                msg += f" (while importing {oname} at node %{n.name})"
+            raise StaxError(msg) from None
+        except Exception as e:  # noqa: BLE001 - never leak emitter internals
+            raise StaxError(f"cannot import {oname} at node %{n.name}: "
+                            f"{type(e).__name__}: {e}") from e
+        ctx.values[n] = res
+    ctx.node = None
+
+    if output_node is None:
+        raise StaxError("the graph has no output")
+    results, rtypes = [], []
+    for i, o in enumerate(_flatten(output_node.args[0])):
+        if o is None:
+            if none_outputs == "drop":
+                continue
+            raise StaxError(f"output #{i} is None; only tensor outputs are "
+                            f"supported")
+        if not isinstance(o, fx.Node):
+            raise StaxError(f"output #{i} is not a tensor ({type(o).__name__} "
+                            f"{o!r})")
+        v = ctx.values.get(o)
+        for s in (v if isinstance(v, list) else [v]):
+            results.append(s)
+            rtypes.append(ctx.types[s])
+
+    sym = name if _SYMBOL.match(name) else _str(name)
+    rt = "(" + ", ".join(rtypes) + ")"
+    lines = ["module {",
+             f"  func.func @{sym}({', '.join(args)}) -> {rt} {{"]
+    lines += ctx.lines
+    ret = "    return"
+    if results:
+        ret += " " + ", ".join(results) + " : " + ", ".join(rtypes)
+    lines += [ret, "  }", "}", ""]
+    text = "\n".join(lines)
+    from . import run_pipeline
+    try:
+        return run_pipeline(text)
+    except StaxError as e:
+        raise StaxError(f"the imported module for @{name} does not verify "
+                        f"(importer bug or unsupported pattern):\n{e}") from None
+
+
+def import_fx_graph(graph_module: fx.GraphModule, example_inputs: Sequence[Any],
+                    name: str = "forward", *, none_outputs: str = "drop") -> str:
+    """Emits an already-traced ATen-level GraphModule (make_fx output, or
+    functorch's joint graph whose placeholders are `primals_*` and
+    `tangents_*`) as `func.func @<name>`.
+
+    `example_inputs` are the tensors the graph was traced with, in
+    placeholder order (nested lists such as functorch's `(primals, tangents)`
+    are flattened); they give argument types and `{tp.requires_grad}`.
+    `none_outputs`: "drop" (default; joint graphs return None for inputs
+    without a gradient) or "error"."""
+    if none_outputs not in ("drop", "error"):
+        raise ValueError("none_outputs must be 'drop' or 'error'")
+    return _emit_graph(graph_module, _flatten(list(example_inputs)), name,
+                       none_outputs)
+
+
+def import_torch(fn, *example_inputs, name: str = "forward") -> str:
+    """Traces `fn(*example_inputs)` with make_fx and returns the verified,
+    pretty-printed `tp` module with one `func.func @<name>`."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    try:
+        gm = make_fx(fn)(*example_inputs)
+    except StaxError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with make_fx "
+                        f"failed: {type(e).__name__}: {e}") from e
+    return _emit_graph(gm, list(example_inputs), name, none_outputs="error")
+
+
+def trace_joint(fn, *example_inputs):
+    """functorch's joint forward+backward graph of `fn`: the GraphModule that
+    `aot_function` hands to its partitioner (placeholders `primals_*` then
+    `tangents_*`; outputs: forward outputs then one gradient per primal, None
+    for inputs without one) and its flattened example inputs.  Import it
+    with `import_fx_graph(gm, inputs, name)`."""
+    import warnings
+    from functorch.compile import aot_function, default_partition, make_boxed_func
+
+    rec = {}
+
+    def partition_fn(joint_module, joint_inputs, **kwargs):
+        rec["gm"], rec["inputs"] = joint_module, joint_inputs
+        return default_partition(joint_module, joint_inputs, **kwargs)
+
+    def compiler(gm, _inputs):
+        return make_boxed_func(gm.forward)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aot_function(fn, fw_compiler=compiler, bw_compiler=compiler,
+                     partition_fn=partition_fn)(*example_inputs)
+    if "gm" not in rec:
+        raise StaxError("functorch did not produce a joint graph (no input "
+                        "requires grad?)")
+    return rec["gm"], _flatten(list(rec["inputs"]))

@@ -1,0 +1,121 @@
+"""The C API surface through ctypes: errors are StaxError with MLIR
+diagnostics (line:col), never crashes."""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+import stax
+from stax.importer import import_torch
+
+warnings.filterwarnings("ignore")
+
+LOC = re.compile(r"<input>:\d+:\d+: error")
+
+ADD = """module {
+  func.func @forward(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>) -> tensor<4x3xf32> {
+    %0 = tp.add %arg0, %arg1 : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
+    return %0 : tensor<4x3xf32>
+  }
+}
+"""
+
+
+def test_run_pipeline_round_trip_and_generic():
+    assert stax.run_pipeline(ADD) == ADD
+    generic = stax.run_pipeline(ADD, generic=True)
+    assert '"tp.add"' in generic
+    assert stax.run_pipeline(generic) == ADD
+
+
+def test_run_pipeline_pass():
+    text = ADD.replace("%0 = tp.add %arg0, %arg1",
+                       "%1 = tp.detach %arg0 : tensor<4x3xf32> -> tensor<4x3xf32>\n"
+                       "    %0 = tp.add %1, %arg1")
+    out = stax.run_pipeline(text, "builtin.module(canonicalize)")
+    assert "tp.detach" not in out
+
+
+@pytest.mark.parametrize("text, where", [
+    ("module { func.func @f( }", "1:23"),                         # syntax
+    (ADD.replace("tensor<3xf32> -> tensor<4x3xf32>\n",
+                 "tensor<3xf32> -> tensor<4x3xf64>\n"), "4:12"),  # type use
+    (ADD.replace("tensor<3xf32>", "tensor<4xf32>"), "3:10"),      # verifier
+])
+def test_malformed_ir_reports_line_col(text, where):
+    with pytest.raises(stax.StaxError) as e:
+        stax.run_pipeline(text)
+    msg = str(e.value)
+    assert LOC.search(msg), msg
+    assert f"<input>:{where}:" in msg, msg
+
+
+def test_verifier_error_names_op():
+    bad = ADD.replace("tensor<3xf32> -> tensor<4x3xf32>\n",
+                      "tensor<3xf32> -> tensor<4x4xf32>\n").replace(
+        "return %0 : tensor<4x3xf32>", "return %0 : tensor<4x4xf32>").replace(
+        "-> tensor<4x3xf32> {", "-> tensor<4x4xf32> {")
+    with pytest.raises(stax.StaxError, match=r"<input>:3:\d+: error: 'tp.add' op"):
+        stax.run_pipeline(bad)
+
+
+def test_unknown_pass_pipeline():
+    with pytest.raises(stax.StaxError):
+        stax.run_pipeline(ADD, "builtin.module(no-such-pass)")
+
+
+def test_interpret_argument_errors():
+    x, y = np.ones((4, 3), np.float32), np.ones(3, np.float32)
+    assert np.array_equal(stax.interpret(ADD, "forward", x, y)[0], x + y)
+    with pytest.raises(stax.StaxError, match=r"expects 2 arguments, got 1"):
+        stax.interpret(ADD, "forward", x)
+    with pytest.raises(stax.StaxError, match=r"expects 2 arguments, got 3"):
+        stax.interpret(ADD, "forward", x, y, y)
+    with pytest.raises(stax.StaxError, match=r"argument #1 has type 'tensor<4xf32>'"):
+        stax.interpret(ADD, "forward", x, np.ones(4, np.float32))
+    with pytest.raises(stax.StaxError, match=r"argument #0 has type 'tensor<4x3xf64>'"):
+        stax.interpret(ADD, "forward", x.astype(np.float64), y)
+    with pytest.raises(stax.StaxError, match=r"no function named @nope"):
+        stax.interpret(ADD, "nope", x, y)
+    with pytest.raises(stax.StaxError, match=r"unsupported dtype"):
+        stax.interpret(ADD, "forward", x.astype(np.complex64), y)
+    with pytest.raises(stax.StaxError, match=LOC):
+        stax.interpret("module {", "forward", x, y)
+
+
+def test_zero_dim_arguments_keep_their_rank():
+    text = import_torch(lambda a, s: a * s, torch.randn(3), torch.tensor(2.0))
+    out = stax.interpret(text, "forward", np.ones(3, np.float32),
+                         np.array(2.0, np.float32))[0]
+    assert np.array_equal(out, np.full(3, 2.0, np.float32))
+
+
+def test_out_of_range_embedding_index_is_an_error():
+    idx, table = torch.tensor([[1, 2], [3, 9]]), torch.randn(10, 4)
+    text = import_torch(lambda i, w: F.embedding(i, w), idx, table)
+    ok = stax.interpret(text, "forward", idx, table)[0]
+    assert np.array_equal(ok, F.embedding(idx, table).numpy())
+    bad = np.array([[1, 100], [3, 9]])
+    with pytest.raises(stax.StaxError, match=r"'tp\.embedding' op .*100 is out of bounds"):
+        stax.interpret(text, "forward", bad, table)
+    # The interpreter is still usable afterwards.
+    assert np.array_equal(stax.interpret(text, "forward", idx, table)[0], ok)
+
+
+def test_out_of_range_advanced_index_is_an_error():
+    x, idx = torch.randn(8, 16), torch.tensor([0, -8, 7])
+    text = import_torch(lambda a, i: a[i], x, idx)
+    assert np.array_equal(stax.interpret(text, "forward", x, idx)[0], x[idx].numpy())
+    with pytest.raises(stax.StaxError, match=r"'tp\.index' op index 8 is out of bounds"):
+        stax.interpret(text, "forward", x, np.array([0, 8, 1]))
+    with pytest.raises(stax.StaxError, match=r"'tp\.index' op index -9 is out of bounds"):
+        stax.interpret(text, "forward", x, np.array([0, -9, 1]))
+
+
+def test_has_kernel():
+    assert stax.has_kernel("tp.add")
+    assert not stax.has_kernel("tp.no_such_op")
