@@ -61,8 +61,10 @@ int64_t stax::detail::dot(ArrayRef<int64_t> index, ArrayRef<int64_t> strides) {
 
 SmallVector<bool> stax::detail::reducedMask(ArrayRef<int64_t> dims, int64_t rank) {
   SmallVector<bool> mask(rank, dims.empty());
+  // A 0-d tensor accepts dims 0 and -1, which name no actual dimension.
   for (int64_t d : dims)
-    mask[*tp::normalizeDim(d, rank)] = true;
+    if (rank > 0)
+      mask[*tp::normalizeDim(d, rank)] = true;
   return mask;
 }
 

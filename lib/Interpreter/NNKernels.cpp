@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace stax;
@@ -30,6 +32,22 @@ std::vector<std::vector<int64_t>> slicesAlong(ArrayRef<int64_t> shape,
   if (shape.empty())
     return reductionGroups(shape, {});
   return reductionGroups(shape, reducedMask({dim}, shape.size()));
+}
+
+/// Checks that a tensor of `shape` broadcasts to `to` (operand shapes that
+/// type inference does not constrain).
+LogicalResult checkBroadcastsTo(Operation *op, ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> to, StringRef what) {
+  auto b = tp::broadcastShapes(shape, to);
+  if (failed(b) || ArrayRef<int64_t>(*b) != to) {
+    std::string s, t;
+    llvm::raw_string_ostream os(s), ot(t);
+    llvm::interleaveComma(shape, os);
+    llvm::interleaveComma(to, ot);
+    return runtimeError(op, Twine(what) + " shape [" + s +
+                                "] does not broadcast to [" + t + "]");
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -258,7 +276,9 @@ LogicalResult nllLossForward(tp::NllLossForwardOp op, Inputs in,
     out.setF(0, m.div(lossSum, weightSum));
   else if (reduction == 2)
     out.setF(0, lossSum);
-  total.setF(0, reduction == 0 ? 0.0 : weightSum);
+  // Eager leaves total_weight at 0 only for the per-sample output of a 2-D
+  // self (a 1-D self always produces the scalar path).
+  total.setF(0, reduction == 0 && self.rank() == 2 ? 0.0 : weightSum);
   results.push_back(std::move(out));
   results.push_back(std::move(total));
   return success();
@@ -278,6 +298,15 @@ FailureOr<Tensor> nllLossBackward(tp::NllLossBackwardOp op, Inputs in,
   int64_t reduction = static_cast<int64_t>(op.getReduction());
   int64_t ignoreIndex = static_cast<int64_t>(op.getIgnoreIndex());
   auto [samples, classes] = nllSizes(self);
+  bool perSample = reduction == 0 && self.rank() == 2;
+  if (gradOut.numel() != (perSample ? samples : 1))
+    return runtimeError(op, "grad_output has " + Twine(gradOut.numel()) +
+                                " elements but " +
+                                Twine(perSample ? samples : 1) +
+                                " are expected");
+  if (totalWeight.numel() != 1)
+    return runtimeError(op, "total_weight must have one element, got " +
+                                Twine(totalWeight.numel()));
   double tw = loadAs(totalWeight, 0, T);
   for (int64_t i = 0; i < samples; ++i) {
     auto t = nllTarget(op, target, i, classes, ignoreIndex);
@@ -286,7 +315,7 @@ FailureOr<Tensor> nllLossBackward(tp::NllLossBackwardOp op, Inputs in,
     if (!*t)
       continue;
     double w = weight ? loadAs(*weight, **t, T) : 1.0;
-    double g = loadAs(gradOut, reduction == 0 ? i : 0, T);
+    double g = loadAs(gradOut, perSample ? i : 0, T);
     double v = m.mul(m.neg(w), g);
     if (reduction == 1)
       v = m.div(v, tw);
@@ -335,6 +364,9 @@ FailureOr<Tensor> mseLossBackward(tp::MseLossBackwardOp op, Inputs in,
   FloatMath m{accumulationType(rt)};
   Type T = m.t;
   int64_t reduction = static_cast<int64_t>(op.getReduction());
+  if (failed(checkBroadcastsTo(op, g.shape(), out.shape(), "grad_output")) ||
+      failed(checkBroadcastsTo(op, b.shape(), out.shape(), "target")))
+    return failure();
   double norm = m.r(reduction == 1 ? 2.0 / static_cast<double>(a.numel()) : 2.0);
   auto sg = broadcastStrides(g.shape(), out.shape());
   auto sa = broadcastStrides(a.shape(), out.shape());
@@ -471,9 +503,9 @@ void stax::detail::registerNNKernels(KernelRegistry &registry) {
     double p = op.getP().convertToDouble();
     bool keep = !op.getTrain() || p == 0.0;
     if (!keep && p != 1.0)
-      return runtimeError(op, "'tp.native_dropout' with 0 < p < 1 needs an "
-                              "explicit random state, which the reference "
-                              "interpreter does not model yet");
+      return runtimeError(op, "with 0 < p < 1 needs an explicit random "
+                              "state, which the reference interpreter does "
+                              "not model yet");
     Tensor out = ctx.result(op, 0), mask = ctx.result(op, 1);
     for (int64_t i = 0; i < x.numel(); ++i) {
       if (keep) {
