@@ -7,7 +7,9 @@
 #ifndef STAX_INITALL_H
 #define STAX_INITALL_H
 
+#include "Stax/Dialect/Tp/Autodiff/DerivativeRules.h"
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
+#include "Stax/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -22,10 +24,14 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::tp::TpDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::tensor::TensorDialect>();
+  mlir::tp::registerDerivativeRules(registry);
 }
 
 /// Stax's passes and the generic upstream ones (canonicalize, cse, inline...).
-inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+inline void registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerStaxTransformsPasses();
+}
 
 } // namespace stax
 

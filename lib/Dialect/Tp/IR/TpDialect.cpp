@@ -6,6 +6,7 @@ using namespace mlir;
 using namespace mlir::tp;
 
 #include "Stax/Dialect/Tp/IR/TpOpsDialect.cpp.inc"
+#include "Stax/Dialect/Tp/IR/TpInterfaces.cpp.inc"
 
 void TpDialect::initialize() {
   addOperations<

@@ -3,6 +3,7 @@
 #define STAX_DIALECT_TP_IR_TPOPS_H
 
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
+#include "Stax/Dialect/Tp/IR/TpInterfaces.h"
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -1,0 +1,327 @@
+//===- ReductionRules.cpp - derivatives of reductions ---------------------===//
+//
+// A reduction's VJP restores the reduced dims of the adjoint (size 1, then
+// broadcasting) and multiplies it by the partial derivative of the result
+// with respect to each input element; its JVP sums the tangent times that
+// partial over the reduced dims. Composite reductions (logsumexp, var) and
+// prod write their partials in primitive ops, so that the derivatives can be
+// differentiated again.
+//
+
+#include "RuleUtils.h"
+#include "Stax/Dialect/Tp/IR/TypeInference.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::autodiff;
+
+
+namespace {
+
+TypedAttr f64Attr(OpBuilder &b, double c) {
+  return FloatAttr::get(b.getF64Type(), c);
+}
+
+/// Which dims of a rank-`rank` input a reduction over `dims` (all when
+/// empty) reduces.
+SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {
+  SmallVector<bool> reduced(rank, dims.empty());
+  for (int64_t d : dims)
+    if (auto nd = normalizeDim(d, rank); nd && *nd < rank)
+      reduced[*nd] = true;
+  return reduced;
+}
+
+/// The shape of the result with keepdim: reduced dims become 1.
+SmallVector<int64_t> keptShape(RankedTensorType in, ArrayRef<int64_t> dims) {
+  SmallVector<bool> reduced = reducedDims(dims, in.getRank());
+  SmallVector<int64_t> kept;
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    kept.push_back(reduced[i] ? 1 : in.getDimSize(i));
+  return kept;
+}
+
+/// The number of elements each result element reduces.
+int64_t reducedCount(RankedTensorType in, ArrayRef<int64_t> dims) {
+  SmallVector<bool> reduced = reducedDims(dims, in.getRank());
+  int64_t n = 1;
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    if (reduced[i])
+      n *= in.getDimSize(i);
+  return n;
+}
+
+/// `v` (of the result's shape) with the reduced dims restored as size-1
+/// dims, so that it broadcasts against the input. Null stays null.
+Value keepDims(OpBuilder &b, Location loc, Value v, RankedTensorType in,
+               ArrayRef<int64_t> dims) {
+  if (!v)
+    return v;
+  SmallVector<int64_t> kept = keptShape(in, dims);
+  if (tensorType(v).getShape() == ArrayRef<int64_t>(kept))
+    return v;
+  return ViewOp::create(b, loc, v, b.getDenseI64ArrayAttr(kept));
+}
+
+/// Common skeleton of reductions with one input and one result whose
+/// derivative is `partial` (a tensor broadcasting to the input's shape,
+/// built lazily): VJP = restore(adjoint) * partial, JVP = sum(tangent *
+/// partial) over the reduced dims.
+template <typename OpT, typename PartialFn>
+LogicalResult reductionVJP(OpT op, OpBuilder &b, Value g, ArrayRef<int64_t> dims,
+                           bool keepdim, PartialFn partial,
+                           SmallVectorImpl<Value> &out) {
+  if (!g || !isFloatTensor(op.getSelf()) || !isFloatTensor(op.getResult())) {
+    out.push_back(Value());
+    return success();
+  }
+  Location loc = op.getLoc();
+  RankedTensorType in = tensorType(op.getSelf());
+  Value gk = keepdim ? g : keepDims(b, loc, g, in, dims);
+  Value r = mul(b, loc, gk, partial());
+  r = broadcastTo(b, loc, r, in.getShape());
+  out.push_back(castTo(b, loc, r, in.getElementType()));
+  return success();
+}
+
+template <typename OpT, typename PartialFn>
+LogicalResult reductionJVP(OpT op, OpBuilder &b, Value t, ArrayRef<int64_t> dims,
+                           bool keepdim, PartialFn partial,
+                           SmallVectorImpl<Value> &out) {
+  if (!t || !isFloatTensor(op.getSelf()) || !isFloatTensor(op.getResult())) {
+    out.push_back(Value());
+    return success();
+  }
+  Location loc = op.getLoc();
+  RankedTensorType rt = tensorType(op.getResult());
+  Value p = mul(b, loc, t, partial());
+  Value s = SumOp::create(b, loc, p, dims, keepdim, TypeAttr());
+  out.push_back(castTo(b, loc, s, rt.getElementType()));
+  return success();
+}
+
+/// The result, viewed with the reduced dims kept.
+template <typename OpT> Value keptResult(OpT op, OpBuilder &b) {
+  if (op.getKeepdim())
+    return op.getResult();
+  return keepDims(b, op.getLoc(), op.getResult(), tensorType(op.getSelf()),
+                  op.getDims());
+}
+
+} // namespace
+
+namespace mlir::tp::autodiff {
+/// sum is linear: its VJP broadcasts the adjoint back over the reduced dims
+/// (unsqueeze them when keepdim is false, then expand), its JVP is the sum
+/// of the tangent.
+template <> struct Rule<SumOp> {
+  static LogicalResult vjp(SumOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    if (!g || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    RankedTensorType in = tensorType(op.getSelf());
+    if (!op.getKeepdim()) // the reduced dims become size 1 again
+      g = keepDims(b, loc, g, in, op.getDims());
+    g = castTo(b, loc, g, in.getElementType());
+    out.push_back(broadcastTo(b, loc, g, in.getShape()));
+    return success();
+  }
+  static LogicalResult jvp(SumOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+/// mean: the adjoint restored, divided by the count; linear.
+template <> struct Rule<MeanOp> {
+  static LogicalResult vjp(MeanOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    if (!g || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    RankedTensorType in = tensorType(op.getSelf());
+    Value gk = op.getKeepdim() ? g : keepDims(b, loc, g, in, op.getDims());
+    gk = castTo(b, loc, gk, in.getElementType());
+    Value r = broadcastTo(b, loc, gk, in.getShape());
+    double n = static_cast<double>(reducedCount(in, op.getDims()));
+    out.push_back(DivScalarOp::create(b, loc, r, f64Attr(b, n), StringAttr()));
+    return success();
+  }
+  static LogicalResult jvp(MeanOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+/// prod: the product of the other elements. Without zeros that is
+/// result / x; with one zero in a group, the zero's partial is the product
+/// of the nonzeros and the others' are 0; with more zeros all are 0
+/// (eager's prod_backward). Divisions read x with zeros replaced by 1 so
+/// that no unselected branch is inf or NaN.
+template <> struct Rule<ProdOp> {
+  static Value partial(ProdOp op, OpBuilder &b) {
+    Location loc = op.getLoc();
+    Value x = op.getSelf();
+    Type elt = tensorType(op.getResult()).getElementType();
+    x = castTo(b, loc, x, elt);
+    TypedAttr zero = f64Attr(b, 0.0);
+    Value isZero = EqScalarOp::create(b, loc, x, zero);
+    Value xSafe = MaskedFillScalarOp::create(b, loc, x, isZero, f64Attr(b, 1.0));
+    Value prodNonzero =
+        ProdOp::create(b, loc, xSafe, op.getDims(), true, TypeAttr());
+    Value zeros = SumOp::create(b, loc, castTo(b, loc, isZero, elt),
+                                op.getDims(), true, TypeAttr());
+    Value atZero = MaskedFillScalarOp::create(
+        b, loc, prodNonzero, NeScalarOp::create(b, loc, zeros, f64Attr(b, 1.0)),
+        zero);
+    Value elsewhere = div(b, loc, keptResult(op, b), xSafe);
+    return WhereOp::create(b, loc, isZero, atZero, elsewhere);
+  }
+  static LogicalResult vjp(ProdOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+  static LogicalResult jvp(ProdOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+};
+
+/// amax/amin: the gradient is distributed evenly among the elements equal
+/// to the extremum (eager's convention for ties).
+template <typename OpT> struct ExtremumReductionRule {
+  static Value partial(OpT op, OpBuilder &b) {
+    Location loc = op.getLoc();
+    Type elt = tensorType(op.getResult()).getElementType();
+    Value mask = castTo(
+        b, loc, EqOp::create(b, loc, op.getSelf(), keptResult(op, b)), elt);
+    Value count = SumOp::create(b, loc, mask, op.getDims(), true, TypeAttr());
+    return div(b, loc, mask, count);
+  }
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+};
+template <> struct Rule<AmaxOp> : ExtremumReductionRule<AmaxOp> {};
+template <> struct Rule<AminOp> : ExtremumReductionRule<AminOp> {};
+
+/// logsumexp: the partial is softmax, exp(x - result).
+template <> struct Rule<LogsumexpOp> {
+  static Value partial(LogsumexpOp op, OpBuilder &b) {
+    Location loc = op.getLoc();
+    return ExpOp::create(b, loc, sub(b, loc, op.getSelf(), keptResult(op, b)));
+  }
+  static LogicalResult vjp(LogsumexpOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+  static LogicalResult jvp(LogsumexpOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+};
+
+/// var: 2 / (N - correction) * (x - mean(x)) (eager's var_backward).
+template <> struct Rule<VarOp> {
+  static Value partial(VarOp op, OpBuilder &b) {
+    Location loc = op.getLoc();
+    Value x = op.getSelf();
+    RankedTensorType in = tensorType(x);
+    double n = static_cast<double>(reducedCount(in, op.getDims()));
+    double divisor = std::max(0.0, n - op.getCorrection().convertToDouble());
+    Value mean = MeanOp::create(b, loc, x, op.getDims(), true, TypeAttr());
+    return mulScalar(b, loc, sub(b, loc, x, mean), 2.0 / divisor);
+  }
+  static LogicalResult vjp(VarOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+  static LogicalResult jvp(VarOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
+                        [&] { return partial(op, b); }, out);
+  }
+};
+
+/// max.dim/min.dim: the values' adjoint goes to the returned indices
+/// (scatter into zeros); the tangent is gathered from them. The indices
+/// carry no derivative.
+template <typename OpT> struct ValueIndexRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    if (!g || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    RankedTensorType in = tensorType(op.getSelf());
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    SmallVector<int64_t> dims{dim};
+    Value gk = op.getKeepdim() ? g : keepDims(b, loc, g, in, dims);
+    Value idx = op.getKeepdim() ? op.getIndices()
+                                : keepDims(b, loc, op.getIndices(), in, dims);
+    if (in.getRank() == 0) { // a 0-d input is its own maximum
+      out.push_back(gk);
+      return success();
+    }
+    Value zeros = zerosLike(b, loc, op.getSelf());
+    out.push_back(ScatterOp::create(b, loc, zeros, idx, gk,
+                                    *normalizeDim(dim, in.getRank())));
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = tangents[0];
+    if (!t || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    RankedTensorType in = tensorType(op.getSelf());
+    RankedTensorType vt = tensorType(op.getValues());
+    if (in.getRank() == 0) {
+      out.push_back(t);
+      out.push_back(Value());
+      return success();
+    }
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    SmallVector<int64_t> dims{dim};
+    Value idx = op.getKeepdim() ? op.getIndices()
+                                : keepDims(b, loc, op.getIndices(), in, dims);
+    Value r = GatherOp::create(b, loc, t, idx, *normalizeDim(dim, in.getRank()));
+    if (tensorType(r).getShape() != vt.getShape())
+      r = ViewOp::create(b, loc, r, b.getDenseI64ArrayAttr(vt.getShape()));
+    out.push_back(r);
+    out.push_back(Value());
+    return success();
+  }
+};
+template <> struct Rule<MaxDimOp> : ValueIndexRule<MaxDimOp> {};
+template <> struct Rule<MinDimOp> : ValueIndexRule<MinDimOp> {};
+} // namespace mlir::tp::autodiff
+
+void autodiff::attachReductionRules(MLIRContext *ctx) {
+  attachRules<SumOp, MeanOp, ProdOp, AmaxOp, AminOp, LogsumexpOp, VarOp,
+              MaxDimOp, MinDimOp>(ctx);
+}

@@ -1,0 +1,262 @@
+//===- ShapeRules.cpp - derivatives of views and shape ops ----------------===//
+//
+// Shape ops are linear: their JVP is the op applied to the tangents
+// (jvpByLinearity), their VJP is the transposed index map: a reshape views the
+// adjoint back, a permutation applies the inverse permutation, a broadcast
+// sums, a slice writes the adjoint into zeros (slice_backward), a split
+// concatenates, a concatenation slices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleUtils.h"
+#include "Stax/Dialect/Tp/IR/TypeInference.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::autodiff;
+
+namespace {
+
+int64_t dimOf(uint64_t dim, int64_t rank) {
+  return *normalizeDim(static_cast<int64_t>(dim), rank);
+}
+
+/// JVP of every shape op: the op on the tangents.
+struct LinearJVP {
+  static LogicalResult jvp(Operation *op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+/// Single-operand shape ops: `Adjoint::get(op, b, g)` is the adjoint of
+/// `self` for a non-null result adjoint `g`.
+template <typename OpT, typename Adjoint> struct UnaryShapeRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    Value self = op->getOperand(0);
+    if (!g || !isFloatTensor(self)) {
+      out.push_back(Value());
+      return success();
+    }
+    out.push_back(castTo(b, op.getLoc(), Adjoint::get(op, b, g),
+                         tensorType(self).getElementType()));
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return LinearJVP::jvp(op, b, tangents, out);
+  }
+};
+
+/// Reshapes (view, reshape, squeeze, unsqueeze, ...): view the adjoint back.
+struct ViewBack {
+  static Value get(Operation *op, OpBuilder &b, Value g) {
+    ArrayRef<int64_t> shape = tensorType(op->getOperand(0)).getShape();
+    if (tensorType(g).getShape() == shape)
+      return g;
+    return ViewOp::create(b, op->getLoc(), g, shape);
+  }
+};
+
+struct TBack {
+  static Value get(TOp op, OpBuilder &b, Value g) {
+    return TOp::create(b, op.getLoc(), g);
+  }
+};
+
+struct TransposeBack {
+  static Value get(TransposeOp op, OpBuilder &b, Value g) {
+    return TransposeOp::create(b, op.getLoc(), g, op.getDim0(), op.getDim1());
+  }
+};
+
+struct PermuteBack {
+  static Value get(PermuteOp op, OpBuilder &b, Value g) {
+    ArrayRef<int64_t> dims = op.getDims();
+    int64_t rank = dims.size();
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[*normalizeDim(dims[i], rank)] = i;
+    return PermuteOp::create(b, op.getLoc(), g, inverse);
+  }
+};
+
+/// expand: the broadcast dims are summed.
+struct ExpandBack {
+  static Value get(ExpandOp op, OpBuilder &b, Value g) {
+    return sumToShape(b, op.getLoc(), g, tensorType(op.getSelf()));
+  }
+};
+
+struct SliceBack {
+  static Value get(SliceOp op, OpBuilder &b, Value g) {
+    return SliceBackwardOp::create(b, op.getLoc(), g,
+                                   tensorType(op.getSelf()).getShape(),
+                                   op.getDim(), op.getStart(), op.getEnd(),
+                                   op.getStep());
+  }
+};
+
+struct SelectBack {
+  static Value get(SelectOp op, OpBuilder &b, Value g) {
+    return SelectBackwardOp::create(b, op.getLoc(), g,
+                                    tensorType(op.getSelf()).getShape(),
+                                    op.getDim(), op.getIndex());
+  }
+};
+
+/// slice_backward and select_backward are linear in grad_output; their
+/// transposes are slice and select.
+struct SliceBackwardBack {
+  static Value get(SliceBackwardOp op, OpBuilder &b, Value g) {
+    return SliceOp::create(b, op.getLoc(), g, op.getDim(), op.getStart(),
+                           op.getEnd(), op.getStep());
+  }
+};
+
+struct SelectBackwardBack {
+  static Value get(SelectBackwardOp op, OpBuilder &b, Value g) {
+    return SelectOp::create(b, op.getLoc(), g, op.getDim(), op.getIndex());
+  }
+};
+
+/// The adjoints of the results of split/split_with_sizes/unbind, zeros for
+/// the null ones; empty when all are null.
+SmallVector<Value> pieceAdjoints(Operation *op, OpBuilder &b,
+                                 ValueRange adjoints) {
+  if (llvm::none_of(adjoints, [](Value a) { return bool(a); }))
+    return {};
+  SmallVector<Value> pieces;
+  for (auto [r, a] : llvm::zip(op->getResults(), adjoints))
+    pieces.push_back(a ? a : zerosLike(b, op->getLoc(), r));
+  return pieces;
+}
+
+/// split / split_with_sizes: the chunks are concatenated back.
+template <typename OpT> struct SplitRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    SmallVector<Value> pieces = pieceAdjoints(op, b, adjoints);
+    if (pieces.empty() || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      return success();
+    }
+    out.push_back(CatOp::create(b, op.getLoc(), pieces, op.getDim()));
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return LinearJVP::jvp(op, b, tangents, out);
+  }
+};
+
+} // namespace
+
+namespace mlir::tp::autodiff {
+
+template <> struct Rule<TOp> : UnaryShapeRule<TOp, TBack> {};
+template <>
+struct Rule<TransposeOp> : UnaryShapeRule<TransposeOp, TransposeBack> {};
+template <> struct Rule<PermuteOp> : UnaryShapeRule<PermuteOp, PermuteBack> {};
+template <> struct Rule<ViewOp> : UnaryShapeRule<ViewOp, ViewBack> {};
+template <> struct Rule<ReshapeOp> : UnaryShapeRule<ReshapeOp, ViewBack> {};
+template <>
+struct Rule<UnsafeViewOp> : UnaryShapeRule<UnsafeViewOp, ViewBack> {};
+template <>
+struct Rule<ReshapeAliasOp> : UnaryShapeRule<ReshapeAliasOp, ViewBack> {};
+template <>
+struct Rule<UnsqueezeOp> : UnaryShapeRule<UnsqueezeOp, ViewBack> {};
+template <> struct Rule<SqueezeOp> : UnaryShapeRule<SqueezeOp, ViewBack> {};
+template <> struct Rule<ExpandOp> : UnaryShapeRule<ExpandOp, ExpandBack> {};
+template <> struct Rule<SliceOp> : UnaryShapeRule<SliceOp, SliceBack> {};
+template <> struct Rule<SelectOp> : UnaryShapeRule<SelectOp, SelectBack> {};
+template <>
+struct Rule<SliceBackwardOp>
+    : UnaryShapeRule<SliceBackwardOp, SliceBackwardBack> {};
+template <>
+struct Rule<SelectBackwardOp>
+    : UnaryShapeRule<SelectBackwardOp, SelectBackwardBack> {};
+
+template <> struct Rule<SplitOp> : SplitRule<SplitOp> {};
+template <> struct Rule<SplitWithSizesOp> : SplitRule<SplitWithSizesOp> {};
+
+/// unbind: the slices are stacked back along the removed dim.
+template <> struct Rule<UnbindOp> {
+  static LogicalResult vjp(UnbindOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    SmallVector<Value> pieces = pieceAdjoints(op, b, adjoints);
+    if (pieces.empty() || !isFloatTensor(op.getSelf())) {
+      out.push_back(Value());
+      return success();
+    }
+    out.push_back(StackOp::create(b, op.getLoc(), pieces, op.getDim()));
+    return success();
+  }
+  static LogicalResult jvp(UnbindOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+/// cat: each input's adjoint is its slice of the result adjoint.
+template <> struct Rule<CatOp> {
+  static LogicalResult vjp(CatOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    int64_t rank = tensorType(op.getResult()).getRank();
+    int64_t dim = dimOf(op.getDim(), rank);
+    int64_t offset = 0;
+    for (Value t : op.getTensors()) {
+      int64_t size = tensorType(t).getDimSize(dim);
+      if (!g || !isFloatTensor(t)) {
+        out.push_back(Value());
+      } else {
+        Value s = SliceOp::create(b, op.getLoc(), g, dim, offset,
+                                  offset + size, 1);
+        out.push_back(castTo(b, op.getLoc(), s, tensorType(t).getElementType()));
+      }
+      offset += size;
+    }
+    return success();
+  }
+  static LogicalResult jvp(CatOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+/// stack: each input's adjoint is its index along the new dim.
+template <> struct Rule<StackOp> {
+  static LogicalResult vjp(StackOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    int64_t rank = tensorType(op.getResult()).getRank();
+    int64_t dim = dimOf(op.getDim(), rank);
+    for (auto [i, t] : llvm::enumerate(op.getTensors())) {
+      if (!g || !isFloatTensor(t)) {
+        out.push_back(Value());
+        continue;
+      }
+      Value s = SelectOp::create(b, op.getLoc(), g, dim, i);
+      out.push_back(castTo(b, op.getLoc(), s, tensorType(t).getElementType()));
+    }
+    return success();
+  }
+  static LogicalResult jvp(StackOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
+} // namespace mlir::tp::autodiff
+
+// as_strided has no rule: its transpose (as_strided_backward) needs a
+// scatter-add over overlapping storage positions that no tp op expresses.
+void autodiff::attachShapeRules(MLIRContext *ctx) {
+  attachRules<TOp, TransposeOp, PermuteOp, ViewOp, ReshapeOp, UnsafeViewOp,
+              ReshapeAliasOp, UnsqueezeOp, SqueezeOp, ExpandOp, SliceOp,
+              SelectOp, SliceBackwardOp, SelectBackwardOp, SplitOp,
+              SplitWithSizesOp, UnbindOp, CatOp, StackOp>(ctx);
+}
