@@ -114,6 +114,7 @@ static const KernelRegistry &getRegistry() {
     registerNNKernels(r);
     registerIndexingKernels(r);
     registerLinalgKernels(r);
+    registerRandomKernels(r);
     return r;
   }();
   return registry;

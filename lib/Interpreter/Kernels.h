@@ -79,6 +79,7 @@ void registerReductionKernels(KernelRegistry &registry);
 void registerNNKernels(KernelRegistry &registry);
 void registerIndexingKernels(KernelRegistry &registry);
 void registerLinalgKernels(KernelRegistry &registry);
+void registerRandomKernels(KernelRegistry &registry);
 
 //===----------------------------------------------------------------------===//
 // Helpers

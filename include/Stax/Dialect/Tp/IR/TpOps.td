@@ -791,4 +791,7 @@ def Tp_NativeDropoutBackwardOp : Tp_Op<"native_dropout_backward"> {
   let assemblyFormat = "$grad_output `,` $mask attr-dict `:` functional-type(operands, results)";
 }
 
+include "Stax/Dialect/Tp/IR/TpInPlaceOps.td"
+include "Stax/Dialect/Tp/IR/TpRandomOps.td"
+
 #endif // STAX_DIALECT_TP_IR_TPOPS_TD
