@@ -44,6 +44,12 @@ STAX_CAPI_EXPORT int staxInterpret(const char *module, const char *entry,
 /// Nonzero when the reference interpreter implements op `name` ("tp.add").
 STAX_CAPI_EXPORT int staxInterpreterHasKernel(const char *name);
 
+/// The names of every op of `dialect` ("tp"), one per line.
+STAX_CAPI_EXPORT char *staxListOperations(const char *dialect);
+
+/// Nonzero when op `name` has derivative rules (DifferentiableOpInterface).
+STAX_CAPI_EXPORT int staxOpIsDifferentiable(const char *name);
+
 STAX_CAPI_EXPORT void staxFreeString(char *s);
 STAX_CAPI_EXPORT void staxFreeBuffers(StaxBuffer *buffers, int64_t count);
 

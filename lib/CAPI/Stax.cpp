@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stax-c/Stax.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
@@ -162,6 +163,21 @@ int staxInterpret(const char *module, const char *entry, int64_t numArgs,
 }
 
 int staxInterpreterHasKernel(const char *name) { return stax::hasKernel(name); }
+
+char *staxListOperations(const char *dialect) {
+  Session s;
+  std::string out;
+  for (RegisteredOperationName name : s.context.getRegisteredOperations())
+    if (name.getDialectNamespace() == dialect)
+      out += name.getStringRef().str() + "\n";
+  return copyString(out);
+}
+
+int staxOpIsDifferentiable(const char *name) {
+  Session s;
+  auto op = RegisteredOperationName::lookup(name, &s.context);
+  return op && op->hasInterface<tp::DifferentiableOpInterface>();
+}
 
 void staxFreeString(char *s) { std::free(s); }
 

@@ -6,11 +6,12 @@
     outs = stax.interpret(text, "forward", *numpy_arrays, f64=False)
 """
 
-from ._capi import StaxError, has_kernel
+from ._capi import StaxError, has_kernel, is_differentiable, list_operations
 from ._capi import run_pipeline as _run_pipeline
 from ._capi import interpret as _interpret
 
-__all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel"]
+__all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel",
+           "is_differentiable", "list_operations"]
 
 
 def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:

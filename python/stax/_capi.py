@@ -58,6 +58,10 @@ def lib():
             ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_void_p)]
         l.staxInterpreterHasKernel.restype = ctypes.c_int
         l.staxInterpreterHasKernel.argtypes = [ctypes.c_char_p]
+        l.staxListOperations.restype = ctypes.c_void_p
+        l.staxListOperations.argtypes = [ctypes.c_char_p]
+        l.staxOpIsDifferentiable.restype = ctypes.c_int
+        l.staxOpIsDifferentiable.argtypes = [ctypes.c_char_p]
         l.staxFreeString.argtypes = [ctypes.c_void_p]
         l.staxFreeBuffers.argtypes = [ctypes.POINTER(_Buffer), ctypes.c_int64]
         _lib = l
@@ -125,3 +129,11 @@ def interpret(module_text: str, entry: str, arrays, f64: bool = False):
 
 def has_kernel(op_name: str) -> bool:
     return bool(lib().staxInterpreterHasKernel(op_name.encode()))
+
+
+def list_operations(dialect: str = "tp"):
+    return _take_string(lib().staxListOperations(dialect.encode())).split()
+
+
+def is_differentiable(op_name: str) -> bool:
+    return bool(lib().staxOpIsDifferentiable(op_name.encode()))

@@ -103,7 +103,9 @@ _EXACT = {
     aten.index_select.default, aten.gather.default, aten.where.self,
     aten.masked_fill.Scalar, aten.maximum.default, aten.minimum.default,
     aten.tril.default, aten.triu.default, aten.as_strided.default,
-    aten.amax.default, aten.amin.default,
+    aten.amax.default, aten.amin.default, aten.sgn.default, aten.sign.default,
+    aten.eq.Tensor, aten.eq.Scalar, aten.lt.Tensor, aten.gt.Tensor, aten.le.Scalar,
+    aten.ge.Scalar, aten.logical_and.default,
     # creation: exact constants
     aten.ones.default, aten.zeros.default, aten.full.default,
     aten.scalar_tensor.default, aten.new_zeros.default, aten.new_ones.default,
@@ -127,10 +129,21 @@ def _isf(t) -> bool:
     return isinstance(t, torch.Tensor) and t.is_floating_point()
 
 
+def _functional(t):
+    """aten.X_.Y -> aten.X.Y: an in-place op (make_fx traces some in
+    autograd's backward) rounds like its functional twin."""
+    name = getattr(getattr(t, "overloadpacket", None), "__name__", "")
+    if name.endswith("_") and not name.startswith("_"):
+        packet = getattr(aten, name[:-1], None)
+        if packet is not None and hasattr(packet, t._overloadname):
+            return getattr(packet, t._overloadname)
+    return t
+
+
 def _local(node: fx.Node, args, kwargs, out) -> Tuple[float, Optional[torch.Tensor]]:
     """(c_k, L_k) of `node`, evaluated on float64 `args` with result `out`
     (for multi-output ops, L_k of the first, rounded result)."""
-    t = node.target
+    t = _functional(node.target)
     first = out[0] if isinstance(out, (tuple, list)) else out
     if not _isf(first):
         return 0, None                    # bool / int results: exact
@@ -206,12 +219,72 @@ def _local(node: fx.Node, args, kwargs, out) -> Tuple[float, Optional[torch.Tens
         if red == 0:
             return 3, d2
         return d2.numel() + 3, (d2.mean() if red == 1 else d2.sum())
+    backward = _local_backward(t, args, kwargs, out, first)
+    if backward is not None:
+        return backward
     if t is aten._to_copy.default:
         dt = kwargs.get("dtype")
         if dt is not None and dt.is_floating_point and _UNIT_ROUNDOFF[dt] > U32:
             return _UNIT_ROUNDOFF[dt] / U32, first.abs()   # narrowing rounds
         return 0, None
     raise _Unsupported(str(t))
+
+
+def _local_backward(t, args, kwargs, out, first):
+    """Error models of the backward operators of joint graphs (same
+    accounting as the forward ones: c_k roundings at magnitude L_k). A list
+    of (c, L) pairs models each result of a multi-output op."""
+    if t is aten.threshold_backward.default:
+        return 0, None                           # a selection
+    if t is aten.gelu_backward.default:
+        g, x = args[0], args[1]
+        cdf = 0.5 * (1 + torch.erf(x / math.sqrt(2)))
+        pdf = torch.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+        # g * (cdf + x * pdf): erf, exp and ~10 roundings.
+        return 12, g.abs() * (cdf.abs() + (x * pdf).abs())
+    if t is aten.tanh_backward.default:
+        g, y = args[0], args[1]
+        return 3, g.abs() * (1 + y * y)          # g * (1 - y*y)
+    if t is aten.sigmoid_backward.default:
+        return 3, first.abs()                    # g * (1 - y) * y, y in (0, 1)
+    if t is aten.silu_backward.default:
+        g, x = args[0], args[1]
+        sg = torch.sigmoid(x)
+        return 10, g.abs() * (sg + x.abs() * sg * (1 - sg))
+    if t is aten._softmax_backward_data.default:
+        g, y, dim = args[0], args[1], args[2]
+        s = (g * y).abs().sum(dim, keepdim=True)
+        return g.shape[dim] + 3, y.abs() * (g.abs() + s)
+    if t is aten._log_softmax_backward_data.default:
+        g, y, dim = args[0], args[1], args[2]
+        return g.shape[dim] + 4, g.abs() + y.exp() * g.abs().sum(dim, keepdim=True)
+    if t in (aten.nll_loss_backward.default, aten.mse_loss_backward.default):
+        return 3, first.abs()                    # a few products per element
+    if t is aten.embedding_dense_backward.default:
+        g, idx = args[0], args[1]
+        L = t(g.abs(), *args[1:], **kwargs)      # sums of |rows| per index
+        return idx.numel(), L
+    if t is aten.index_put.default:
+        acc = args[3] if len(args) > 3 else kwargs.get("accumulate", False)
+        if not acc:
+            return 0, None
+        L = t(args[0].abs(), args[1], args[2].abs(), True)
+        return args[2].numel(), L
+    if t is aten.native_layer_norm_backward.default:
+        g, x, shape, mu, r, w = args[0], args[1], args[2], args[3], args[4], args[5]
+        dims = tuple(range(x.dim() - len(shape), x.dim()))
+        rows = tuple(range(x.dim() - len(shape)))
+        n = math.prod(shape)
+        xhat = (x - mu) * r
+        dxhat = g * w if w is not None else g
+        mean_abs = lambda v: v.abs().mean(dims, keepdim=True)
+        L_in = r * (dxhat.abs() + mean_abs(dxhat) + xhat.abs() * mean_abs(dxhat * xhat))
+        sites = [(3 * n + 12, L_in)]
+        m = math.prod(x.shape[:len(rows)]) if rows else 1
+        sites.append((m + 2, (g * xhat).abs().sum(rows) if rows else (g * xhat).abs()))
+        sites.append((m, g.abs().sum(rows) if rows else g.abs()))
+        return sites
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -265,11 +338,16 @@ def _evaluate(gm: fx.GraphModule, inputs: Sequence[torch.Tensor]):
             else:
                 out = n.target(*args, **kwargs)
             with torch.no_grad():
-                c, L = _local(n, _map(args, lambda a: a.detach()
-                                      if isinstance(a, torch.Tensor) else a),
-                              kwargs, _map(out, lambda a: a.detach()
-                                           if isinstance(a, torch.Tensor) else a))
-            if c:
+                local = _local(n, _map(args, lambda a: a.detach()
+                                       if isinstance(a, torch.Tensor) else a),
+                               kwargs, _map(out, lambda a: a.detach()
+                                            if isinstance(a, torch.Tensor) else a))
+            c, L = (local, None) if isinstance(local, list) else local
+            if isinstance(c, list):           # one (c, L) per result
+                for v, (ck, Lk) in zip(out, c):
+                    if ck and isinstance(v, torch.Tensor):
+                        sites.append((v, float(ck), Lk))
+            elif c:
                 v = out[0] if isinstance(out, (tuple, list)) else out
                 sites.append((v, float(c), L))
             env[n] = out

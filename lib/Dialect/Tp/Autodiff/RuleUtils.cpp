@@ -175,7 +175,9 @@ LogicalResult autodiff::vjpByDecomposition(Operation *op, OpBuilder &b,
     SmallVector<Value> resultAdjoints;
     for (Value r : o->getResults())
       resultAdjoints.push_back(adj.lookup(r));
-    if (llvm::none_of(resultAdjoints, [](Value a) { return bool(a); }))
+    // Creation ops (zeros to scatter into) and integer ops pass nothing on.
+    if (llvm::none_of(resultAdjoints, [](Value a) { return bool(a); }) ||
+        llvm::none_of(o->getOperands(), isFloatTensor))
       continue;
     auto iface = dyn_cast<DifferentiableOpInterface>(o);
     if (!iface)

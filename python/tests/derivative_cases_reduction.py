@@ -1,0 +1,74 @@
+"""Derivative test cases for the reduction family (ReductionRules.cpp).
+
+CASES = [(name, mlir_text, arg_specs)], as in derivative_cases_elementwise.
+Random inputs have no ties, so amax/amin/max.dim/min.dim are differentiable
+there. argmax/argmin/any/all have integer or bool results and no rules.
+"""
+
+def _t(shape, elt="f64"):
+    dims = "x".join(str(d) for d in shape)
+    return "tensor<%s%s>" % (dims + "x" if dims else "", elt)
+
+
+def _module(args, body, results):
+    """args: [(name, type, differentiated)], body: op lines, results:
+    [(value, type)]."""
+    sig = ", ".join("%%%s: %s%s" % (n, t, " {tp.requires_grad}" if d else "")
+                    for n, t, d in args)
+    rtypes = ", ".join(t for _, t in results)
+    if len(results) > 1:
+        rtypes = "(" + rtypes + ")"
+    lines = ["module {", "  func.func @f(%s) -> %s {" % (sig, rtypes)]
+    lines += ["    " + l for l in body]
+    lines.append("    return %s : %s" % (", ".join(v for v, _ in results),
+                                         ", ".join(t for _, t in results)))
+    lines += ["  }", "}", ""]
+    return "\n".join(lines)
+
+
+def reduction(op, attrs, shape, out_shape, spec="float"):
+    t, rt = _t(shape), _t(out_shape)
+    text = _module([("x", t, True)],
+                   ["%%0 = tp.%s %%x {%s} : %s -> %s" % (op, attrs, t, rt)],
+                   [("%0", rt)])
+    return text, [(spec, list(shape))]
+
+
+def value_index(op, dim, keepdim, shape, out_shape):
+    t, vt, it = _t(shape), _t(out_shape), _t(out_shape, "i64")
+    attrs = "dim = %d : i64%s" % (dim, ", keepdim = true" if keepdim else "")
+    text = _module([("x", t, True)],
+                   ["%%0:2 = tp.%s %%x {%s} : %s -> %s, %s"
+                    % (op, attrs, t, vt, it)],
+                   [("%0#0", vt), ("%0#1", it)])
+    return text, [("float", list(shape))]
+
+
+def _cases():
+    c = []
+
+    def add(name, pair):
+        c.append((name, pair[0], pair[1]))
+
+    add("sum", reduction("sum", "dims = array<i64: 1>", (3, 4), (3,)))
+    add("sum_all_keepdim", reduction("sum", "dims = array<i64>, keepdim = true",
+                                     (3, 4), (1, 1)))
+    add("mean", reduction("mean", "dims = array<i64: 0>, keepdim = true",
+                          (3, 4), (1, 4)))
+    add("mean_all", reduction("mean", "dims = array<i64>", (3, 4), ()))
+    add("prod", reduction("prod", "dims = array<i64: 1>", (3, 4), (3,)))
+    add("prod_all", reduction("prod", "dims = array<i64>", (2, 3), ()))
+    add("amax", reduction("amax", "dims = array<i64: 1>", (3, 4), (3,)))
+    add("amin_all", reduction("amin", "dims = array<i64>, keepdim = true",
+                              (3, 4), (1, 1)))
+    add("logsumexp", reduction("logsumexp", "dims = array<i64: -1>", (3, 4), (3,)))
+    add("var", reduction("var", "dims = array<i64: 1>", (3, 4), (3,)))
+    add("var_all_biased", reduction(
+        "var", "dims = array<i64: 0, 1>, correction = 0.0 : f64, keepdim = true",
+        (3, 4), (1, 1)))
+    add("max.dim", value_index("max.dim", 1, False, (3, 4), (3,)))
+    add("min.dim_keepdim", value_index("min.dim", 0, True, (3, 4), (1, 4)))
+    return c
+
+
+CASES = _cases()
