@@ -207,9 +207,17 @@ FunctionRunner::run(func::FuncOp fn, ArrayRef<Tensor> args, int depth) {
       out = std::move(*r);
     } else {
       const KernelFn *kernel = registry.lookup(op.getName().getStringRef());
-      if (!kernel)
+      if (!kernel) {
+        // In-place overloads (`add_`, `add_.Scalar`, ...) are never run.
+        StringRef base = op.getName().stripDialect().split('.').first;
+        if (base.ends_with("_") && !base.ends_with("__"))
+          return op.emitError()
+                 << "'" << op.getName()
+                 << "' mutates its operand in place, which the reference "
+                    "interpreter does not run: run --stax-functionalize first";
         return op.emitError() << "the reference interpreter has no kernel for '"
                               << op.getName() << "'";
+      }
       if (failed((*kernel)(&op, in, out, ctx)))
         return failure();
     }

@@ -250,6 +250,9 @@ LogicalResult JointGraphBuilder::run(ArrayRef<unsigned> args) {
     if (failed(fn.insertResult(k, results[k].getType(), DictionaryAttr())))
       return fn.emitError() << "cannot add a gradient result";
   eraseUnusedBackwardOps(body);
+  // The partitioner needs to know which results are forward outputs.
+  fn->setAttr(stax::kJointOutputsAttr,
+              IntegerAttr::get(IntegerType::get(ctx, 64), numOutputs));
   return success();
 }
 

@@ -6,7 +6,12 @@
 `import_torch` traces `fn` with `make_fx` (one ATen op per FX node) and emits
 one `func.func @<name>` whose arguments are the inputs in call order and whose
 results are the flattened outputs.  Arguments whose example tensor requires
-grad carry the unit attribute `{tp.requires_grad}`.
+grad carry the unit attribute `{tp.requires_grad}`.  A graph with random
+operators (rand, randn, bernoulli, dropout with 0 < p < 1) gets one more,
+trailing argument `%rng_state: tensor<2xi64> {tp.rng_state}` ([seed, offset],
+see TpRandomOps.td); its random ops get counters in program order and the
+function the attribute `tp.rng_blocks` (the Philox blocks it draws: add it to
+the offset for fresh numbers).
 
 Every op is emitted in MLIR *generic* form,
 
@@ -22,9 +27,11 @@ pretty-printed by `stax.run_pipeline`.
 The mapping from ATen overloads to `tp` ops is the table `_TABLE` at the end
 of this file: one entry per overload, built from a few emitter constructors
 (`_op` for 1:1 operand/attribute mappings, `_binary` for the Tensor overloads
-that may receive Python numbers, `_reduction`, `_creation`, ...).  Anything
-not in the table, and every in-place / out= overload, raises `StaxError`
-naming the overload and the FX node.
+that may receive Python numbers, `_reduction`, `_creation`, ...).  The
+in-place overloads with a `tp` twin (`add_`, `mul_`, `copy_`, `index_put_`,
+... — `_INPLACE_OPS`) become in-place `tp` ops, which `--stax-functionalize`
+rewrites.  Anything not in the table, and every other in-place / out=
+overload, raises `StaxError` naming the overload and the FX node.
 """
 
 from __future__ import annotations
@@ -206,7 +213,9 @@ class _Recorder(fx.Interpreter):
         self.vals = vals
 
     def run_node(self, n):
-        if n.op == "call_function" and _is_inplace(n.target):
+        if (n.op == "call_function" and _is_inplace(n.target)
+                and n.target not in _FRESH_INPLACE
+                and n.target not in _INPLACE_OPS):
             # Never execute mutations; the importer rejects them anyway.
             raise _Stop(n)
         r = super().run_node(n)
@@ -244,7 +253,9 @@ def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
         vals = {}
     try:
         with torch.no_grad():
-            _Recorder(gm, vals).run(*[a.detach() if isinstance(a, torch.Tensor)
+            # Clones: supported in-place ops must not mutate the inputs.
+            _Recorder(gm, vals).run(*[a.detach().clone()
+                                      if isinstance(a, torch.Tensor)
                                       else a for a in inputs])
     except _Stop:
         pass
@@ -267,6 +278,7 @@ class _Ctx:
         self.counter = 0
         self.node: Optional[fx.Node] = None    # node being emitted
         self.types: Dict[str, str] = {}        # SSA name -> type
+        self.rng_blocks: Optional[int] = None  # Philox blocks drawn so far
 
     # -- values -----------------------------------------------------------
     def where(self) -> str:
@@ -598,6 +610,33 @@ def _index_put(ctx, node, a):
                        "accumulate": _bool(bool(a["accumulate"]))})
 
 
+# -- In-place ops (TpInPlaceOps.td; run --stax-functionalize before lowering) --
+
+# The in-place overloads imported as in-place `tp` ops (filled by
+# _build_table).
+_INPLACE_OPS: set = set()
+
+
+def _index_put_(ctx, node, a):
+    ops, dims = _index_operands(ctx, a["indices"])
+    return ctx.single("tp.index_put_", [a["self"]] + ops + [a["values"]],
+                      {"dims": _dims(dims),
+                       "accumulate": _bool(bool(a["accumulate"]))})
+
+
+def _clamp_(which: Optional[str] = None) -> Emitter:
+    def emit(ctx, node, a):
+        lo = a.get("min") if which in (None, "min") else None
+        hi = a.get("max") if which in (None, "max") else None
+        if any(isinstance(v, fx.Node) for v in (lo, hi)):
+            raise StaxError(f"tensor clamp bounds are not supported{ctx.where()}")
+        if lo is None and hi is None:
+            raise StaxError(f"clamp_ needs min or max{ctx.where()}")
+        return ctx.single("tp.clamp_", [a["self"]],
+                          {"min": _opt(_scalar)(lo), "max": _opt(_scalar)(hi)})
+    return emit
+
+
 def _list_op(tp: str) -> Emitter:
     def emit(ctx, node, a):
         return ctx.single(tp, list(a["tensors"]), {"dim": _i64(a["dim"])})
@@ -639,6 +678,97 @@ def _squeeze(ctx, node, a):
     dims = a.get("dim")
     at = {} if dims is None else {"dims": _dims(dims)}
     return ctx.single("tp.squeeze", [a["self"]], at)
+
+
+# -- Random ops (counter-based; the stream is specified in TpRandomOps.td) --
+
+# The function's RNG state [seed, offset]: a trailing argument, added when the
+# graph has a random op.
+_RNG_STATE = "%rng_state"
+
+# In-place overloads imported as functional ops: `empty_like(x).bernoulli_(p)`
+# (what eager dropout traces to) overwrites a tensor that was just created,
+# so the drawn value simply replaces it.
+_FRESH_INPLACE: set = set()
+_FRESH_CREATORS = {"empty_like", "empty", "zeros_like", "ones_like",
+                   "full_like", "new_empty", "new_zeros", "new_ones",
+                   "new_full", "zeros", "ones", "full"}
+
+
+def _rng_counter(ctx: _Ctx, ty: str, wide_f64: bool) -> str:
+    """The `counter` of the next random op, whose result (or input) type is
+    `ty`; reserves its Philox blocks: ceil(n / 4), ceil(n / 2) for f64 when
+    `wide_f64` (rand, randn)."""
+    if ctx.rng_blocks is None:
+        ctx.rng_blocks = 0
+        ctx.types[_RNG_STATE] = "tensor<2xi64>"
+    parts = ty[len("tensor<"):-1].split("x")
+    n = 1
+    for d in parts[:-1]:
+        n *= int(d)
+    per = 2 if wide_f64 and parts[-1] == "f64" else 4
+    c = ctx.rng_blocks
+    ctx.rng_blocks += -(-n // per)
+    return _i64(c)
+
+
+def _no_generator(ctx: _Ctx, a: Dict[str, Any]):
+    if a.get("generator") is not None:
+        raise StaxError(f"explicit torch.Generator arguments are not "
+                        f"supported{ctx.where()}")
+
+
+def _rand(tp: str) -> Emitter:
+    """rand / randn (and *_like): `tp.rand %rng_state` of the node's type."""
+    def emit(ctx, node, a):
+        _no_generator(ctx, a)
+        ty = ctx.result_types(node)[0]
+        if ty[len("tensor<"):-1].split("x")[-1] not in ("f16", "bf16", "f32", "f64"):
+            raise StaxError(f"{tp} of type {ty} is not supported{ctx.where()}")
+        return ctx.single(tp, [_RNG_STATE],
+                          {"counter": _rng_counter(ctx, ty, True)})
+    return emit
+
+
+def _bernoulli(ctx, node, a):
+    """bernoulli.default (probabilities from self), bernoulli.p."""
+    _no_generator(ctx, a)
+    p = a.get("p")
+    if isinstance(p, fx.Node):
+        raise StaxError(f"tensor probabilities with p= are not supported"
+                        f"{ctx.where()}")
+    at = {"counter": _rng_counter(ctx, ctx.type_of(a["self"]), False)}
+    if p is not None:
+        at["p"] = _f64(p)
+    return ctx.single("tp.bernoulli", [a["self"], _RNG_STATE], at)
+
+
+def _bernoulli_fresh(ctx, node, a):
+    """bernoulli_.float(t, p) on a freshly created t: a functional
+    `tp.bernoulli` whose value replaces t (every element is overwritten)."""
+    t = a["self"]
+    creator = t.target if isinstance(t, fx.Node) else None
+    name = getattr(getattr(creator, "overloadpacket", None), "__name__", "")
+    first = next(iter(t.users), None) if isinstance(t, fx.Node) else None
+    if name not in _FRESH_CREATORS or first is not node:
+        raise StaxError(f"unsupported in-place operator "
+                        f"{_overload_name(node.target)} at node %{node.name}: "
+                        f"only supported on a freshly created tensor")
+    res = _bernoulli(ctx, node, a)
+    ctx.values[t] = res
+    return res
+
+
+def _native_dropout(ctx, node, a):
+    """Training dropout with 0 < p < 1 draws: `tp.dropout_seeded`; the exact
+    cases (p = 0 or 1, train = false) stay `tp.native_dropout`."""
+    p, train = float(a["p"]), a.get("train")
+    if train is False or p <= 0.0 or p >= 1.0:
+        return ctx.multi("tp.native_dropout", [a["input"]], {
+            "p": _f64(p), "train": None if train is None else _bool(train)})
+    return ctx.multi("tp.dropout_seeded", [a["input"], _RNG_STATE], {
+        "counter": _rng_counter(ctx, ctx.type_of(a["input"]), False),
+        "p": _f64(p)})
 
 
 _DTYPE = _type_attr
@@ -877,9 +1007,44 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("arange", "start"), _arange)
     put(ov("arange", "start_step"), _arange)
 
+    # In-place (mutating) overloads.
+    def inplace(key, fn):
+        if key is not None:
+            put(key, fn)
+            _INPLACE_OPS.add(key)
+    inplace(ov("add_", "Tensor"), _binary("tp.add_", "tp.add_.Scalar", alpha=True))
+    inplace(ov("sub_", "Tensor"), _binary("tp.sub_", "tp.sub_.Scalar", alpha=True))
+    inplace(ov("mul_", "Tensor"), _binary("tp.mul_", "tp.mul_.Scalar"))
+    inplace(ov("div_", "Tensor"), _binary("tp.div_", "tp.div_.Scalar"))
+    inplace(ov("div_", "Tensor_mode"),
+            _binary("tp.div_", "tp.div_.Scalar", rounding_mode=("rounding_mode", _STR)))
+    inplace(ov("add_", "Scalar"), _scalar_op("tp.add_.Scalar", alpha=True))
+    inplace(ov("sub_", "Scalar"), _scalar_op("tp.sub_.Scalar", alpha=True))
+    inplace(ov("mul_", "Scalar"), _scalar_op("tp.mul_.Scalar"))
+    inplace(ov("div_", "Scalar"), _scalar_op("tp.div_.Scalar"))
+    inplace(ov("div_", "Scalar_mode"),
+            _scalar_op("tp.div_.Scalar", rounding_mode=("rounding_mode", _STR)))
+    for n in ("neg_", "relu_", "sigmoid_", "tanh_", "zero_"):
+        inplace(ov(n), _op(f"tp.{n}"))
+    inplace(ov("clamp_"), _clamp_())
+    inplace(ov("clamp_min_"), _clamp_("min"))
+    inplace(ov("clamp_max_"), _clamp_("max"))
+    inplace(ov("copy_"), _op("tp.copy_", ins=("self", "src")))
+    inplace(ov("fill_", "Scalar"), _op("tp.fill_.Scalar", value=_SCALAR))
+    inplace(ov("masked_fill_", "Scalar"),
+            _op("tp.masked_fill_.Scalar", ins=("self", "mask"), value=_SCALAR))
+    inplace(ov("index_put_"), _index_put_)
+
     # Random.
-    put(ov("native_dropout"), _op("tp.native_dropout", ins=("input",), p=_F64,
-                                  train=_opt(_BOOL)))
+    put(ov("native_dropout"), _native_dropout)
+    for n in ("rand", "rand_like"):
+        put(ov(n), _rand("tp.rand"))
+    for n in ("randn", "randn_like"):
+        put(ov(n), _rand("tp.randn"))
+    put(ov("bernoulli"), _bernoulli)
+    put(ov("bernoulli", "p"), _bernoulli)
+    put(ov("bernoulli_", "float"), _bernoulli_fresh)
+    _FRESH_INPLACE.add(ov("bernoulli_", "float"))
     put(ov("native_dropout_backward"),
         _op("tp.native_dropout_backward", ins=("grad_output", "mask"), scale=_F64))
     return t
@@ -927,7 +1092,8 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
         if n.op != "call_function" or n.target is operator.getitem:
             continue
         oname = _overload_name(n.target)
-        if _is_inplace(n.target):
+        if (_is_inplace(n.target) and n.target not in _FRESH_INPLACE
+                and n.target not in _INPLACE_OPS):
             raise StaxError(
                 f"unsupported in-place operator {oname} at node %{n.name}: "
                 f"mutating ops are not supported yet (functionalize the graph "
@@ -991,6 +1157,10 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
                             f"{type(e).__name__}: {e}") from e
         ctx.values[n] = res
     ctx.node = None
+    fn_attrs = ""
+    if ctx.rng_blocks is not None:
+        args.append(f"{_RNG_STATE}: tensor<2xi64> {{tp.rng_state}}")
+        fn_attrs = f" attributes {{tp.rng_blocks = {ctx.rng_blocks} : i64}}"
 
     if output_node is None:
         raise StaxError("the graph has no output")
@@ -1012,7 +1182,7 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
     sym = name if _SYMBOL.match(name) else _str(name)
     rt = "(" + ", ".join(rtypes) + ")"
     lines = ["module {",
-             f"  func.func @{sym}({', '.join(args)}) -> {rt} {{"]
+             f"  func.func @{sym}({', '.join(args)}) -> {rt}{fn_attrs} {{"]
     lines += ctx.lines
     ret = "    return"
     if results:
@@ -1049,7 +1219,11 @@ def import_torch(fn, *example_inputs, name: str = "forward") -> str:
     pretty-printed `tp` module with one `func.func @<name>`."""
     from torch.fx.experimental.proxy_tensor import make_fx
     try:
-        gm = make_fx(fn)(*example_inputs)
+        # Traced on copies: in-place ops run while tracing and must not
+        # change the caller's tensors.
+        gm = make_fx(fn)(*[a.detach().clone().requires_grad_(a.requires_grad)
+                           if isinstance(a, torch.Tensor) else a
+                           for a in example_inputs])
     except StaxError:
         raise
     except Exception as e:  # noqa: BLE001

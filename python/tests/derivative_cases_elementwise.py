@@ -5,8 +5,10 @@ whose float arguments are all marked `tp.requires_grad`, built around one op
 of interest. arg_specs: ("float", shape) uniform in [-1, 1], ("positive",
 shape) > 0, ("index", shape, low, high), ("bool", shape).
 
-Not covered on purpose: `tp.detach` (a stop-gradient in eager: its rule is a
-zero derivative, which finite differences of the identity would contradict).
+`tp.detach` is a stop-gradient in eager (its rule is a zero derivative, which
+central differences of the identity would contradict), so its case detaches
+a fixed, non-differentiated input: it checks that the op passes through
+autodiff, not its zero derivative.
 """
 
 
@@ -69,6 +71,12 @@ def _cases():
     for op in ["clone", "alias", "lift_fresh_copy", "neg"]:
         add(op, unary(op))
     add("_to_copy", unary("_to_copy", "dtype = f32", out_elt="f32"))
+    t = _t((3, 4))
+    c.append(("detach", _module(
+        [("x", t, True), ("c", t, False)],
+        ["%%0 = tp.detach %%c : %s -> %s" % (t, t),
+         "%%1 = tp.mul %%x, %%0 : %s, %s -> %s" % (t, t, t)],
+        [("%1", t)]), [("float", [3, 4]), ("fixed", [3, 4])]))
     # Zero derivatives (random inputs are away from the jumps).
     for op in ["sign", "sgn", "floor", "ceil", "round", "trunc"]:
         add(op, unary(op))

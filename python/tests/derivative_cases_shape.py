@@ -50,6 +50,12 @@ CASES = [
     _unary("select_backward", [4], [4, 3],
            "tp.select_backward $x {input_sizes = array<i64: 4, 3>, dim = 1 : i64, "
            "index = 2 : i64}"),
+    _unary("as_strided", [3, 4], [2, 3],
+           "tp.as_strided $x {size = array<i64: 2, 3>, stride = array<i64: 4, 2>, "
+           "storage_offset = 1 : i64}"),
+    # Overlapping windows: a storage element is read more than once.
+    _unary("as_strided.overlap", [6], [3, 3],
+           "tp.as_strided $x {size = array<i64: 3, 3>, stride = array<i64: 1, 1>}"),
     ("split",
      _module([("x", "tensor<5x4xf64>", True)],
              "%0:3 = tp.split %x {split_size = 2 : i64} : tensor<5x4xf64> -> "

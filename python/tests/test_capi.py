@@ -34,10 +34,10 @@ def test_run_pipeline_round_trip_and_generic():
 
 def test_run_pipeline_pass():
     text = ADD.replace("%0 = tp.add %arg0, %arg1",
-                       "%1 = tp.detach %arg0 : tensor<4x3xf32> -> tensor<4x3xf32>\n"
+                       "%1 = tp.clone %arg0 : tensor<4x3xf32> -> tensor<4x3xf32>\n"
                        "    %0 = tp.add %1, %arg1")
     out = stax.run_pipeline(text, "builtin.module(canonicalize)")
-    assert "tp.detach" not in out
+    assert "tp.clone" not in out
 
 
 @pytest.mark.parametrize("text, where", [

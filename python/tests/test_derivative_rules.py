@@ -14,7 +14,8 @@ import pytest
 import stax
 from stax.gradcheck import check_jvp, check_vjp, second_order_case
 
-FAMILIES = ["elementwise", "reduction", "linalg", "shape", "nn", "indexing"]
+FAMILIES = ["elementwise", "reduction", "linalg", "shape", "nn", "indexing",
+            "random"]
 
 
 def _modules():
@@ -85,5 +86,5 @@ _NO_RULES_EXPECTED = {
     "tp.bitwise_and", "tp.bitwise_or", "tp.bitwise_xor", "tp.bitwise_not",
     "tp.isnan", "tp.argmax", "tp.argmin", "tp.any", "tp.all",
     # no operands to differentiate
-    "tp.constant", "tp.full", "tp.arange",
+    "tp.constant", "tp.full", "tp.arange", "tp.rand", "tp.randn",
 }

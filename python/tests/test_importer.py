@@ -196,14 +196,21 @@ def test_layer_norm_without_affine():
 
 
 def test_inplace_op_is_rejected():
-    with pytest.raises(stax.StaxError, match=r"in-place operator aten\.add_\.Tensor "
-                                             r"at node %add_"):
-        import_torch(lambda a: a.clone().add_(1), torch.randn(3))
+    # add_, mul_, copy_, ... import as in-place tp ops (test_functionalize.py);
+    # overloads without a tp twin are rejected.
+    with pytest.raises(stax.StaxError, match=r"in-place operator aten\.exp_\.default "
+                                             r"at node %exp_"):
+        import_torch(lambda a: a.clone().exp_(), torch.randn(3))
 
 
-def test_inplace_dropout_is_rejected():
-    with pytest.raises(stax.StaxError, match=r"aten\.bernoulli_\.float"):
-        import_torch(lambda a: F.dropout(a, 0.1, training=True), torch.randn(8))
+def test_inplace_dropout_imports():
+    # bernoulli_ on the fresh empty_like is imported as tp.bernoulli (see
+    # test_random.py), the in-place div_ that follows as tp.div_.Scalar,
+    # which --stax-functionalize rewrites.
+    text = import_torch(lambda a: F.dropout(a, 0.1, training=True), torch.randn(8))
+    assert "tp.bernoulli" in text and "tp.div_.Scalar" in text
+    text = stax.run_pipeline(text, "builtin.module(stax-functionalize)")
+    assert "tp.div.Scalar" in text and "tp.div_" not in text
 
 
 def test_unmapped_op_is_rejected():

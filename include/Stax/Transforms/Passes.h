@@ -18,6 +18,9 @@ namespace stax {
 constexpr llvm::StringLiteral kRequiresGradAttr = "tp.requires_grad";
 constexpr llvm::StringLiteral kTangentAttr = "tp.tangent";
 constexpr llvm::StringLiteral kPhaseAttr = "tp.phase";
+/// On a joint function: how many leading results are forward outputs (the
+/// rest are gradients).
+constexpr llvm::StringLiteral kJointOutputsAttr = "tp.joint_outputs";
 
 } // namespace stax
 

@@ -4,7 +4,8 @@
 
 // CHECK-LABEL: func.func @identities
 // CHECK-SAME: (%[[X:.*]]: tensor<4x3xf32>)
-// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]]
+// CHECK-NEXT: %[[D:.*]] = tp.detach %[[X]]
+// CHECK-NEXT: return %[[D]], %[[D]], %[[D]], %[[D]]
 func.func @identities(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
   %0 = tp.clone %x : tensor<4x3xf32> -> tensor<4x3xf32>
   %1 = tp.detach %0 : tensor<4x3xf32> -> tensor<4x3xf32>

@@ -14,5 +14,6 @@ void tp::registerDerivativeRules(DialectRegistry &registry) {
     autodiff::attachNNRules(ctx);
     autodiff::attachLinalgRules(ctx);
     autodiff::attachIndexingRules(ctx);
+    autodiff::attachRandomRules(ctx);
   });
 }

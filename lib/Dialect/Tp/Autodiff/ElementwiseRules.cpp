@@ -255,8 +255,7 @@ UNARY_PARTIAL(Log1pOp, Partial::over(addScalar(b, loc, x, 1.0)))
 // sqrt: grad / (2 * result).
 UNARY_PARTIAL(SqrtOp, Partial::over(mulScalar(b, loc, y, 2.0)))
 // rsqrt: -0.5 * grad * result^3.
-UNARY_PARTIAL(RsqrtOp,
-              Partial::times(mul(b, loc, mul(b, loc, y, y), y), -0.5))
+UNARY_PARTIAL(RsqrtOp, Partial::times(mul(b, loc, mul(b, loc, y, y), y), -0.5))
 // reciprocal: -grad * result^2.
 UNARY_PARTIAL(ReciprocalOp, Partial::times(mul(b, loc, y, y), -1.0))
 UNARY_PARTIAL(SinOp, Partial::times(CosOp::create(b, loc, x)))
@@ -264,30 +263,29 @@ UNARY_PARTIAL(CosOp, Partial::times(SinOp::create(b, loc, x), -1.0))
 // tan: grad * (1 + result^2).
 UNARY_PARTIAL(TanOp, Partial::times(addScalar(b, loc, mul(b, loc, y, y), 1.0)))
 // asin / acos: +-grad * rsqrt(1 - x^2).
-UNARY_PARTIAL(AsinOp,
-              Partial::times(RsqrtOp::create(
-                  b, loc,
-                  RsubScalarOp::create(b, loc, mul(b, loc, x, x),
-                                       f64Attr(b, 1.0), TypedAttr()))))
+UNARY_PARTIAL(AsinOp, Partial::times(RsqrtOp::create(
+                          b, loc,
+                          RsubScalarOp::create(b, loc, mul(b, loc, x, x),
+                                               f64Attr(b, 1.0), TypedAttr()))))
 UNARY_PARTIAL(AcosOp,
-              Partial::times(RsqrtOp::create(
-                                 b, loc,
-                                 RsubScalarOp::create(b, loc,
-                                                      mul(b, loc, x, x),
-                                                      f64Attr(b, 1.0),
-                                                      TypedAttr())),
+              Partial::times(RsqrtOp::create(b, loc,
+                                             RsubScalarOp::create(
+                                                 b, loc, mul(b, loc, x, x),
+                                                 f64Attr(b, 1.0), TypedAttr())),
                              -1.0))
 // atan: grad / (1 + x^2).
 UNARY_PARTIAL(AtanOp, Partial::over(addScalar(b, loc, mul(b, loc, x, x), 1.0)))
 UNARY_PARTIAL(SinhOp, Partial::times(CoshOp::create(b, loc, x)))
 UNARY_PARTIAL(CoshOp, Partial::times(SinhOp::create(b, loc, x)))
 // erf / erfc: +-2/sqrt(pi) * exp(-x^2).
-UNARY_PARTIAL(ErfOp, Partial::times(ExpOp::create(b, loc,
-                                                  neg(b, loc, mul(b, loc, x, x))),
-                                    M_2_SQRTPI))
-UNARY_PARTIAL(ErfcOp, Partial::times(ExpOp::create(b, loc,
-                                                   neg(b, loc, mul(b, loc, x, x))),
-                                     -M_2_SQRTPI))
+UNARY_PARTIAL(ErfOp,
+              Partial::times(ExpOp::create(b, loc,
+                                           neg(b, loc, mul(b, loc, x, x))),
+                             M_2_SQRTPI))
+UNARY_PARTIAL(ErfcOp,
+              Partial::times(ExpOp::create(b, loc,
+                                           neg(b, loc, mul(b, loc, x, x))),
+                             -M_2_SQRTPI))
 #undef UNARY_PARTIAL
 
 /// mish: tanh(sp) + x * sigmoid(x) * (1 - tanh(sp)^2), sp = softplus(x)
@@ -333,8 +331,7 @@ template <> struct Partials<EluOp> {
     Value e = ExpOp::create(b, loc, mulScalar(b, loc, xneg, inputScale));
     Value negPart = mulScalar(b, loc, e, inputScale * alpha * scale);
     return Partial::times(WhereOp::create(
-        b, loc, pos, full(b, loc, tensorType(op.getResult()), scale),
-        negPart));
+        b, loc, pos, full(b, loc, tensorType(op.getResult()), scale), negPart));
   }
 };
 
@@ -429,8 +426,9 @@ template <typename OpT, bool isMax> struct ExtremumPartials {
     Value wins = selfGreater ? Value(GtOp::create(b, loc, a, c))
                              : Value(LtOp::create(b, loc, a, c));
     Value tie = EqOp::create(b, loc, a, c);
-    return Partial::times(add(b, loc, maskAs(b, loc, wins, elt),
-                              mulScalar(b, loc, maskAs(b, loc, tie, elt), 0.5)));
+    return Partial::times(
+        add(b, loc, maskAs(b, loc, wins, elt),
+            mulScalar(b, loc, maskAs(b, loc, tie, elt), 0.5)));
   }
 };
 template <>
@@ -453,8 +451,9 @@ template <> struct Partials<PowOp> {
           b, loc, d, EqScalarOp::create(b, loc, e, zero), zero));
     }
     Value d = mul(b, loc, op.getResult(), LogOp::create(b, loc, x));
-    Value mask = LogicalAndOp::create(b, loc, EqScalarOp::create(b, loc, x, zero),
-                                      GeScalarOp::create(b, loc, e, zero));
+    Value mask =
+        LogicalAndOp::create(b, loc, EqScalarOp::create(b, loc, x, zero),
+                             GeScalarOp::create(b, loc, e, zero));
     return Partial::times(MaskedFillScalarOp::create(b, loc, d, mask, zero));
   }
 };
@@ -611,10 +610,10 @@ template <> struct Rule<GeluOp> {
   static LogicalResult vjp(GeluOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
     Value g = adjoints[0];
-    out.push_back(g ? Value(GeluBackwardOp::create(b, op.getLoc(), g,
-                                                   op.getSelf(),
-                                                   op.getApproximateAttr()))
-                    : Value());
+    out.push_back(
+        g ? Value(GeluBackwardOp::create(b, op.getLoc(), g, op.getSelf(),
+                                         op.getApproximateAttr()))
+          : Value());
     return success();
   }
   static LogicalResult jvp(GeluOp op, OpBuilder &b, ValueRange tangents,
@@ -628,10 +627,10 @@ template <typename OpT> struct TriangleRule {
   static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
     Value g = adjoints[0];
-    out.push_back(g && isFloatTensor(op.getSelf())
-                      ? Value(OpT::create(b, op.getLoc(), g,
-                                          op.getDiagonalAttr()))
-                      : Value());
+    out.push_back(
+        g && isFloatTensor(op.getSelf())
+            ? Value(OpT::create(b, op.getLoc(), g, op.getDiagonalAttr()))
+            : Value());
     return success();
   }
   static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
@@ -690,9 +689,9 @@ template <> struct Rule<WhereOp> {
                                         rt.getElementType()),
                   0.0);
     };
-    Value r = WhereOp::create(b, loc, op.getCondition(),
-                              orZeros(ts, op.getSelf()),
-                              orZeros(to, op.getOther()));
+    Value r =
+        WhereOp::create(b, loc, op.getCondition(), orZeros(ts, op.getSelf()),
+                        orZeros(to, op.getOther()));
     out.push_back(fitTo(b, loc, r, rt));
     return success();
   }
@@ -704,11 +703,11 @@ template <> struct Rule<MaskedFillScalarOp> {
                            ValueRange adjoints, SmallVectorImpl<Value> &out) {
     Value g = adjoints[0];
     if (g && isFloatTensor(op.getSelf()) && isFloatTensor(op.getResult()))
-      out.push_back(castTo(b, op.getLoc(),
-                           MaskedFillScalarOp::create(b, op.getLoc(), g,
-                                                      op.getMask(),
-                                                      f64Attr(b, 0.0)),
-                           tensorType(op.getSelf()).getElementType()));
+      out.push_back(
+          castTo(b, op.getLoc(),
+                 MaskedFillScalarOp::create(b, op.getLoc(), g, op.getMask(),
+                                            f64Attr(b, 0.0)),
+                 tensorType(op.getSelf()).getElementType()));
     else
       out.push_back(Value());
     out.push_back(Value()); // mask
@@ -730,18 +729,17 @@ template <> struct Rule<MaskedFillScalarOp> {
 
 void autodiff::attachElementwiseRules(MLIRContext *ctx) {
   attachRules<CloneOp, DetachOp, AliasOp, LiftFreshCopyOp, ToCopyOp>(ctx);
-  attachRules<NegOp, AbsOp, SignOp, SgnOp, FloorOp, CeilOp, RoundOp,
-              TruncOp>(ctx);
-  attachRules<ExpOp, Exp2Op, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp,
-              SqrtOp, RsqrtOp, ReciprocalOp>(ctx);
+  attachRules<NegOp, AbsOp, SignOp, SgnOp, FloorOp, CeilOp, RoundOp, TruncOp>(
+      ctx);
+  attachRules<ExpOp, Exp2Op, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
+              RsqrtOp, ReciprocalOp>(ctx);
   attachRules<SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp,
               TanhOp, SigmoidOp, ErfOp, ErfcOp>(ctx);
   attachRules<ReluOp, SiluOp, MishOp, GeluOp, LeakyReluOp, EluOp, SoftplusOp,
               HardtanhOp, ClampOp, TrilOp, TriuOp>(ctx);
   attachRules<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, PowOp,
               RemainderOp, FmodOp, Atan2Op>(ctx);
-  attachRules<AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp,
-              DivScalarOp, PowTensorScalarOp, RemainderScalarOp,
-              FmodScalarOp>(ctx);
+  attachRules<AddScalarOp, SubScalarOp, RsubScalarOp, MulScalarOp, DivScalarOp,
+              PowTensorScalarOp, RemainderScalarOp, FmodScalarOp>(ctx);
   attachRules<WhereOp, MaskedFillScalarOp>(ctx);
 }

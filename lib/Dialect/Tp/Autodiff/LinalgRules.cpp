@@ -136,8 +136,8 @@ template <> struct Rule<DotOp> {
   }
   static LogicalResult jvp(DotOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    out.push_back(productJVP<DotOp>(b, op.getLoc(), op.getSelf(),
-                                    op.getOther(), tangents[0], tangents[1]));
+    out.push_back(productJVP<DotOp>(b, op.getLoc(), op.getSelf(), op.getOther(),
+                                    tangents[0], tangents[1]));
     return success();
   }
 };
@@ -178,23 +178,22 @@ template <> struct Rule<MatmulOp> {
                      RankedTensorType::get(promoted, target.getElementType()));
       return reshape(b, loc, v, target.getShape());
     };
-    out.push_back(isFloatTensor(a)
-                      ? reduceTo(MatmulOp::create(b, loc, g2,
-                                                  transposeLast(b, loc, m2)),
-                                 sa, ta)
-                      : Value());
-    out.push_back(isFloatTensor(m)
-                      ? reduceTo(MatmulOp::create(
-                                     b, loc, transposeLast(b, loc, a2), g2),
-                                 sm, tm)
-                      : Value());
+    out.push_back(
+        isFloatTensor(a)
+            ? reduceTo(MatmulOp::create(b, loc, g2, transposeLast(b, loc, m2)),
+                       sa, ta)
+            : Value());
+    out.push_back(
+        isFloatTensor(m)
+            ? reduceTo(MatmulOp::create(b, loc, transposeLast(b, loc, a2), g2),
+                       sm, tm)
+            : Value());
     return success();
   }
   static LogicalResult jvp(MatmulOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    out.push_back(productJVP<MatmulOp>(b, op.getLoc(), op.getSelf(),
-                                       op.getOther(), tangents[0],
-                                       tangents[1]));
+    out.push_back(productJVP<MatmulOp>(
+        b, op.getLoc(), op.getSelf(), op.getOther(), tangents[0], tangents[1]));
     return success();
   }
 };

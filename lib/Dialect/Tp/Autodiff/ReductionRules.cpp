@@ -7,6 +7,7 @@
 // prod write their partials in primitive ops, so that the derivatives can be
 // differentiated again.
 //
+//===----------------------------------------------------------------------===//
 
 #include "RuleUtils.h"
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
@@ -14,7 +15,6 @@
 using namespace mlir;
 using namespace mlir::tp;
 using namespace mlir::tp::autodiff;
-
 
 namespace {
 
@@ -63,14 +63,28 @@ Value keepDims(OpBuilder &b, Location loc, Value v, RankedTensorType in,
   return ViewOp::create(b, loc, v, b.getDenseI64ArrayAttr(kept));
 }
 
+/// True when the reduced dims are exactly the first k dims of the input.
+bool reducesLeadingDims(RankedTensorType in, ArrayRef<int64_t> dims) {
+  if (dims.empty())
+    return true;
+  SmallVector<bool> reduced(in.getRank(), false);
+  for (int64_t d : dims)
+    reduced[*normalizeDim(d, in.getRank())] = true;
+  unsigned k = 0;
+  while (k < reduced.size() && reduced[k])
+    ++k;
+  return llvm::none_of(ArrayRef<bool>(reduced).drop_front(k),
+                       [](bool r) { return r; });
+}
+
 /// Common skeleton of reductions with one input and one result whose
 /// derivative is `partial` (a tensor broadcasting to the input's shape,
 /// built lazily): VJP = restore(adjoint) * partial, JVP = sum(tangent *
 /// partial) over the reduced dims.
 template <typename OpT, typename PartialFn>
-LogicalResult reductionVJP(OpT op, OpBuilder &b, Value g, ArrayRef<int64_t> dims,
-                           bool keepdim, PartialFn partial,
-                           SmallVectorImpl<Value> &out) {
+LogicalResult reductionVJP(OpT op, OpBuilder &b, Value g,
+                           ArrayRef<int64_t> dims, bool keepdim,
+                           PartialFn partial, SmallVectorImpl<Value> &out) {
   if (!g || !isFloatTensor(op.getSelf()) || !isFloatTensor(op.getResult())) {
     out.push_back(Value());
     return success();
@@ -85,9 +99,9 @@ LogicalResult reductionVJP(OpT op, OpBuilder &b, Value g, ArrayRef<int64_t> dims
 }
 
 template <typename OpT, typename PartialFn>
-LogicalResult reductionJVP(OpT op, OpBuilder &b, Value t, ArrayRef<int64_t> dims,
-                           bool keepdim, PartialFn partial,
-                           SmallVectorImpl<Value> &out) {
+LogicalResult reductionJVP(OpT op, OpBuilder &b, Value t,
+                           ArrayRef<int64_t> dims, bool keepdim,
+                           PartialFn partial, SmallVectorImpl<Value> &out) {
   if (!t || !isFloatTensor(op.getSelf()) || !isFloatTensor(op.getResult())) {
     out.push_back(Value());
     return success();
@@ -124,7 +138,10 @@ template <> struct Rule<SumOp> {
     }
     Location loc = op.getLoc();
     RankedTensorType in = tensorType(op.getSelf());
-    if (!op.getKeepdim()) // the reduced dims become size 1 again
+    // The reduced dims become size 1 again, unless they are leading dims:
+    // expand adds those back itself (a full sum expands the 0-d adjoint
+    // directly, as in Listing 5.2).
+    if (!op.getKeepdim() && !reducesLeadingDims(in, op.getDims()))
       g = keepDims(b, loc, g, in, op.getDims());
     g = castTo(b, loc, g, in.getElementType());
     out.push_back(broadcastTo(b, loc, g, in.getShape()));
@@ -173,7 +190,8 @@ template <> struct Rule<ProdOp> {
     x = castTo(b, loc, x, elt);
     TypedAttr zero = f64Attr(b, 0.0);
     Value isZero = EqScalarOp::create(b, loc, x, zero);
-    Value xSafe = MaskedFillScalarOp::create(b, loc, x, isZero, f64Attr(b, 1.0));
+    Value xSafe =
+        MaskedFillScalarOp::create(b, loc, x, isZero, f64Attr(b, 1.0));
     Value prodNonzero =
         ProdOp::create(b, loc, xSafe, op.getDims(), true, TypeAttr());
     Value zeros = SumOp::create(b, loc, castTo(b, loc, isZero, elt),
@@ -186,13 +204,15 @@ template <> struct Rule<ProdOp> {
   }
   static LogicalResult vjp(ProdOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
-    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionVJP(
+        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
   static LogicalResult jvp(ProdOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionJVP(
+        op, b, tangents[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
 };
 
@@ -209,13 +229,15 @@ template <typename OpT> struct ExtremumReductionRule {
   }
   static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
-    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionVJP(
+        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
   static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionJVP(
+        op, b, tangents[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
 };
 template <> struct Rule<AmaxOp> : ExtremumReductionRule<AmaxOp> {};
@@ -229,13 +251,15 @@ template <> struct Rule<LogsumexpOp> {
   }
   static LogicalResult vjp(LogsumexpOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
-    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionVJP(
+        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
   static LogicalResult jvp(LogsumexpOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionJVP(
+        op, b, tangents[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
 };
 
@@ -252,13 +276,15 @@ template <> struct Rule<VarOp> {
   }
   static LogicalResult vjp(VarOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
-    return reductionVJP(op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionVJP(
+        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
   static LogicalResult jvp(VarOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
-    return reductionJVP(op, b, tangents[0], op.getDims(), op.getKeepdim(),
-                        [&] { return partial(op, b); }, out);
+    return reductionJVP(
+        op, b, tangents[0], op.getDims(), op.getKeepdim(),
+        [&] { return partial(op, b); }, out);
   }
 };
 
@@ -309,7 +335,8 @@ template <typename OpT> struct ValueIndexRule {
     SmallVector<int64_t> dims{dim};
     Value idx = op.getKeepdim() ? op.getIndices()
                                 : keepDims(b, loc, op.getIndices(), in, dims);
-    Value r = GatherOp::create(b, loc, t, idx, *normalizeDim(dim, in.getRank()));
+    Value r =
+        GatherOp::create(b, loc, t, idx, *normalizeDim(dim, in.getRank()));
     if (tensorType(r).getShape() != vt.getShape())
       r = ViewOp::create(b, loc, r, b.getDenseI64ArrayAttr(vt.getShape()));
     out.push_back(r);

@@ -58,6 +58,7 @@ void attachShapeRules(MLIRContext *ctx);
 void attachNNRules(MLIRContext *ctx);
 void attachLinalgRules(MLIRContext *ctx);
 void attachIndexingRules(MLIRContext *ctx);
+void attachRandomRules(MLIRContext *ctx);
 
 //===----------------------------------------------------------------------===//
 // Builders (types are inferred; `loc` is the differentiated op's)

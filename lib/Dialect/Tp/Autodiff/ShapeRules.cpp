@@ -250,13 +250,60 @@ template <> struct Rule<StackOp> {
   }
 };
 
+/// as_strided reads self's row-major storage at offset + idx . stride; with
+/// static shapes those positions are a constant, so the transpose is an
+/// accumulating index_put into the flattened zeros (overlapping views add).
+template <> struct Rule<AsStridedOp> {
+  static LogicalResult vjp(AsStridedOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Location loc = op.getLoc();
+    Value g = adjoints[0], self = op.getSelf();
+    RankedTensorType st = tensorType(self), rt = tensorType(op.getResult());
+    int64_t n = rt.getNumElements();
+    if (!g || !isFloatTensor(self) || n == 0) {
+      out.push_back(Value());
+      return success();
+    }
+    ArrayRef<int64_t> size = op.getSize(), stride = op.getStride();
+    SmallVector<int64_t> positions;
+    positions.reserve(n);
+    SmallVector<int64_t> idx(size.size(), 0);
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t p = static_cast<int64_t>(op.getStorageOffset());
+      for (size_t d = 0; d < size.size(); ++d)
+        p += idx[d] * stride[d];
+      positions.push_back(p);
+      for (int64_t d = static_cast<int64_t>(size.size()) - 1; d >= 0; --d) {
+        if (++idx[d] < size[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    auto indexType = RankedTensorType::get({n}, b.getI64Type());
+    Value index = ConstantOp::create(
+        b, loc, DenseIntElementsAttr::get(indexType, ArrayRef<int64_t>(positions)));
+    Value flat = ViewOp::create(b, loc, g, ArrayRef<int64_t>{n});
+    Value zeros = full(b, loc,
+                       RankedTensorType::get({st.getNumElements()},
+                                             tensorType(g).getElementType()),
+                       0.0);
+    Value r = IndexPutOp::create(b, loc, zeros, ValueRange{index}, flat,
+                                 ArrayRef<int64_t>{0}, true);
+    r = ViewOp::create(b, loc, r, st.getShape());
+    out.push_back(castTo(b, loc, r, st.getElementType()));
+    return success();
+  }
+  static LogicalResult jvp(AsStridedOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByLinearity(op, b, tangents, out);
+  }
+};
+
 } // namespace mlir::tp::autodiff
 
-// as_strided has no rule: its transpose (as_strided_backward) needs a
-// scatter-add over overlapping storage positions that no tp op expresses.
 void autodiff::attachShapeRules(MLIRContext *ctx) {
   attachRules<TOp, TransposeOp, PermuteOp, ViewOp, ReshapeOp, UnsafeViewOp,
               ReshapeAliasOp, UnsqueezeOp, SqueezeOp, ExpandOp, SliceOp,
               SelectOp, SliceBackwardOp, SelectBackwardOp, SplitOp,
-              SplitWithSizesOp, UnbindOp, CatOp, StackOp>(ctx);
+              SplitWithSizesOp, UnbindOp, CatOp, StackOp, AsStridedOp>(ctx);
 }

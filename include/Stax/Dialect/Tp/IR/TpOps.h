@@ -4,6 +4,7 @@
 
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
 #include "Stax/Dialect/Tp/IR/TpInterfaces.h"
+#include "Stax/Dialect/Tp/IR/TpTraits.h"
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -38,6 +38,16 @@ defvar Tp_DimsAttr = DenseI64ArrayAttr;
 defvar Tp_ReductionAttr = DefaultValuedAttr<I64Attr, "1">; // 0 none, 1 mean, 2 sum
 
 //===----------------------------------------------------------------------===//
+// Op categories (TpTraits.h)
+//===----------------------------------------------------------------------===//
+
+def Tp_Pointwise : NativeOpTrait<"tp::Pointwise">;
+def Tp_View : NativeOpTrait<"tp::View">;
+def Tp_Reduction : NativeOpTrait<"tp::Reduction">;
+def Tp_Contraction : NativeOpTrait<"tp::Contraction">;
+def Tp_Random : NativeOpTrait<"tp::Random">;
+
+//===----------------------------------------------------------------------===//
 // Base classes
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +72,8 @@ class Tp_InferBy<string call> {
 // Unary elementwise: `%r = tp.exp %x : tensor<4xf32> -> tensor<4xf32>`.
 // `promotion` is a ::mlir::tp::Promotion enumerator (Section 6.2).
 class Tp_UnaryOp<string mnemonic, string promotion = "Same",
-                 list<Trait> traits = []> : Tp_Op<mnemonic, traits> {
+                 list<Trait> traits = []>
+    : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "elementwise `" # mnemonic # "` (aten." # mnemonic # ")";
   let arguments = (ins Tp_Tensor:$self);
   let results = (outs Tp_Tensor:$result);
@@ -74,7 +85,8 @@ class Tp_UnaryOp<string mnemonic, string promotion = "Same",
 
 // Binary elementwise with broadcasting: `tp.add %a, %b : t1, t2 -> t3`.
 class Tp_BinaryOp<string mnemonic, string promotion = "Default",
-                  list<Trait> traits = []> : Tp_Op<mnemonic, traits> {
+                  list<Trait> traits = []>
+    : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "broadcasting elementwise `" # mnemonic # "` of two tensors";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
@@ -90,7 +102,8 @@ class Tp_BinaryOp<string mnemonic, string promotion = "Default",
 // Tensor-scalar elementwise (the `.Scalar` overloads): the scalar is the
 // `other` attribute. `tp.mul.Scalar %x {other = 2 : i64} : t -> t`.
 class Tp_ScalarOp<string mnemonic, string promotion = "Default",
-                  list<Trait> traits = []> : Tp_Op<mnemonic, traits> {
+                  list<Trait> traits = []>
+    : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "elementwise `" # mnemonic # "` of a tensor and a scalar";
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other);
   let results = (outs Tp_Tensor:$result);
@@ -104,7 +117,8 @@ class Tp_ScalarOp<string mnemonic, string promotion = "Default",
 // Reductions over `dims` (empty = all dims). The result element type follows
 // `promotion` unless `dtype` is given.
 class Tp_ReductionOp<string mnemonic, string promotion = "Same",
-                     list<Trait> traits = []> : Tp_Op<mnemonic, traits> {
+                     list<Trait> traits = []>
+    : Tp_Op<mnemonic, !listconcat([Tp_Reduction], traits)> {
   let summary = "`" # mnemonic # "` reduction over `dims` (all when empty)";
   let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim,
@@ -129,7 +143,7 @@ class Tp_CustomOp<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 // Identities at this level: they exist so the importer keeps one op per node.
-class Tp_IdentityOp<string mnemonic> : Tp_UnaryOp<mnemonic, "Same"> {
+class Tp_IdentityOp<string mnemonic> : Tp_UnaryOp<mnemonic, "Same", [Tp_View]> {
   let summary = "`" # mnemonic # "`: the identity on values";
   let hasFolder = 1;
   let extraClassDefinition = Tp_InferBy<
@@ -139,7 +153,11 @@ class Tp_IdentityOp<string mnemonic> : Tp_UnaryOp<mnemonic, "Same"> {
   }];
 }
 def Tp_CloneOp : Tp_IdentityOp<"clone">;
-def Tp_DetachOp : Tp_IdentityOp<"detach">;
+// Not folded: detach is the identity on values but stops gradients, so
+// folding it before autodiff would change the derivative.
+def Tp_DetachOp : Tp_UnaryOp<"detach", "Same", [Tp_View]> {
+  let summary = "`detach`: the identity on values, a stop for derivatives";
+}
 def Tp_AliasOp : Tp_IdentityOp<"alias">;
 def Tp_LiftFreshCopyOp : Tp_IdentityOp<"lift_fresh_copy">;
 
@@ -222,7 +240,7 @@ def Tp_ClampOp : Tp_UnaryOp<"clamp"> {
   let hasVerifier = 1;
 }
 
-def Tp_ToCopyOp : Tp_Op<"_to_copy"> {
+def Tp_ToCopyOp : Tp_Op<"_to_copy", [Tp_Pointwise]> {
   let summary = "dtype conversion (aten._to_copy); the result type names the dtype";
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<TypeAttr>:$dtype);
   let results = (outs Tp_Tensor:$result);
@@ -242,7 +260,7 @@ def Tp_SubOp : Tp_BinaryOp<"sub"> {
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other, Tp_ScalarOne:$alpha);
 }
 def Tp_MulOp : Tp_BinaryOp<"mul">;
-def Tp_DivOp : Tp_Op<"div"> {
+def Tp_DivOp : Tp_Op<"div", [Tp_Pointwise]> {
   let summary = "true division, or floor/trunc division with `rounding_mode` (aten.div.Tensor[_mode])";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other,
                        OptionalAttr<StrAttr>:$rounding_mode);
@@ -286,7 +304,7 @@ def Tp_RsubScalarOp : Tp_ScalarOp<"rsub.Scalar"> {
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other, Tp_ScalarOne:$alpha);
 }
 def Tp_MulScalarOp : Tp_ScalarOp<"mul.Scalar"> { let hasFolder = 1; }
-def Tp_DivScalarOp : Tp_Op<"div.Scalar"> {
+def Tp_DivScalarOp : Tp_Op<"div.Scalar", [Tp_Pointwise]> {
   let summary = "division by a scalar, optionally with `rounding_mode`";
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other,
                        OptionalAttr<StrAttr>:$rounding_mode);
@@ -311,7 +329,7 @@ def Tp_GeScalarOp : Tp_ScalarOp<"ge.Scalar", "ToBool">;
 // Selection
 //===----------------------------------------------------------------------===//
 
-def Tp_WhereOp : Tp_Op<"where"> {
+def Tp_WhereOp : Tp_Op<"where", [Tp_Pointwise]> {
   let summary = "`condition ? self : other`, broadcasting all three (aten.where.self)";
   let arguments = (ins Tp_BoolTensor:$condition, Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
@@ -319,7 +337,7 @@ def Tp_WhereOp : Tp_Op<"where"> {
     $condition `,` $self `,` $other attr-dict `:` functional-type(operands, results)
   }];
 }
-def Tp_MaskedFillScalarOp : Tp_Op<"masked_fill.Scalar"> {
+def Tp_MaskedFillScalarOp : Tp_Op<"masked_fill.Scalar", [Tp_Pointwise]> {
   let summary = "`mask ? value : self`, mask broadcast to self (aten.masked_fill.Scalar)";
   let arguments = (ins Tp_Tensor:$self, Tp_BoolTensor:$mask, Tp_ScalarAttr:$value);
   let results = (outs Tp_Tensor:$result);
@@ -340,7 +358,7 @@ def Tp_AminOp : Tp_ReductionOp<"amin">;
 def Tp_LogsumexpOp : Tp_ReductionOp<"logsumexp", "IntToFloat">;
 def Tp_AnyOp : Tp_ReductionOp<"any", "ToBool">;
 def Tp_AllOp : Tp_ReductionOp<"all", "ToBool">;
-def Tp_VarOp : Tp_Op<"var"> {
+def Tp_VarOp : Tp_Op<"var", [Tp_Reduction]> {
   let summary = "variance over `dims` with Bessel `correction` (aten.var.correction)";
   let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
                        DefaultValuedAttr<F64Attr, "1.0">:$correction,
@@ -348,21 +366,21 @@ def Tp_VarOp : Tp_Op<"var"> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
-def Tp_MaxDimOp : Tp_Op<"max.dim"> {
+def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction]> {
   let summary = "maximum and its (first) index along `dim` (aten.max.dim)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
 }
-def Tp_MinDimOp : Tp_Op<"min.dim"> {
+def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction]> {
   let summary = "minimum and its (first) index along `dim` (aten.min.dim)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
 }
-class Tp_ArgReductionOp<string mnemonic> : Tp_Op<mnemonic> {
+class Tp_ArgReductionOp<string mnemonic> : Tp_Op<mnemonic, [Tp_Reduction]> {
   let summary = "index of the first extreme value along `dim` (all dims flattened when absent)";
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<I64Attr>:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
@@ -379,28 +397,28 @@ def Tp_ArgminOp : Tp_ArgReductionOp<"argmin">;
 // Normalization, softmax, losses and their backward operators
 //===----------------------------------------------------------------------===//
 
-def Tp_SoftmaxOp : Tp_Op<"_softmax"> {
+def Tp_SoftmaxOp : Tp_Op<"_softmax", [Tp_Reduction]> {
   let summary = "softmax along `dim` (aten._softmax)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
-def Tp_LogSoftmaxOp : Tp_Op<"_log_softmax"> {
+def Tp_LogSoftmaxOp : Tp_Op<"_log_softmax", [Tp_Reduction]> {
   let summary = "log-softmax along `dim` (aten._log_softmax)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$half_to_float);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
-def Tp_SoftmaxBackwardDataOp : Tp_Op<"_softmax_backward_data"> {
+def Tp_SoftmaxBackwardDataOp : Tp_Op<"_softmax_backward_data", [Tp_Reduction]> {
   let summary = "`output * (grad_output - sum(grad_output * output, dim))`";
   let arguments = (ins Tp_Tensor:$grad_output, Tp_Tensor:$output, I64Attr:$dim,
                        OptionalAttr<TypeAttr>:$input_dtype);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$grad_output `,` $output attr-dict `:` functional-type(operands, results)";
 }
-def Tp_LogSoftmaxBackwardDataOp : Tp_Op<"_log_softmax_backward_data"> {
+def Tp_LogSoftmaxBackwardDataOp : Tp_Op<"_log_softmax_backward_data", [Tp_Reduction]> {
   let summary = "`grad_output - exp(output) * sum(grad_output, dim)`";
   let arguments = (ins Tp_Tensor:$grad_output, Tp_Tensor:$output, I64Attr:$dim,
                        OptionalAttr<TypeAttr>:$input_dtype);
@@ -408,7 +426,7 @@ def Tp_LogSoftmaxBackwardDataOp : Tp_Op<"_log_softmax_backward_data"> {
   let assemblyFormat = "$grad_output `,` $output attr-dict `:` functional-type(operands, results)";
 }
 
-def Tp_NativeLayerNormOp : Tp_Op<"native_layer_norm", [AttrSizedOperandSegments]> {
+def Tp_NativeLayerNormOp : Tp_Op<"native_layer_norm", [AttrSizedOperandSegments, Tp_Reduction]> {
   let summary = "layer norm over the trailing `normalized_shape` dims: (output, mean, rstd)";
   let arguments = (ins Tp_Tensor:$input, Optional<Tp_Tensor>:$weight,
                        Optional<Tp_Tensor>:$bias, Tp_DimsAttr:$normalized_shape,
@@ -420,7 +438,7 @@ def Tp_NativeLayerNormOp : Tp_Op<"native_layer_norm", [AttrSizedOperandSegments]
   }];
 }
 def Tp_NativeLayerNormBackwardOp
-    : Tp_Op<"native_layer_norm_backward", [AttrSizedOperandSegments]> {
+    : Tp_Op<"native_layer_norm_backward", [AttrSizedOperandSegments, Tp_Reduction]> {
   let summary = "gradients of native_layer_norm: (grad_input, grad_weight, grad_bias)";
   let arguments = (ins Tp_Tensor:$grad_out, Tp_Tensor:$input, Tp_Tensor:$mean,
                        Tp_Tensor:$rstd, Optional<Tp_Tensor>:$weight,
@@ -433,7 +451,7 @@ def Tp_NativeLayerNormBackwardOp
   }];
 }
 
-def Tp_NllLossForwardOp : Tp_Op<"nll_loss_forward"> {
+def Tp_NllLossForwardOp : Tp_Op<"nll_loss_forward", [Tp_Reduction]> {
   let summary = "negative log likelihood: (output, total_weight); reduction 0 none, 1 mean, 2 sum";
   let arguments = (ins Tp_Tensor:$self, Tp_IndexTensor:$target,
                        Optional<Tp_Tensor>:$weight, Tp_ReductionAttr:$reduction,
@@ -456,13 +474,13 @@ def Tp_NllLossBackwardOp : Tp_Op<"nll_loss_backward"> {
     attr-dict `:` functional-type(operands, results)
   }];
 }
-def Tp_MseLossOp : Tp_Op<"mse_loss"> {
+def Tp_MseLossOp : Tp_Op<"mse_loss", [Tp_Reduction]> {
   let summary = "mean squared error; reduction 0 none, 1 mean, 2 sum";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$target, Tp_ReductionAttr:$reduction);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self `,` $target attr-dict `:` functional-type(operands, results)";
 }
-def Tp_MseLossBackwardOp : Tp_Op<"mse_loss_backward"> {
+def Tp_MseLossBackwardOp : Tp_Op<"mse_loss_backward", [Tp_Pointwise]> {
   let summary = "gradient of mse_loss with respect to `self`";
   let arguments = (ins Tp_Tensor:$grad_output, Tp_Tensor:$self, Tp_Tensor:$target,
                        Tp_ReductionAttr:$reduction);
@@ -474,7 +492,7 @@ def Tp_MseLossBackwardOp : Tp_Op<"mse_loss_backward"> {
 
 // Pointwise backward operators: (grad_output, saved) -> grad_input, broadcasting.
 class Tp_PointwiseBackwardOp<string mnemonic, string savedName>
-    : Tp_Op<mnemonic> {
+    : Tp_Op<mnemonic, [Tp_Pointwise]> {
   let summary = "pointwise backward of `" # !subst("_backward", "", mnemonic) #
                 "`, reading `" # savedName # "`";
   let results = (outs Tp_Tensor:$result);
@@ -506,33 +524,33 @@ def Tp_SiluBackwardOp : Tp_PointwiseBackwardOp<"silu_backward", "Self"> {
 // Linear algebra (external kernels when lowered)
 //===----------------------------------------------------------------------===//
 
-def Tp_MmOp : Tp_CustomOp<"mm"> {
+def Tp_MmOp : Tp_CustomOp<"mm", [Tp_Contraction]> {
   let summary = "matrix product of 2-D tensors";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$mat2);
   let results = (outs Tp_Tensor:$result);
 }
-def Tp_BmmOp : Tp_CustomOp<"bmm"> {
+def Tp_BmmOp : Tp_CustomOp<"bmm", [Tp_Contraction]> {
   let summary = "batched matrix product of 3-D tensors";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$mat2);
   let results = (outs Tp_Tensor:$result);
 }
-def Tp_MatmulOp : Tp_CustomOp<"matmul"> {
+def Tp_MatmulOp : Tp_CustomOp<"matmul", [Tp_Contraction]> {
   let summary = "numpy-style matmul: 1-D/2-D/batched with broadcasting batch dims";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
 }
-def Tp_DotOp : Tp_CustomOp<"dot"> {
+def Tp_DotOp : Tp_CustomOp<"dot", [Tp_Contraction]> {
   let summary = "inner product of two 1-D tensors";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
 }
-def Tp_AddmmOp : Tp_CustomOp<"addmm"> {
+def Tp_AddmmOp : Tp_CustomOp<"addmm", [Tp_Contraction]> {
   let summary = "`beta * self + alpha * (mat1 @ mat2)`, self broadcast";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$mat1, Tp_Tensor:$mat2,
                        Tp_ScalarOne:$beta, Tp_ScalarOne:$alpha);
   let results = (outs Tp_Tensor:$result);
 }
-def Tp_BaddbmmOp : Tp_CustomOp<"baddbmm"> {
+def Tp_BaddbmmOp : Tp_CustomOp<"baddbmm", [Tp_Contraction]> {
   let summary = "`beta * self + alpha * (batch1 @ batch2)`, self broadcast";
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$batch1, Tp_Tensor:$batch2,
                        Tp_ScalarOne:$beta, Tp_ScalarOne:$alpha);
@@ -543,7 +561,7 @@ def Tp_BaddbmmOp : Tp_CustomOp<"baddbmm"> {
 // Views and shape manipulation (no data movement once lowered)
 //===----------------------------------------------------------------------===//
 
-class Tp_ViewOp<string mnemonic> : Tp_Op<mnemonic> {
+class Tp_ViewOp<string mnemonic> : Tp_Op<mnemonic, [Tp_View]> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
@@ -630,21 +648,21 @@ def Tp_SelectBackwardOp : Tp_Op<"select_backward"> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$grad_output attr-dict `:` type($grad_output) `->` type($result)";
 }
-def Tp_SplitOp : Tp_Op<"split"> {
+def Tp_SplitOp : Tp_Op<"split", [Tp_View]> {
   let summary = "chunks of `split_size` along `dim`, the last may be smaller (aten.split.Tensor)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$split_size,
                        DefaultValuedAttr<I64Attr, "0">:$dim);
   let results = (outs Variadic<Tp_Tensor>:$results);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($results)";
 }
-def Tp_SplitWithSizesOp : Tp_Op<"split_with_sizes"> {
+def Tp_SplitWithSizesOp : Tp_Op<"split_with_sizes", [Tp_View]> {
   let summary = "chunks of the given sizes along `dim`";
   let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$split_sizes,
                        DefaultValuedAttr<I64Attr, "0">:$dim);
   let results = (outs Variadic<Tp_Tensor>:$results);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($results)";
 }
-def Tp_UnbindOp : Tp_Op<"unbind"> {
+def Tp_UnbindOp : Tp_Op<"unbind", [Tp_View]> {
   let summary = "all slices along `dim`, each without that dim";
   let arguments = (ins Tp_Tensor:$self, DefaultValuedAttr<I64Attr, "0">:$dim);
   let results = (outs Variadic<Tp_Tensor>:$results);
@@ -773,7 +791,7 @@ def Tp_ArangeOp : Tp_CreationOp<"arange"> {
 // Random
 //===----------------------------------------------------------------------===//
 
-def Tp_NativeDropoutOp : Tp_Op<"native_dropout"> {
+def Tp_NativeDropoutOp : Tp_Op<"native_dropout", [Tp_Random]> {
   let summary = "dropout: (output, keep mask); zeroes with probability `p`, scales the rest by 1/(1-p)";
   let description = [{
     Random. The reference interpreter evaluates it only for `p = 0` (and for
@@ -784,7 +802,7 @@ def Tp_NativeDropoutOp : Tp_Op<"native_dropout"> {
   let results = (outs Tp_Tensor:$output, Tp_BoolTensor:$mask);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type(results)";
 }
-def Tp_NativeDropoutBackwardOp : Tp_Op<"native_dropout_backward"> {
+def Tp_NativeDropoutBackwardOp : Tp_Op<"native_dropout_backward", [Tp_Pointwise]> {
   let summary = "`grad_output * mask * scale`";
   let arguments = (ins Tp_Tensor:$grad_output, Tp_BoolTensor:$mask, F64Attr:$scale);
   let results = (outs Tp_Tensor:$result);

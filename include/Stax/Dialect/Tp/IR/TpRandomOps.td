@@ -45,15 +45,13 @@ def Tp_RngStateType : Type<
 defvar Tp_RngCounterAttr = ConfinedAttr<I64Attr, [IntNonNegative]>;
 
 // Shared declarations of the random ops.
-class Tp_RandomOpBase {
-  code decls = [{
-    /// Philox4x32 blocks (4 words each) this op draws; the next op in the
-    /// function's random stream starts at `counter + getNumPhiloxBlocks()`.
-    uint64_t getNumPhiloxBlocks();
-  }];
-}
+defvar Tp_RandomOpDecls = [{
+  /// Philox4x32 blocks (4 words each) this op draws; the next op in the
+  /// function's random stream starts at `counter + getNumPhiloxBlocks()`.
+  uint64_t getNumPhiloxBlocks();
+}];
 
-def Tp_RandOp : Tp_CreationOp<"rand"> {
+def Tp_RandOp : Tp_CreationOp<"rand", [Tp_Random]> {
   let summary = "uniform random numbers in [0, 1) (aten.rand, aten.rand_like)";
   let description = [{
     ```mlir
@@ -78,10 +76,10 @@ def Tp_RandOp : Tp_CreationOp<"rand"> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$state attr-dict `:` type($state) `->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = Tp_RandomOpBase.decls;
+  let extraClassDeclaration = Tp_RandomOpDecls;
 }
 
-def Tp_RandnOp : Tp_CreationOp<"randn"> {
+def Tp_RandnOp : Tp_CreationOp<"randn", [Tp_Random]> {
   let summary = "standard normal random numbers (aten.randn, aten.randn_like)";
   let description = [{
     ```mlir
@@ -109,10 +107,10 @@ def Tp_RandnOp : Tp_CreationOp<"randn"> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$state attr-dict `:` type($state) `->` type($result)";
   let hasVerifier = 1;
-  let extraClassDeclaration = Tp_RandomOpBase.decls;
+  let extraClassDeclaration = Tp_RandomOpDecls;
 }
 
-def Tp_BernoulliOp : Tp_CustomOp<"bernoulli"> {
+def Tp_BernoulliOp : Tp_CustomOp<"bernoulli", [Tp_Random]> {
   let summary = "0/1 draws with probability `p`, or `self` elementwise (aten.bernoulli)";
   let description = [{
     ```mlir
@@ -137,10 +135,10 @@ def Tp_BernoulliOp : Tp_CustomOp<"bernoulli"> {
   let arguments = (ins Tp_Tensor:$self, Tp_RngStateType:$state,
                        Tp_RngCounterAttr:$counter, OptionalAttr<F64Attr>:$p);
   let results = (outs Tp_Tensor:$result);
-  let extraClassDeclaration = Tp_RandomOpBase.decls;
+  let extraClassDeclaration = Tp_RandomOpDecls;
 }
 
-def Tp_DropoutSeededOp : Tp_CustomOp<"dropout_seeded"> {
+def Tp_DropoutSeededOp : Tp_CustomOp<"dropout_seeded", [Tp_Random]> {
   let summary = "dropout with an explicit RNG state: (output, keep mask)";
   let description = [{
     ```mlir
@@ -165,7 +163,7 @@ def Tp_DropoutSeededOp : Tp_CustomOp<"dropout_seeded"> {
   let arguments = (ins Tp_Tensor:$input, Tp_RngStateType:$state,
                        Tp_RngCounterAttr:$counter, F64Attr:$p);
   let results = (outs Tp_Tensor:$output, Tp_BoolTensor:$mask);
-  let extraClassDeclaration = Tp_RandomOpBase.decls;
+  let extraClassDeclaration = Tp_RandomOpDecls;
 }
 
 #endif // STAX_DIALECT_TP_IR_TPRANDOMOPS_TD

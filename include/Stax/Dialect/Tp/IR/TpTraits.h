@@ -1,0 +1,28 @@
+//===- TpTraits.h - op categories of the tp dialect -------------*- C++ -*-===//
+//
+// The categories of Table 6.1 that passes ask about: what is cheap to
+// recompute and fusible (pointwise ops, views), what reduces, what is an
+// external kernel (contractions), what draws random numbers. Declared on the
+// op families in TpOps.td.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_DIALECT_TP_IR_TPTRAITS_H
+#define STAX_DIALECT_TP_IR_TPTRAITS_H
+
+#include "mlir/IR/OpDefinition.h"
+
+namespace mlir::OpTrait::tp {
+/// Each result element depends on the operand elements at the same
+/// (broadcast) index only.
+template <typename T> class Pointwise : public TraitBase<T, Pointwise> {};
+/// Only reinterprets the index space of its tensor operand (no arithmetic).
+template <typename T> class View : public TraitBase<T, View> {};
+/// Combines many input elements into each result element.
+template <typename T> class Reduction : public TraitBase<T, Reduction> {};
+/// A matrix product or similar, lowered to an external kernel.
+template <typename T> class Contraction : public TraitBase<T, Contraction> {};
+/// Draws random numbers: never recomputed, never CSE'd.
+template <typename T> class Random : public TraitBase<T, Random> {};
+} // namespace mlir::OpTrait::tp
+
+#endif // STAX_DIALECT_TP_IR_TPTRAITS_H

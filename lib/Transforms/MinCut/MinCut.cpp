@@ -1,0 +1,296 @@
+//===- MinCut.cpp - min-cut rematerialization (Section 5.4) ---------------===//
+//
+// For each joint function: build the rematerialization network of its
+// forward values, solve the minimum cut, optionally recompute more to fit a
+// memory budget, and split the function into a forward that returns the
+// saved values and a backward that takes them. A JSON report and a DOT
+// picture (Figure 5.1) are optional outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JointGraphModel.h"
+#include "Split.h"
+#include "Stax/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+
+namespace stax {
+#define GEN_PASS_DEF_STAXMINCUT
+#include "Stax/Transforms/Passes.h.inc"
+} // namespace stax
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::mincut;
+
+namespace {
+
+/// The forward values `v` is computed from, looking through views to the
+/// values they view (views are free to recompute).
+void realInputs(const JointGraphModel &m, unsigned v,
+                SmallVectorImpl<unsigned> &out) {
+  Operation *op = m.values[v].value.getDefiningOp();
+  for (Value operand : op->getOperands()) {
+    auto it = m.index.find(operand);
+    if (it == m.index.end())
+      continue; // a primal: available to the backward at no cost
+    if (m.values[it->second].isView)
+      realInputs(m, it->second, out);
+    else if (!llvm::is_contained(out, it->second))
+      out.push_back(it->second);
+  }
+}
+
+/// Recomputes more until the saved activations fit `budget` bytes: each step
+/// replaces the saved value with the most bytes freed per FLOP of
+/// recomputation by its inputs. The sequence of save sets does not depend on
+/// the budget and every step frees bytes, so a smaller budget never saves
+/// more. Returns false when the budget cannot be reached.
+bool fitBudget(const JointGraphModel &m, SmallVector<unsigned> &saved,
+               int64_t budget) {
+  auto bytes = [&](unsigned v) { return m.problem.values[v].bytes; };
+  auto total = [&] {
+    int64_t t = 0;
+    for (unsigned v : saved)
+      t += bytes(v);
+    return t;
+  };
+  while (total() > budget) {
+    int bestIndex = -1;
+    double bestScore = 0;
+    SmallVector<unsigned> bestInputs;
+    for (auto [k, v] : llvm::enumerate(saved)) {
+      SmallVector<unsigned> inputs;
+      realInputs(m, v, inputs);
+      int64_t added = 0;
+      SmallVector<unsigned> fresh;
+      for (unsigned u : inputs)
+        if (!llvm::is_contained(saved, u)) {
+          fresh.push_back(u);
+          added += bytes(u);
+        }
+      int64_t freed = bytes(v) - added;
+      if (freed <= 0)
+        continue;
+      double score = freed / std::max(1.0, m.values[v].recomputeFlops);
+      if (score > bestScore) {
+        bestScore = score;
+        bestIndex = k;
+        bestInputs = fresh;
+      }
+    }
+    if (bestIndex < 0)
+      return false;
+    saved.erase(saved.begin() + bestIndex);
+    saved.append(bestInputs);
+    llvm::sort(saved);
+  }
+  return true;
+}
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+llvm::json::Object savedEntry(StringRef name, StringRef producer,
+                              StringRef kind, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  llvm::json::Array shape;
+  for (int64_t d : t.getShape())
+    shape.push_back(d);
+  // json::Value(StringRef) borrows: copy, the report outlives the callers'
+  // strings ("primals_<k>" is a temporary).
+  return llvm::json::Object{{"name", name.str()},
+                            {"producer", producer.str()},
+                            {"kind", kind.str()},
+                            {"shape", std::move(shape)},
+                            {"dtype", typeString(t.getElementType())},
+                            {"bytes", tensorBytes(v)}};
+}
+
+/// Figure 5.1: forward ops blue, backward ops red, saved values bold, and
+/// the edges that cross the cut dashed.
+void writeDot(llvm::raw_ostream &os, const JointGraphModel &m,
+              ArrayRef<unsigned> saved) {
+  func::FuncOp fn = m.fn;
+  Block &body = fn.getBody().front();
+  llvm::DenseMap<Operation *, unsigned> id;
+  os << "digraph \"" << fn.getSymName() << "\" {\n"
+     << "  rankdir=TB; node [shape=box, style=\"rounded,filled\", "
+        "fontname=\"Helvetica\"];\n";
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
+    bool tangent = bool(fn.getArgAttr(i, kTangentAttr));
+    os << "  arg" << i << " [label=\"" << (tangent ? "tangents_" : "primals_")
+       << i << "\", shape=ellipse, fillcolor=\""
+       << (tangent ? "#f4cccc" : "#cfe2f3") << "\"];\n";
+  }
+  llvm::DenseSet<Value> savedValues;
+  for (unsigned v : saved)
+    savedValues.insert(m.values[v].value);
+  unsigned n = 0;
+  for (Operation &op : body.without_terminator()) {
+    id[&op] = n;
+    auto phase = op.getAttrOfType<StringAttr>(kPhaseAttr);
+    bool bw = phase && phase.getValue() == "bw";
+    bool isSaved = llvm::any_of(op.getResults(), [&](Value r) {
+      return savedValues.contains(r);
+    });
+    os << "  op" << n++ << " [label=\"" << (bw ? "[BW] " : "[FW] ")
+       << op.getName().getStringRef() << (isSaved ? "\\nsaved" : "")
+       << "\", fillcolor=\"" << (bw ? "#f4cccc" : "#cfe2f3") << "\""
+       << (isSaved ? ", penwidth=3" : "") << "];\n";
+  }
+  os << "  out [label=\"return\", shape=ellipse];\n";
+  auto node = [&](Value v) -> std::string {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return "arg" + std::to_string(arg.getArgNumber());
+    return "op" + std::to_string(id[v.getDefiningOp()]);
+  };
+  for (Operation &op : body) {
+    std::string dst = isa<func::ReturnOp>(op) ? "out" : "op" + std::to_string(id[&op]);
+    auto phase = op.getAttrOfType<StringAttr>(kPhaseAttr);
+    bool bw = phase && phase.getValue() == "bw";
+    for (Value v : op.getOperands()) {
+      bool crossesCut = bw && savedValues.contains(v);
+      os << "  " << node(v) << " -> " << dst
+         << (crossesCut ? " [style=dashed, penwidth=2, label=\"cut\"]" : "")
+         << ";\n";
+    }
+  }
+  os << "}\n";
+}
+
+struct MinCutPass : public stax::impl::StaxMinCutBase<MinCutPass> {
+  using StaxMinCutBase::StaxMinCutBase;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult partition(func::FuncOp fn, llvm::json::Array &report,
+                          llvm::raw_ostream *dotStream);
+};
+
+LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
+                                    llvm::raw_ostream *dotStream) {
+  ModelOptions options{forceSaveNearFar, nearFarDistance, forceSaveChainEnd,
+                       chainLength};
+  FailureOr<JointGraphModel> model = buildModel(fn, options);
+  if (failed(model))
+    return failure();
+  MaxFlowAlgorithm algo = algorithm == "dinic" ? MaxFlowAlgorithm::Dinic
+                                               : MaxFlowAlgorithm::EdmondsKarp;
+  auto start = std::chrono::steady_clock::now();
+  RematSolution solution = solveRematerialization(model->problem, algo);
+  double solverMs = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  SmallVector<unsigned> saved(solution.saved);
+  if (solution.fallback)
+    fn.emitRemark() << "no finite cut exists: saving every value the "
+                       "backward reads";
+
+  if (!memoryBudget.empty()) {
+    double x;
+    if (StringRef(memoryBudget).getAsDouble(x) || x < 0)
+      return fn.emitError() << "memory-budget must be a byte count or a "
+                               "fraction in [0, 1], got '"
+                            << memoryBudget << "'";
+    int64_t optimal = 0;
+    for (unsigned v : saved)
+      optimal += model->problem.values[v].bytes;
+    int64_t budget = x <= 1.0 && StringRef(memoryBudget).contains('.')
+                         ? static_cast<int64_t>(x * optimal)
+                         : static_cast<int64_t>(x);
+    if (!fitBudget(*model, saved, budget))
+      fn.emitWarning() << "memory budget of " << budget
+                       << " bytes is not reachable by recomputation; saving "
+                          "the smallest set found";
+  }
+
+  if (dotStream)
+    writeDot(*dotStream, *model, saved);
+
+  // The report names values before the split erases the joint function.
+  llvm::json::Array savedJson;
+  int64_t savedBytes = 0;
+  struct Named { unsigned v; std::string name, producer; };
+  SmallVector<Named> names;
+  for (unsigned v : saved)
+    names.push_back({v, model->values[v].name,
+                     model->values[v].value.getDefiningOp()->getName().getStringRef().str()});
+  std::string name = fn.getSymName().str();
+  SmallVector<std::pair<std::string, Type>> inputArgs;
+  FailureOr<SplitResult> split = splitJointFunction(*model, saved);
+  if (failed(split))
+    return failure();
+  for (unsigned i : split->savedInputs) {
+    Value arg = split->forward.getArgument(i); // primal i keeps its position
+    savedJson.push_back(savedEntry("primals_" + std::to_string(i + 1),
+                                   "placeholder", "input", arg));
+  }
+  unsigned k = split->savedInputs.size();
+  for (const Named &n : names) {
+    Value v = split->backward.getArgument(k++);
+    savedJson.push_back(savedEntry(n.name, n.producer, "activation", v));
+    savedBytes += tensorBytes(v);
+  }
+  llvm::json::Array recomputed;
+  for (Operation *op : split->recomputed)
+    recomputed.push_back(op->getName().getStringRef().str());
+  report.push_back(llvm::json::Object{
+      {"name", name},
+      {"forward", split->forward.getSymName().str()},
+      {"backward", split->backward.getSymName().str()},
+      {"saved", std::move(savedJson)},
+      {"saved_bytes", savedBytes},
+      {"max_flow", solution.maxFlow},
+      {"fallback", solution.fallback},
+      {"recomputed", std::move(recomputed)},
+      {"algorithm", algorithm},
+      {"forward_values", static_cast<int64_t>(model->values.size())},
+      {"solver_time_ms", solverMs}});
+  return success();
+}
+
+void MinCutPass::runOnOperation() {
+  if (algorithm != "edmonds-karp" && algorithm != "dinic") {
+    getOperation().emitError() << "algorithm must be edmonds-karp or dinic, got '"
+                               << algorithm << "'";
+    return signalPassFailure();
+  }
+  std::unique_ptr<llvm::raw_fd_ostream> dotFile;
+  if (!dot.empty()) {
+    std::error_code ec;
+    dotFile = std::make_unique<llvm::raw_fd_ostream>(dot, ec);
+    if (ec) {
+      getOperation().emitError() << "cannot write " << dot << ": " << ec.message();
+      return signalPassFailure();
+    }
+  }
+  SmallVector<func::FuncOp> joints;
+  for (auto fn : getOperation().getOps<func::FuncOp>())
+    if (fn->hasAttr(kJointOutputsAttr))
+      joints.push_back(fn);
+  llvm::json::Array functions;
+  for (func::FuncOp fn : joints)
+    if (failed(partition(fn, functions, dotFile.get())))
+      return signalPassFailure();
+  if (!report.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(report, ec);
+    if (ec) {
+      getOperation().emitError() << "cannot write " << report << ": " << ec.message();
+      return signalPassFailure();
+    }
+    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                     {"functions", std::move(functions)}}))
+       << "\n";
+  }
+}
+} // namespace
