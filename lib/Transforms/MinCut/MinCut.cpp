@@ -124,10 +124,12 @@ void writeDot(llvm::raw_ostream &os, const JointGraphModel &m,
   os << "digraph \"" << fn.getSymName() << "\" {\n"
      << "  rankdir=TB; node [shape=box, style=\"rounded,filled\", "
         "fontname=\"Helvetica\"];\n";
+  // Placeholders are numbered from 1 per kind, as in Listing 5.2.
+  unsigned primal = 0, tangentCount = 0;
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     bool tangent = bool(fn.getArgAttr(i, kTangentAttr));
     os << "  arg" << i << " [label=\"" << (tangent ? "tangents_" : "primals_")
-       << i << "\", shape=ellipse, fillcolor=\""
+       << (tangent ? ++tangentCount : ++primal) << "\", shape=ellipse, fillcolor=\""
        << (tangent ? "#f4cccc" : "#cfe2f3") << "\"];\n";
   }
   llvm::DenseSet<Value> savedValues;
