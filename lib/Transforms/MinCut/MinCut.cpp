@@ -44,12 +44,35 @@ void realInputs(const JointGraphModel &m, unsigned v,
   }
 }
 
-/// Recomputes more until the saved activations fit `budget` bytes: each step
-/// replaces the saved value with the most bytes freed per FLOP of
-/// recomputation by its inputs. The sequence of save sets does not depend on
-/// the budget and every step frees bytes, so a smaller budget never saves
-/// more. Returns false when the budget cannot be reached.
-bool fitBudget(const JointGraphModel &m, SmallVector<unsigned> &saved,
+/// FLOPs of recomputing `v` from the saved values and the primals: `v` and
+/// every unsaved forward value it needs.
+double coneFlops(const JointGraphModel &m, unsigned v,
+                 ArrayRef<unsigned> saved) {
+  double flops = 0;
+  SmallVector<unsigned> work{v};
+  llvm::DenseSet<unsigned> seen;
+  while (!work.empty()) {
+    unsigned u = work.pop_back_val();
+    if (!seen.insert(u).second)
+      continue;
+    flops += m.values[u].recomputeFlops;
+    for (Value operand : m.values[u].value.getDefiningOp()->getOperands()) {
+      auto it = m.index.find(operand);
+      if (it != m.index.end() && !llvm::is_contained(saved, it->second))
+        work.push_back(it->second);
+    }
+  }
+  return flops;
+}
+
+/// Recomputes more until the saved activations fit `budget` bytes. Each
+/// step takes the move with the most bytes freed per FLOP recomputed:
+/// replacing a saved value by its inputs (cheap, frees the difference), or
+/// dropping it and recomputing its cone from what stays saved (frees all of
+/// it). The sequence of save sets does not depend on the budget and every
+/// step frees bytes, so a smaller budget never saves more, and every budget
+/// down to zero activations (save inputs only) is reachable.
+void fitBudget(const JointGraphModel &m, SmallVector<unsigned> &saved,
                int64_t budget) {
   auto bytes = [&](unsigned v) { return m.problem.values[v].bytes; };
   auto total = [&] {
@@ -58,37 +81,43 @@ bool fitBudget(const JointGraphModel &m, SmallVector<unsigned> &saved,
       t += bytes(v);
     return t;
   };
-  while (total() > budget) {
+  while (total() > budget && !saved.empty()) {
     int bestIndex = -1;
-    double bestScore = 0;
+    double bestScore = -1;
     SmallVector<unsigned> bestInputs;
     for (auto [k, v] : llvm::enumerate(saved)) {
-      SmallVector<unsigned> inputs;
+      // Move 1: replace by the inputs that are not saved yet.
+      SmallVector<unsigned> inputs, fresh;
       realInputs(m, v, inputs);
       int64_t added = 0;
-      SmallVector<unsigned> fresh;
       for (unsigned u : inputs)
         if (!llvm::is_contained(saved, u)) {
           fresh.push_back(u);
           added += bytes(u);
         }
-      int64_t freed = bytes(v) - added;
-      if (freed <= 0)
-        continue;
-      double score = freed / std::max(1.0, m.values[v].recomputeFlops);
+      if (bytes(v) - added > 0) {
+        double score = (bytes(v) - added) /
+                       std::max(1.0, m.values[v].recomputeFlops);
+        if (score > bestScore) {
+          bestScore = score;
+          bestIndex = k;
+          bestInputs = fresh;
+        }
+      }
+      // Move 2: drop it; the backward recomputes its cone.
+      double score = bytes(v) / std::max(1.0, coneFlops(m, v, saved));
       if (score > bestScore) {
         bestScore = score;
         bestIndex = k;
-        bestInputs = fresh;
+        bestInputs.clear();
       }
     }
-    if (bestIndex < 0)
-      return false;
     saved.erase(saved.begin() + bestIndex);
-    saved.append(bestInputs);
+    for (unsigned u : bestInputs)
+      if (!llvm::is_contained(saved, u))
+        saved.push_back(u);
     llvm::sort(saved);
   }
-  return true;
 }
 
 std::string typeString(Type t) {
@@ -209,10 +238,7 @@ LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
     int64_t budget = x <= 1.0 && StringRef(memoryBudget).contains('.')
                          ? static_cast<int64_t>(x * optimal)
                          : static_cast<int64_t>(x);
-    if (!fitBudget(*model, saved, budget))
-      fn.emitWarning() << "memory budget of " << budget
-                       << " bytes is not reachable by recomputation; saving "
-                          "the smallest set found";
+    fitBudget(*model, saved, budget);
   }
 
   if (dotStream)

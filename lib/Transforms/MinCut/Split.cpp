@@ -76,11 +76,14 @@ mincut::splitJointFunction(JointGraphModel &model, ArrayRef<unsigned> saved) {
                                     FunctionType::get(ctx, ins, outs));
     Block *entry = fwd.addEntryBlock();
     IRMapping map;
+    // All argument attributes at once: setArgAttrs per argument rebuilds the
+    // whole arg_attrs array each time (quadratic in the primal count).
+    SmallVector<DictionaryAttr> argAttrs;
     for (auto [k, i] : llvm::enumerate(primals)) {
       map.map(joint.getArgument(i), entry->getArgument(k));
-      if (auto attrs = joint.getArgAttrDict(i))
-        fwd.setArgAttrs(k, attrs);
+      argAttrs.push_back(joint.getArgAttrDict(i));
     }
+    fwd.setAllArgAttrs(ArrayRef<DictionaryAttr>(argAttrs));
     OpBuilder fb = OpBuilder::atBlockEnd(entry);
     SmallVector<Value> roots(outputs);
     roots.append(savedValues);
