@@ -169,14 +169,12 @@ const Twin *lookupTwin(Operation *op) {
   return nullptr;
 }
 
-/// Ops whose results alias operand 0 (eager views and identities that
-/// return their input).
+/// Ops whose results alias operand 0 in eager: the View category (view,
+/// slice, select, t, transpose, permute, expand, (un)squeeze, as_strided,
+/// split, unbind, alias, detach, ...) except the identities that copy.
 bool isView(Operation *op) {
-  return isa<tp::ViewOp, tp::ReshapeOp, tp::UnsafeViewOp, tp::ReshapeAliasOp,
-             tp::SliceOp, tp::SelectOp, tp::TransposeOp, tp::TOp,
-             tp::PermuteOp, tp::ExpandOp, tp::UnsqueezeOp, tp::SqueezeOp,
-             tp::AsStridedOp, tp::AliasOp, tp::DetachOp, tp::SplitOp,
-             tp::SplitWithSizesOp, tp::UnbindOp>(op);
+  return op->hasTrait<OpTrait::tp::View>() &&
+         !isa<tp::CloneOp, tp::LiftFreshCopyOp>(op);
 }
 
 //===----------------------------------------------------------------------===//

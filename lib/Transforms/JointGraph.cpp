@@ -208,14 +208,25 @@ LogicalResult JointGraphBuilder::run(ArrayRef<unsigned> args) {
   auto tangentAttrs = DictionaryAttr::get(
       ctx, NamedAttribute(StringAttr::get(ctx, stax::kTangentAttr),
                           UnitAttr::get(ctx)));
+  // One bulk insertion: inserting one at a time rebuilds the function type
+  // and attribute arrays per tangent (quadratic in large graphs).
+  SmallVector<unsigned> indices;
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> attrs;
+  SmallVector<Location> locs;
   for (Value r : ret->getOperands()) {
     if (!isFloatTensor(r))
       continue;
-    unsigned index = fn.getNumArguments();
-    if (failed(fn.insertArgument(index, r.getType(), tangentAttrs, r.getLoc())))
-      return fn.emitError() << "cannot add a tangent argument";
-    tangents.push_back(fn.getArgument(index));
+    indices.push_back(fn.getNumArguments());
+    types.push_back(r.getType());
+    attrs.push_back(tangentAttrs);
+    locs.push_back(r.getLoc());
   }
+  unsigned firstTangent = fn.getNumArguments();
+  if (failed(fn.insertArguments(indices, types, attrs, locs)))
+    return fn.emitError() << "cannot add the tangent arguments";
+  for (unsigned i = firstTangent; i < fn.getNumArguments(); ++i)
+    tangents.push_back(fn.getArgument(i));
   OpBuilder b(ret);
   {
     unsigned k = 0;
@@ -246,9 +257,15 @@ LogicalResult JointGraphBuilder::run(ArrayRef<unsigned> args) {
     results.push_back(g);
   }
   ret->setOperands(results);
-  for (unsigned k = numOutputs; k < results.size(); ++k)
-    if (failed(fn.insertResult(k, results[k].getType(), DictionaryAttr())))
-      return fn.emitError() << "cannot add a gradient result";
+  SmallVector<unsigned> gradIndices;
+  SmallVector<Type> gradTypes;
+  for (unsigned k = numOutputs; k < results.size(); ++k) {
+    gradIndices.push_back(numOutputs);
+    gradTypes.push_back(results[k].getType());
+  }
+  SmallVector<DictionaryAttr> gradAttrs(gradIndices.size(), DictionaryAttr());
+  if (failed(fn.insertResults(gradIndices, gradTypes, gradAttrs)))
+    return fn.emitError() << "cannot add the gradient results";
   eraseUnusedBackwardOps(body);
   // The partitioner needs to know which results are forward outputs.
   fn->setAttr(stax::kJointOutputsAttr,

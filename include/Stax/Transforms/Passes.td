@@ -95,6 +95,10 @@ def StaxFunctionalize : Pass<"stax-functionalize", "::mlir::ModuleOp"> {
     `tp.copy_back = <argument index> : i64`; a caller (the runtime) must
     write that result back into the argument's buffer.
 
+    Run it first, before any value-semantics transformation: CSE (which
+    merges equal `tp.full`s) and the identity folds (`tp.clone %x` is `%x`)
+    assume SSA values are never mutated.
+
     Not supported yet, with an error naming the ops: a mutation through the
     result of a view (`tp.view`, `tp.slice`, `tp.select`, `tp.transpose`,
     `tp.t`, `tp.permute`, `tp.expand`, `tp.unsqueeze`, `tp.squeeze`,
@@ -135,9 +139,10 @@ def StaxMinCut : Pass<"stax-mincut", "::mlir::ModuleOp"> {
            "Write a JSON report of the partition to this file">,
     Option<"dot", "dot", "std::string", /*default=*/"\"\"",
            "Write the joint graph with the cut as Graphviz DOT to this file">,
-    Option<"forceSaveNearFar", "force-save-near-far", "bool", /*default=*/"true",
+    Option<"forceSaveNearFar", "force-save-near-far", "bool", /*default=*/"false",
            "Save a value read by the backward that also has a forward user "
-           "more than near-far-distance steps later">,
+           "more than near-far-distance steps later (off by default: it "
+           "trades memory for recomputation, and functorch has no such rule)">,
     Option<"nearFarDistance", "near-far-distance", "unsigned", /*default=*/"8",
            "Forward steps that count as far for force-save-near-far">,
     Option<"forceSaveChainEnd", "force-save-chain-end", "bool", /*default=*/"true",

@@ -17,7 +17,7 @@
 namespace stax::mincut {
 
 struct ModelOptions {
-  bool forceSaveNearFar = true;
+  bool forceSaveNearFar = false;
   unsigned nearFarDistance = 8;
   bool forceSaveChainEnd = true;
   unsigned chainLength = 4;

@@ -222,6 +222,33 @@ LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
                         std::chrono::steady_clock::now() - start)
                         .count();
   SmallVector<unsigned> saved(solution.saved);
+  // The cut minimizes capacity, not bytes: never save more bytes than saving
+  // every value the backward reads (views replaced by what they view).
+  {
+    SmallVector<unsigned> all;
+    for (auto [v, fv] : llvm::enumerate(model->problem.values)) {
+      if (!fv.inB)
+        continue;
+      SmallVector<unsigned> real;
+      if (model->values[v].isView)
+        realInputs(*model, v, real);
+      else
+        real.push_back(v);
+      for (unsigned u : real)
+        if (!llvm::is_contained(all, u))
+          all.push_back(u);
+    }
+    auto bytesOf = [&](ArrayRef<unsigned> set) {
+      int64_t t = 0;
+      for (unsigned v : set)
+        t += model->problem.values[v].bytes;
+      return t;
+    };
+    if (bytesOf(saved) > bytesOf(all)) {
+      llvm::sort(all);
+      saved = all;
+    }
+  }
   if (solution.fallback)
     fn.emitRemark() << "no finite cut exists: saving every value the "
                        "backward reads";

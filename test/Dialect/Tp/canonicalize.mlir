@@ -34,3 +34,16 @@ func.func @kept(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<
   %2 = tp.mul.Scalar %x {other = 2 : i64} : tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A clone whose copy or original is mutated in place stays a copy: folding
+// it would make the mutation visible through both names.
+// CHECK-LABEL: func.func @mutated_clone
+// CHECK: %[[C:.*]] = tp.clone %arg0
+// CHECK: tp.mul_.Scalar %[[C]]
+func.func @mutated_clone(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = tp.clone %x : tensor<4xf32> -> tensor<4xf32>
+  %m = "tp.mul_.Scalar"(%c) <{other = 2 : i64}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %x, %m : tensor<4xf32>, tensor<4xf32>
+}

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
+#include "Stax/Dialect/Tp/IR/TpDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;
@@ -293,4 +295,11 @@ LogicalResult tp::inferReshape(std::optional<Location> loc, StringRef opName,
   }
   types.push_back(RankedTensorType::get(shape, a->getElementType()));
   return success();
+}
+
+bool tp::hasInPlaceUser(Value v) {
+  // tp ops are Pure unless they mutate (the in-place overloads).
+  return llvm::any_of(v.getUsers(), [](Operation *user) {
+    return isa<TpDialect>(user->getDialect()) && !isPure(user);
+  });
 }

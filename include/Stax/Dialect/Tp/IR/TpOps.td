@@ -149,7 +149,14 @@ class Tp_IdentityOp<string mnemonic> : Tp_UnaryOp<mnemonic, "Same", [Tp_View]> {
   let extraClassDefinition = Tp_InferBy<
       "::mlir::tp::inferUnary(loc, name, adaptor.getSelf().getType(), "
       "::mlir::tp::Promotion::Same, types)">.inferBody # [{
-    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) { return getSelf(); }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      // A copy must stay a copy when either side is mutated in place
+      // (before --stax-functionalize): folding would alias them.
+      if (::mlir::tp::hasInPlaceUser(getSelf()) ||
+          ::mlir::tp::hasInPlaceUser(getResult()))
+        return {};
+      return getSelf();
+    }
   }];
 }
 def Tp_CloneOp : Tp_IdentityOp<"clone">;

@@ -77,6 +77,10 @@ LogicalResult inferArgReduction(std::optional<Location> loc, StringRef opName,
                                 Type self, std::optional<uint64_t> dim,
                                 bool keepdim, SmallVectorImpl<Type> &types);
 
+/// True when an op that mutates its operand in place (no value semantics,
+/// e.g. tp.add_) uses `v`.
+bool hasInPlaceUser(Value v);
+
 /// The shape after reducing `dims` (all dims when empty); failure with a
 /// diagnostic when a dim is out of range or repeated.
 FailureOr<SmallVector<int64_t>>
