@@ -7,4 +7,5 @@ BUILD_DIR=${STAX_BUILD_DIR:-build}
 ninja -C "$BUILD_DIR" mlir-doc > /dev/null
 mkdir -p docs/Dialects
 cp "$BUILD_DIR/docs/Dialects/TpDialect.md" docs/Dialects/Tp.md
-echo "docs/Dialects/Tp.md updated"
+cp "$BUILD_DIR/docs/Passes/StaxTransformsPasses.md" docs/Passes.md
+echo "docs/Dialects/Tp.md and docs/Passes.md updated"

@@ -35,6 +35,29 @@ def _differentiated(spec) -> bool:
     return spec[0] in ("float", "positive")
 
 
+
+def tensor_type(shape, elt: str = "f64") -> str:
+    """`tensor<2x3xf64>` for shape (2, 3); `tensor<f64>` for ()."""
+    dims = "x".join(str(d) for d in shape)
+    return "tensor<%s%s>" % (dims + "x" if dims else "", elt)
+
+
+def case_module(args, body, results) -> str:
+    """The module text of a case. args: [(name, type, differentiated)],
+    body: op lines, results: [(value, type)]."""
+    sig = ", ".join("%%%s: %s%s" % (n, t, " {tp.requires_grad}" if d else "")
+                    for n, t, d in args)
+    rtypes = ", ".join(t for _, t in results)
+    if len(results) > 1:
+        rtypes = "(" + rtypes + ")"
+    lines = ["module {", "  func.func @f(%s) -> %s {" % (sig, rtypes)]
+    lines += ["    " + l for l in body]
+    lines.append("    return %s : %s" % (", ".join(v for v, _ in results),
+                                         ", ".join(t for _, t in results)))
+    lines += ["  }", "}", ""]
+    return "\n".join(lines)
+
+
 def random_args(specs: Sequence[tuple], seed: int = 0) -> List[np.ndarray]:
     rng = np.random.default_rng(seed)
     out = []

@@ -12,25 +12,8 @@ autodiff, not its zero derivative.
 """
 
 
-def _t(shape, elt="f64"):
-    dims = "x".join(str(d) for d in shape)
-    return "tensor<%s%s>" % (dims + "x" if dims else "", elt)
-
-
-def _module(args, body, results):
-    """args: [(name, type, differentiated)], body: op lines, results:
-    [(value, type)]."""
-    sig = ", ".join("%%%s: %s%s" % (n, t, " {tp.requires_grad}" if d else "")
-                    for n, t, d in args)
-    rtypes = ", ".join(t for _, t in results)
-    if len(results) > 1:
-        rtypes = "(" + rtypes + ")"
-    lines = ["module {", "  func.func @f(%s) -> %s {" % (sig, rtypes)]
-    lines += ["    " + l for l in body]
-    lines.append("    return %s : %s" % (", ".join(v for v, _ in results),
-                                         ", ".join(t for _, t in results)))
-    lines += ["  }", "}", ""]
-    return "\n".join(lines)
+from stax.gradcheck import case_module as _module
+from stax.gradcheck import tensor_type as _t
 
 
 def unary(op, attrs="", shape=(3, 4), spec="float", out_elt="f64"):
