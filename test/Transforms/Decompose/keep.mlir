@@ -1,29 +1,29 @@
-// RUN: stax-opt %s --stax-decompose="keep=tp._softmax,native_layer_norm" | FileCheck %s --check-prefix=KEEP
-// RUN: stax-opt %s --stax-decompose="only=tp.silu_backward" | FileCheck %s --check-prefix=ONLY
-// RUN: stax-opt %s --stax-decompose="keep=tp.sigmoid" | FileCheck %s --check-prefix=SIG
+// RUN: stax-opt %s --stax-decompose="keep=tp._softmax,native_layer_norm" | FileCheck %s --check-prefix=CHECK-KEEP
+// RUN: stax-opt %s --stax-decompose="only=tp.silu_backward" | FileCheck %s --check-prefix=CHECK-ONLY
+// RUN: stax-opt %s --stax-decompose="keep=tp.sigmoid" | FileCheck %s --check-prefix=CHECK-SIG
 
 // keep: the listed ops stay whole, the others are decomposed.
-// KEEP-LABEL: func.func @f
-// KEEP: tp._softmax
-// KEEP: tp.native_layer_norm
-// KEEP-NOT: tp.silu_backward
-// KEEP: return
+// CHECK-KEEP-LABEL: func.func @f
+// CHECK-KEEP: tp._softmax
+// CHECK-KEEP: tp.native_layer_norm
+// CHECK-KEEP-NOT: tp.silu_backward
+// CHECK-KEEP: return
 
 // only: just the listed ops are decomposed; what their decompositions
 // create is decomposed only when listed too (sigmoid is not).
-// ONLY-LABEL: func.func @f
-// ONLY-NOT: tp.amax
-// ONLY: tp._softmax
-// ONLY: tp.native_layer_norm
-// ONLY: tp.sigmoid
-// ONLY-NOT: tp.silu_backward
-// ONLY: return
+// CHECK-ONLY-LABEL: func.func @f
+// CHECK-ONLY-NOT: tp.amax
+// CHECK-ONLY: tp._softmax
+// CHECK-ONLY: tp.native_layer_norm
+// CHECK-ONLY: tp.sigmoid
+// CHECK-ONLY-NOT: tp.silu_backward
+// CHECK-ONLY: return
 
 // A kept op is also kept where a decomposition creates it.
-// SIG-LABEL: func.func @f
-// SIG: tp.sigmoid
-// SIG-NOT: tp.silu_backward
-// SIG: return
+// CHECK-SIG-LABEL: func.func @f
+// CHECK-SIG: tp.sigmoid
+// CHECK-SIG-NOT: tp.silu_backward
+// CHECK-SIG: return
 func.func @f(%x: tensor<4x6xf32>, %g: tensor<4x6xf32>)
     -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
   %0 = tp._softmax %x {dim = 1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>

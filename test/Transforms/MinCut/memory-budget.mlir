@@ -1,7 +1,7 @@
-// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.full.json" -o /dev/null && FileCheck %s --check-prefix=FULL < %t.full.json
-// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.half.json memory-budget=0.5" -o /dev/null && FileCheck %s --check-prefix=HALF < %t.half.json
-// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.zero.json memory-budget=0" | FileCheck %s --check-prefix=ZERO-IR
-// RUN: FileCheck %s --check-prefix=ZERO < %t.zero.json
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.full.json" -o /dev/null && FileCheck %s --check-prefix=CHECK-FULL < %t.full.json
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.half.json memory-budget=0.5" -o /dev/null && FileCheck %s --check-prefix=CHECK-HALF < %t.half.json
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.zero.json memory-budget=0" | FileCheck %s --check-prefix=CHECK-ZERO-IR
+// RUN: FileCheck %s --check-prefix=CHECK-ZERO < %t.zero.json
 
 // A memory budget recomputes more: the min-cut saves h = x @ W1 and exp(tanh h)
 // (8192 bytes); half of that drops exp (recomputed with tanh from h); zero
@@ -16,14 +16,14 @@ func.func @mlp(%x: tensor<16x32xf32>, %w1: tensor<32x64xf32> {tp.requires_grad},
   return %s : tensor<f32>
 }
 
-// FULL: "saved_bytes": 8192
-// HALF: "recomputed": [
-// HALF-NEXT: "tp.tanh",
-// HALF-NEXT: "tp.exp"
-// HALF: "saved_bytes": 4096
-// ZERO: "saved_bytes": 0
-// ZERO-IR-LABEL: func.func @mlp_backward
-// ZERO-IR-SAME: (%{{.*}}: tensor<16x32xf32>, %{{.*}}: tensor<32x64xf32>, %{{.*}}: tensor<64x8xf32>, %{{.*}}: tensor<f32> {tp.tangent})
-// ZERO-IR: tp.mm
-// ZERO-IR: tp.tanh
-// ZERO-IR: tp.exp
+// CHECK-FULL: "saved_bytes": 8192
+// CHECK-HALF: "recomputed": [
+// CHECK-HALF-NEXT: "tp.tanh",
+// CHECK-HALF-NEXT: "tp.exp"
+// CHECK-HALF: "saved_bytes": 4096
+// CHECK-ZERO: "saved_bytes": 0
+// CHECK-ZERO-IR-LABEL: func.func @mlp_backward
+// CHECK-ZERO-IR-SAME: (%{{.*}}: tensor<16x32xf32>, %{{.*}}: tensor<32x64xf32>, %{{.*}}: tensor<64x8xf32>, %{{.*}}: tensor<f32> {tp.tangent})
+// CHECK-ZERO-IR: tp.mm
+// CHECK-ZERO-IR: tp.tanh
+// CHECK-ZERO-IR: tp.exp
