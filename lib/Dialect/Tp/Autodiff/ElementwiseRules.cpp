@@ -25,10 +25,6 @@ using namespace mlir::tp::autodiff;
 
 namespace {
 
-TypedAttr f64Attr(OpBuilder &b, double c) {
-  return FloatAttr::get(b.getF64Type(), c);
-}
-
 /// `v` broadcast to the shape and converted to the element type of `t`.
 Value fitTo(OpBuilder &b, Location loc, Value v, RankedTensorType t) {
   if (!v)

@@ -18,10 +18,6 @@ using namespace mlir::tp::autodiff;
 
 namespace {
 
-TypedAttr f64Attr(OpBuilder &b, double c) {
-  return FloatAttr::get(b.getF64Type(), c);
-}
-
 /// Which dims of a rank-`rank` input a reduction over `dims` (all when
 /// empty) reduces.
 SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {
@@ -124,6 +120,24 @@ template <typename OpT> Value keptResult(OpT op, OpBuilder &b) {
 
 } // namespace
 
+/// The rules of a reduction with one input and one result given by its
+/// partial derivative: `Derived::partial(op, b)` returns d result / d input
+/// as a tensor broadcasting to the input.
+template <typename Derived, typename OpT> struct PartialReductionRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return reductionVJP(
+        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
+        [&] { return Derived::partial(op, b); }, out);
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return reductionJVP(
+        op, b, tangents[0], op.getDims(), op.getKeepdim(),
+        [&] { return Derived::partial(op, b); }, out);
+  }
+};
+
 namespace mlir::tp::autodiff {
 /// sum is linear: its VJP broadcasts the adjoint back over the reduced dims
 /// (unsqueeze them when keepdim is false, then expand), its JVP is the sum
@@ -182,7 +196,8 @@ template <> struct Rule<MeanOp> {
 /// of the nonzeros and the others' are 0; with more zeros all are 0
 /// (eager's prod_backward). Divisions read x with zeros replaced by 1 so
 /// that no unselected branch is inf or NaN.
-template <> struct Rule<ProdOp> {
+template <> struct Rule<ProdOp>
+    : PartialReductionRule<Rule<ProdOp>, ProdOp> {
   static Value partial(ProdOp op, OpBuilder &b) {
     Location loc = op.getLoc();
     Value x = op.getSelf();
@@ -202,23 +217,13 @@ template <> struct Rule<ProdOp> {
     Value elsewhere = div(b, loc, keptResult(op, b), xSafe);
     return WhereOp::create(b, loc, isZero, atZero, elsewhere);
   }
-  static LogicalResult vjp(ProdOp op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    return reductionVJP(
-        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
-  static LogicalResult jvp(ProdOp op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    return reductionJVP(
-        op, b, tangents[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
 };
 
 /// amax/amin: the gradient is distributed evenly among the elements equal
 /// to the extremum (eager's convention for ties).
-template <typename OpT> struct ExtremumReductionRule {
+template <typename OpT>
+struct ExtremumReductionRule
+    : PartialReductionRule<ExtremumReductionRule<OpT>, OpT> {
   static Value partial(OpT op, OpBuilder &b) {
     Location loc = op.getLoc();
     Type elt = tensorType(op.getResult()).getElementType();
@@ -227,44 +232,22 @@ template <typename OpT> struct ExtremumReductionRule {
     Value count = SumOp::create(b, loc, mask, op.getDims(), true, TypeAttr());
     return div(b, loc, mask, count);
   }
-  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    return reductionVJP(
-        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
-  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    return reductionJVP(
-        op, b, tangents[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
 };
 template <> struct Rule<AmaxOp> : ExtremumReductionRule<AmaxOp> {};
 template <> struct Rule<AminOp> : ExtremumReductionRule<AminOp> {};
 
 /// logsumexp: the partial is softmax, exp(x - result).
-template <> struct Rule<LogsumexpOp> {
+template <> struct Rule<LogsumexpOp>
+    : PartialReductionRule<Rule<LogsumexpOp>, LogsumexpOp> {
   static Value partial(LogsumexpOp op, OpBuilder &b) {
     Location loc = op.getLoc();
     return ExpOp::create(b, loc, sub(b, loc, op.getSelf(), keptResult(op, b)));
   }
-  static LogicalResult vjp(LogsumexpOp op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    return reductionVJP(
-        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
-  static LogicalResult jvp(LogsumexpOp op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    return reductionJVP(
-        op, b, tangents[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
 };
 
 /// var: 2 / (N - correction) * (x - mean(x)) (eager's var_backward).
-template <> struct Rule<VarOp> {
+template <> struct Rule<VarOp>
+    : PartialReductionRule<Rule<VarOp>, VarOp> {
   static Value partial(VarOp op, OpBuilder &b) {
     Location loc = op.getLoc();
     Value x = op.getSelf();
@@ -273,18 +256,6 @@ template <> struct Rule<VarOp> {
     double divisor = std::max(0.0, n - op.getCorrection().convertToDouble());
     Value mean = MeanOp::create(b, loc, x, op.getDims(), true, TypeAttr());
     return mulScalar(b, loc, sub(b, loc, x, mean), 2.0 / divisor);
-  }
-  static LogicalResult vjp(VarOp op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    return reductionVJP(
-        op, b, adjoints[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
-  }
-  static LogicalResult jvp(VarOp op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    return reductionJVP(
-        op, b, tangents[0], op.getDims(), op.getKeepdim(),
-        [&] { return partial(op, b); }, out);
   }
 };
 

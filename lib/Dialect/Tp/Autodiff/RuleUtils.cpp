@@ -17,7 +17,7 @@ bool autodiff::isFloatTensor(Value v) {
   return t && isa<FloatType>(t.getElementType());
 }
 
-static TypedAttr f64Attr(OpBuilder &b, double c) {
+TypedAttr autodiff::f64Attr(OpBuilder &b, double c) {
   return FloatAttr::get(b.getF64Type(), c);
 }
 

@@ -65,6 +65,8 @@ void attachRandomRules(MLIRContext *ctx);
 //===----------------------------------------------------------------------===//
 
 RankedTensorType tensorType(Value v);
+/// A floating scalar attribute (f64), the form tp's `.Scalar` ops take.
+TypedAttr f64Attr(OpBuilder &b, double c);
 bool isFloatTensor(Value v);
 
 /// a + b; null-aware (null + b = b).
