@@ -8,6 +8,8 @@
 #define STAX_INITALL_H
 
 #include "Stax/Dialect/Tp/Autodiff/DerivativeRules.h"
+#include "Stax/Conversion/Passes.h"
+#include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
 #include "Stax/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,8 +23,9 @@ namespace stax {
 
 /// Stax's own dialects and the upstream dialects their IR refers to.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::tp::TpDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+  registry.insert<mlir::tp::TpDialect, stax::StaxDialect,
+                  mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::affine::AffineDialect,
                   mlir::tensor::TensorDialect>();
   mlir::tp::registerDerivativeRules(registry);
 }
@@ -31,6 +34,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerStaxTransformsPasses();
+  registerStaxConversionPasses();
 }
 
 } // namespace stax

@@ -205,6 +205,13 @@ FunctionRunner::run(func::FuncOp fn, ArrayRef<Tensor> args, int depth) {
       if (failed(r))
         return failure();
       out = std::move(*r);
+    } else if (isNode(&op)) {
+      auto lookup = [&](Value v) -> const Tensor * {
+        auto it = env.find(v);
+        return it == env.end() ? nullptr : &it->second;
+      };
+      if (failed(evaluateNode(&op, lookup, out, ctx)))
+        return failure();
     } else {
       const KernelFn *kernel = registry.lookup(op.getName().getStringRef());
       if (!kernel) {

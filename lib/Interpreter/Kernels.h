@@ -142,6 +142,15 @@ struct FloatMath {
 mlir::FailureOr<int64_t> wrapIndex(mlir::Operation *op, int64_t index,
                                    int64_t size, llvm::StringRef what);
 
+/// True for the `stax` nodes (pointwise, reduction, scatter), whose bodies
+/// read enclosing buffers and so are run by evaluateNode, not a kernel.
+bool isNode(mlir::Operation *op);
+/// Runs a `stax` node; `lookup` gives the value of each buffer its body reads.
+mlir::LogicalResult
+evaluateNode(mlir::Operation *op,
+             llvm::function_ref<const Tensor *(mlir::Value)> lookup,
+             llvm::SmallVectorImpl<Tensor> &out, const KernelContext &ctx);
+
 /// Copy of `t` converted to the (mapped) element type `elt`.
 Tensor convertTo(const Tensor &t, mlir::Type elt);
 

@@ -1,0 +1,160 @@
+//===- StaxOps.td - stax dialect operations -----------------*- tablegen -*-===//
+//
+// Nodes (pointwise, reduction, scatter) whose bodies compute one scalar per
+// index, and the body ops that read buffers (load, indirect_index, yield).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STAX_DIALECT_STAX_IR_STAXOPS_TD
+#define STAX_DIALECT_STAX_IR_STAXOPS_TD
+
+include "Stax/Dialect/Stax/IR/StaxDialect.td"
+include "Stax/Dialect/Stax/IR/StaxAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+class Stax_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Stax_Dialect, mnemonic, traits>;
+
+def Stax_Scalar : AnyTypeOf<[AnyFloat, AnySignlessInteger, Index]>;
+
+//===----------------------------------------------------------------------===//
+// Nodes
+//===----------------------------------------------------------------------===//
+
+// Bodies read enclosing buffers directly (the regions are not isolated), so
+// that a load names the buffer it reads, as `ops.load('primals_1', ...)` does
+// in Listing 6.2.
+class Stax_NodeOp<string mnemonic, list<Trait> traits = []>
+    : Stax_Op<mnemonic, !listconcat([RecursiveMemoryEffects,
+        SingleBlockImplicitTerminator<"YieldOp">,
+        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>],
+        traits)> {
+  let hasVerifier = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
+  let summary = "a computed buffer with one body evaluation per index";
+  let description = [{
+    Definition 6.1's pointwise node: the iteration range is the result's
+    shape; the body receives one `index` per dimension and yields the element,
+    of the result's element type. The result is stored with `layout`.
+
+    ```mlir
+    %0 = stax.pointwise layout <[512, 1]> : tensor<256x512xf32> {
+    ^bb0(%i0: index, %i1: index):
+      %a = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 256)>(%i0, %i1)
+      %x = stax.load %arg0[%a] : tensor<512x256xf32>
+      ...
+      stax.yield %v : f32
+    }
+    ```
+  }];
+  let arguments = (ins Stax_LayoutAttr:$layout);
+  let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getRanges() {
+      return getResult().getType().getShape();
+    }
+  }];
+}
+
+def Stax_ReductionOp : Stax_NodeOp<"reduction"> {
+  let summary = "a computed buffer combining body values over a range";
+  let description = [{
+    Definition 6.1's reduction node: for every index `i` of the result's
+    shape, `y(i) = e0 ⊕ v(i, r1) ⊕ ... ⊕ v(i, rq)` with `r1 < ... < rq` the
+    reduction range in lexicographic order (Section 6.9). The body receives
+    the output indices then the reduction indices and yields `v`; values are
+    combined in the yielded type and rounded once to the result's element
+    type on store.
+
+    Kinds: `sum` (e0 = 0), `prod` (1), `max`/`min` (∓inf, NaN propagates),
+    `argmax`/`argmin` (result i64: the linear position in the reduction range
+    of the first extreme; a NaN counts as the extreme), `any`/`all` (result
+    i1), and `welford`, whose three results are the mean, the sum of squared
+    deviations M2 and the count, combined as (count, mean, M2) triples.
+  }];
+  let arguments = (ins Stax_ReductionKindAttr:$kind,
+                       DenseI64ArrayAttr:$reduction_ranges,
+                       Stax_LayoutAttr:$layout);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getRanges() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getResult(0).getType())
+          .getShape();
+    }
+  }];
+}
+
+def Stax_ScatterOp : Stax_NodeOp<"scatter"> {
+  let summary = "a copy of a buffer with data-dependent writes";
+  let description = [{
+    The dual of an indirect read (Section 6.2): the result starts as a copy of
+    `base` (same shape and layout), then for every index of `ranges` the body
+    yields a storage address of the result and a value, which overwrites the
+    element (`overwrite`: repeated addresses have no defined winner, as in
+    eager) or is added to it (`accumulate`: atomic-add semantics, so any
+    order gives the same real-number result; the interpreter adds in
+    lexicographic order).
+  }];
+  let arguments = (ins AnyRankedTensor:$base, Stax_ScatterModeAttr:$mode,
+                       DenseI64ArrayAttr:$ranges, Stax_LayoutAttr:$layout);
+  let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+}
+
+//===----------------------------------------------------------------------===//
+// Body ops
+//===----------------------------------------------------------------------===//
+
+def Stax_LoadOp : Stax_Op<"load", [Pure,
+    TypesMatchWith<"the value has the buffer's element type", "buffer", "value",
+                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+  let summary = "read one element of a buffer's storage";
+  let description = [{
+    Reads element `address` of the storage of `buffer` (a function argument,
+    a node's result or an external op's result). With `mask`, the read
+    happens only where the mask is true and yields zero elsewhere (the masked
+    loads of concatenation).
+  }];
+  let arguments = (ins AnyRankedTensor:$buffer, Index:$address,
+                       Optional<I1>:$mask);
+  let results = (outs Stax_Scalar:$value);
+  let assemblyFormat = [{
+    $buffer `[` $address `]` (`mask` $mask^)? attr-dict `:` type($buffer)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$buffer, "::mlir::Value":$address,
+                   CArg<"::mlir::Value", "{}">:$mask)>];
+}
+
+def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure]> {
+  let summary = "a data-dependent index into a dimension of `size`";
+  let description = [{
+    Converts a run-time integer to an index into a dimension of `size`
+    elements. With `wrap_negative`, a negative value `v` means `v + size`
+    (Python semantics); with `check_bounds`, a value outside `[0, size)`
+    (after wrapping) is a run-time error naming this op. Range analysis drops
+    both when it proves the value is in `[0, size)` (Section 6.8).
+  }];
+  let arguments = (ins AnySignlessInteger:$value, I64Attr:$size,
+                       UnitAttr:$wrap_negative, UnitAttr:$check_bounds);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$value `,` $size attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def Stax_YieldOp : Stax_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["PointwiseOp", "ReductionOp", "ScatterOp"]>]> {
+  let summary = "the value(s) a node body computes for one index";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* empty, for the implicit terminator */ }]>];
+}
+
+#endif // STAX_DIALECT_STAX_IR_STAXOPS_TD

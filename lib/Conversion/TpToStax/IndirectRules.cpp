@@ -1,0 +1,274 @@
+//===- IndirectRules.cpp - indirect reads, scatter writes, concatenation --===//
+//
+// Section 6.2: an indirect read loads the index, turns it into an index
+// variable with `stax.indirect_index` (bounds check; negative wrap where
+// eager wraps) and reads the source there. Concatenation is one pointwise
+// node with one masked load per input.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::lowering;
+namespace tp = mlir::tp;
+
+namespace {
+
+using Result = FailureOr<SmallVector<NodePtr>>;
+using Index = SmallVector<AffineExpr>;
+
+RankedTensorType resultType(RuleContext &ctx) {
+  return cast<RankedTensorType>(ctx.op->getResult(0).getType());
+}
+
+/// The index read from `index` at `at`, as a checked index into a dim of
+/// `size` (gather and index_select do not wrap negative indices).
+AffineExpr indirect(BodyBuilder &bb, const NodePtr &index, ArrayRef<AffineExpr> at,
+                    int64_t size, bool wrapNegative) {
+  Value v = index->load(bb, at);
+  auto op = IndirectIndexOp::create(bb.b, bb.loc, bb.b.getIndexType(), v,
+                                    static_cast<uint64_t>(size), wrapNegative,
+                                    /*check_bounds=*/true);
+  return bb.symbol(op);
+}
+
+Result indexSelect(RuleContext &ctx) {
+  auto op = cast<tp::IndexSelectOp>(ctx.op);
+  NodePtr self = ctx.operands[0], index = ctx.operands[1];
+  int64_t rank = self->type.getRank();
+  if (rank == 0 || index->type.getRank() > 1)
+    return failure();
+  int64_t d = *tp::normalizeDim(op.getDim(), rank);
+  int64_t size = self->type.getDimSize(d);
+  bool scalarIndex = index->type.getRank() == 0;
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      resultType(ctx), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+        Index at;
+        if (!scalarIndex)
+          at.push_back(idx[d]);
+        Index src(idx);
+        src[d] = indirect(bb, index, at, size, false);
+        return self->load(bb, src);
+      })};
+}
+
+Result gather(RuleContext &ctx) {
+  auto op = cast<tp::GatherOp>(ctx.op);
+  NodePtr self = ctx.operands[0], index = ctx.operands[1];
+  int64_t rank = self->type.getRank();
+  if (rank == 0 || index->type.getRank() != rank)
+    return failure();
+  int64_t d = *tp::normalizeDim(op.getDim(), rank);
+  int64_t size = self->type.getDimSize(d);
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      resultType(ctx), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+        Index src(idx);
+        src[d] = indirect(bb, index, idx, size, false);
+        return self->load(bb, src);
+      })};
+}
+
+/// y(i) = x_k(i - o_k) for o_k <= i_dim < o_{k+1}: one masked load per
+/// input, merged by select (NOTES.md, concatenation).
+Result cat(RuleContext &ctx) {
+  auto op = cast<tp::CatOp>(ctx.op);
+  RankedTensorType rt = resultType(ctx);
+  int64_t rank = rt.getRank();
+  if (rank == 0)
+    return failure();
+  int64_t d = *tp::normalizeDim(op.getDim(), rank);
+  SmallVector<NodePtr> inputs;
+  SmallVector<int64_t> offsets;
+  int64_t offset = 0;
+  for (const NodePtr &n : ctx.operands) {
+    // 1-D empty tensors are skipped by eager's cat.
+    if (n->type.getRank() != rank)
+      continue;
+    inputs.push_back(n);
+    offsets.push_back(offset);
+    offset += n->type.getDimSize(d);
+  }
+  Type elt = rt.getElementType();
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
+        // Input k is read only where o_k <= i < o_{k+1}; the masks are
+        // disjoint, so the selects pick exactly one read.
+        Value i = bb.index(idx[d]);
+        MLIRContext *mctx = idx[d].getContext();
+        auto cmp = [&](arith::CmpIPredicate p, int64_t bound) -> Value {
+          return arith::CmpIOp::create(
+              bb.b, bb.loc, p, i, bb.index(getAffineConstantExpr(bound, mctx)));
+        };
+        Value saved = bb.mask;
+        Value result;
+        for (int64_t k = inputs.size() - 1; k >= 0; --k) {
+          Value inRange;
+          if (k > 0)
+            inRange = cmp(arith::CmpIPredicate::sge, offsets[k]);
+          if (k + 1 < static_cast<int64_t>(inputs.size())) {
+            Value below = cmp(arith::CmpIPredicate::slt, offsets[k + 1]);
+            inRange = inRange ? arith::AndIOp::create(bb.b, bb.loc, inRange, below)
+                                    .getResult()
+                              : below;
+          }
+          if (inRange && saved)
+            inRange = arith::AndIOp::create(bb.b, bb.loc, inRange, saved);
+          bb.mask = inRange ? inRange : saved;
+          Index src(idx);
+          src[d] = idx[d] - offsets[k];
+          Value v = bb.convert(inputs[k]->load(bb, src), elt);
+          result = result ? arith::SelectOp::create(bb.b, bb.loc, bb.mask, v, result)
+                                .getResult()
+                          : v;
+        }
+        bb.mask = saved;
+        return result;
+      })};
+}
+
+/// Advanced indexing (aten.index): index tensors broadcast to `bshape`,
+/// which replaces the indexed dims in place when they are adjacent and goes
+/// first otherwise (numpy's rule, as the reference kernel).
+struct AdvancedIndex {
+  SmallVector<int64_t> dims, bshape, shape, rest;
+  int64_t bpos = 0;
+};
+
+std::optional<AdvancedIndex> analyze(ArrayRef<int64_t> self,
+                                     ArrayRef<NodePtr> indices,
+                                     ArrayRef<int64_t> dims) {
+  AdvancedIndex a;
+  int64_t rank = self.size();
+  if (rank == 0 || indices.empty() || indices.size() != dims.size())
+    return std::nullopt;
+  for (auto [t, d] : llvm::zip(indices, dims)) {
+    auto b = tp::broadcastShapes(a.bshape, t->type.getShape());
+    auto n = tp::normalizeDim(d, rank);
+    if (failed(b) || !n)
+      return std::nullopt;
+    a.bshape = *b;
+    a.dims.push_back(*n);
+  }
+  bool adjacent = a.dims.back() - a.dims.front() + 1 ==
+                  static_cast<int64_t>(a.dims.size());
+  a.bpos = adjacent ? a.dims.front() : 0;
+  for (int64_t i = 0; i < rank; ++i)
+    if (!llvm::is_contained(a.dims, i))
+      a.rest.push_back(i);
+  for (int64_t i = 0; i < a.bpos; ++i)
+    a.shape.push_back(self[a.rest[i]]);
+  a.shape.append(a.bshape);
+  for (int64_t i = a.bpos, e = a.rest.size(); i < e; ++i)
+    a.shape.push_back(self[a.rest[i]]);
+  return a;
+}
+
+/// The index into self of position `pos` of the indexed shape.
+Index selfIndex(BodyBuilder &bb, const AdvancedIndex &a, ArrayRef<NodePtr> indices,
+                ArrayRef<int64_t> self, ArrayRef<AffineExpr> pos) {
+  int64_t nb = a.bshape.size();
+  Index src(self.size());
+  int64_t r = 0;
+  for (int64_t i = 0, e = pos.size(); i < e; ++i)
+    if (i < a.bpos || i >= a.bpos + nb)
+      src[a.rest[r++]] = pos[i];
+  ArrayRef<AffineExpr> bidx = pos.slice(a.bpos, nb);
+  for (auto [k, t] : llvm::enumerate(indices)) {
+    int64_t d = a.dims[k];
+    src[d] = indirect(bb, t, broadcastIndex(t->type.getShape(), a.bshape, bidx),
+                      self[d], /*wrapNegative=*/true);
+  }
+  return src;
+}
+
+AffineExpr rowMajorAddress(ArrayRef<AffineExpr> index, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = RuleContext::rowMajor(shape);
+  AffineExpr addr = getAffineConstantExpr(0, index.front().getContext());
+  for (auto [e, s] : llvm::zip(index, strides))
+    addr = addr + e * s;
+  return addr;
+}
+
+Result index(RuleContext &ctx) {
+  auto op = cast<tp::IndexOp>(ctx.op);
+  NodePtr self = ctx.operands[0];
+  SmallVector<NodePtr> indices(ArrayRef<NodePtr>(ctx.operands).drop_front());
+  SmallVector<int64_t> shape(self->type.getShape());
+  auto a = analyze(shape, indices, op.getDims());
+  RankedTensorType rt = resultType(ctx);
+  if (!a || ArrayRef<int64_t>(a->shape) != rt.getShape())
+    return failure();
+  AdvancedIndex adv = *a;
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+        return self->load(bb, selfIndex(bb, adv, indices, shape, pos));
+      })};
+}
+
+/// Scatter writes accumulate in the element type here; the reference
+/// kernels accumulate half precision in f32, so those stay.
+bool scatterable(Type elt) { return !elt.isF16() && !elt.isBF16(); }
+
+Result indexPut(RuleContext &ctx) {
+  auto op = cast<tp::IndexPutOp>(ctx.op);
+  size_t n = op.getIndices().size();
+  NodePtr self = ctx.operands[0], values = ctx.operands[1 + n];
+  SmallVector<NodePtr> indices(ArrayRef<NodePtr>(ctx.operands).slice(1, n));
+  SmallVector<int64_t> shape(self->type.getShape());
+  Type elt = self->type.getElementType();
+  auto a = analyze(shape, indices, op.getDims());
+  if (!a || !scatterable(elt) || self->type != resultType(ctx))
+    return failure();
+  AdvancedIndex adv = *a;
+  auto mode = op.getAccumulate() ? ScatterMode::Accumulate : ScatterMode::Overwrite;
+  Value r = ctx.buildScatter(
+      self, mode, adv.shape, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+        Index dst = selfIndex(bb, adv, indices, shape, pos);
+        Value v = values->load(bb, broadcastIndex(values->type.getShape(), adv.shape, pos));
+        return std::make_pair(bb.index(rowMajorAddress(dst, shape)), bb.convert(v, elt));
+      });
+  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+/// scatter / scatter_add: out[p with p[dim] = index[p]] (+)= src[p] for p
+/// in index's shape (no negative wrap).
+Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
+  NodePtr self = ctx.operands[0], index = ctx.operands[1], src = ctx.operands[2];
+  int64_t rank = self->type.getRank();
+  Type elt = self->type.getElementType();
+  if (rank == 0 || index->type.getRank() != rank || !scatterable(elt))
+    return failure();
+  int64_t d = *tp::normalizeDim(dim, rank);
+  SmallVector<int64_t> shape(self->type.getShape());
+  int64_t size = shape[d];
+  Value r = ctx.buildScatter(
+      self, mode, index->type.getShape(),
+      [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+        Index dst(pos);
+        dst[d] = indirect(bb, index, pos, size, /*wrapNegative=*/false);
+        return std::make_pair(bb.index(rowMajorAddress(dst, shape)),
+                              bb.convert(src->load(bb, pos), elt));
+      });
+  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+} // namespace
+
+void stax::lowering::registerIndirectRules(RuleTable &r) {
+  r["tp.index_select"] = indexSelect;
+  r["tp.gather"] = gather;
+  r["tp.cat"] = cat;
+  r["tp.index"] = [](RuleContext &ctx) { return index(ctx); };
+  r["tp.index_put"] = indexPut;
+  r["tp.scatter_add"] = [](RuleContext &ctx) {
+    return scatterAlong(ctx, cast<tp::ScatterAddOp>(ctx.op).getDim(),
+                        ScatterMode::Accumulate);
+  };
+  r["tp.scatter"] = [](RuleContext &ctx) {
+    return scatterAlong(ctx, cast<tp::ScatterOp>(ctx.op).getDim(),
+                        ScatterMode::Overwrite);
+  };
+}

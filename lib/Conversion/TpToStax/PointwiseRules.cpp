@@ -1,0 +1,549 @@
+//===- PointwiseRules.cpp - unary, binary, selection, creation ------------===//
+//
+// Every rule goes through `pointwise`: broadcast the inputs to the output
+// range, load each, compute, convert to the result type (Listing 6.1). The
+// scalar computation is the sequence of roundings the reference kernel
+// performs (lib/Interpreter/ElementwiseKernels.cpp): operands are converted
+// to the op's computation type (f32 for half precision), each arith/math op
+// rounds once, the result is converted on store. So a lowered body
+// interprets bitwise like the tp op.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::lowering;
+namespace tp = mlir::tp;
+
+namespace {
+
+using ScalarFn = std::function<Value(BodyBuilder &, ArrayRef<Value>)>;
+using Result = FailureOr<SmallVector<NodePtr>>;
+
+RankedTensorType resultType(RuleContext &ctx, unsigned i = 0) {
+  return cast<RankedTensorType>(ctx.op->getResult(i).getType());
+}
+Type eltOf(const NodePtr &n) { return n->type.getElementType(); }
+
+/// Listing 6.1: the node computing `fn` of the inputs, broadcast to `type`.
+NodePtr pointwise(RankedTensorType type, SmallVector<NodePtr> inputs,
+                  ScalarFn fn) {
+  SmallVector<int64_t> shape(type.getShape());
+  return std::make_shared<ComputedNode>(
+      type, [=](BodyBuilder &bb, ArrayRef<AffineExpr> index) {
+        SmallVector<Value> loaded;
+        for (const NodePtr &in : inputs)
+          loaded.push_back(
+              in->load(bb, broadcastIndex(in->type.getShape(), shape, index)));
+        return fn(bb, loaded);
+      });
+}
+
+Result one(NodePtr n) { return SmallVector<NodePtr>{std::move(n)}; }
+
+/// A scalar attribute as the kernel sees it: rounded to `ct`, then to `act`.
+Value scalarConstant(BodyBuilder &bb, TypedAttr s, Type ct, Type act) {
+  if (isa<FloatType>(ct)) {
+    double v = FloatAttr::get(ct, tp::getScalarAsDouble(s)).getValueAsDouble();
+    return bb.constant(v, act);
+  }
+  int64_t v = isa<IntegerAttr>(s) ? cast<IntegerAttr>(s).getValue().getSExtValue()
+                                  : static_cast<int64_t>(tp::getScalarAsDouble(s));
+  return bb.constantInt(v, ct);
+}
+
+/// `fn(x)` computed in f64 and rounded once to x's type: the kernels' `m.r(f(x))`
+/// where f is not a single rounded primitive of x's type.
+template <typename OpT>
+Value inF64(BodyBuilder &bb, Value x, ValueRange extra = {}) {
+  Type t = x.getType();
+  Type f64 = bb.b.getF64Type();
+  SmallVector<Value> operands{bb.convert(x, f64)};
+  for (Value e : extra)
+    operands.push_back(bb.convert(e, f64));
+  Value r = OpT::create(bb.b, bb.loc, operands);
+  return bb.convert(r, t);
+}
+
+//===----------------------------------------------------------------------===//
+// FloatMath in IR
+//===----------------------------------------------------------------------===//
+
+Value fmax(BodyBuilder &bb, Value a, Value b, bool isMax) {
+  // NaN-propagating, `a > b ? a : b` (eager's kernels, ElementwiseKernels.cpp).
+  auto pred = isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+  Value pick = arith::SelectOp::create(
+      bb.b, bb.loc, arith::CmpFOp::create(bb.b, bb.loc, pred, a, b), a, b);
+  Value unordered =
+      arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::UNO, a, b);
+  return arith::SelectOp::create(bb.b, bb.loc, unordered,
+                                 bb.constant(NAN, a.getType()), pick);
+}
+
+Value imax(BodyBuilder &bb, Value a, Value b, bool isMax) {
+  return isMax ? arith::MaxSIOp::create(bb.b, bb.loc, a, b).getResult()
+               : arith::MinSIOp::create(bb.b, bb.loc, a, b).getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+using FloatUnary = std::function<Value(BodyBuilder &, Value)>;
+
+/// The reference `unary`: floats computed in computeType(result), integers
+/// in the result type (nullptr: no integer rule, the op stays).
+RuleFn unary(FloatUnary f, FloatUnary i = nullptr) {
+  return [=](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type elt = rt.getElementType();
+    if (!isa<FloatType>(elt) && !i)
+      return failure();
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+      if (isa<FloatType>(elt)) {
+        Value x = bb.convert(in[0], computeType(elt));
+        return bb.convert(f(bb, x), elt);
+      }
+      return bb.convert(i(bb, bb.convert(in[0], elt)), elt);
+    }));
+  };
+}
+
+template <typename OpT> FloatUnary mathOp() {
+  return [](BodyBuilder &bb, Value x) -> Value { return OpT::create(bb.b, bb.loc, x); };
+}
+
+FloatUnary identity() {
+  return [](BodyBuilder &, Value x) { return x; };
+}
+
+FloatUnary signOf(bool isFloat) {
+  return [=](BodyBuilder &bb, Value x) -> Value {
+    Type t = x.getType();
+    Value zero = bb.constant(0, t), one = bb.constant(1, t), minus = bb.constant(-1, t);
+    Value gt, lt;
+    if (isFloat) {
+      gt = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OGT, x, zero);
+      lt = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, x, zero);
+    } else {
+      gt = arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::sgt, x, zero);
+      lt = arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, x, zero);
+    }
+    Value neg = arith::SelectOp::create(bb.b, bb.loc, lt, minus, zero);
+    return arith::SelectOp::create(bb.b, bb.loc, gt, one, neg);
+  };
+}
+
+void registerUnary(RuleTable &r) {
+  r["tp.exp"] = unary(mathOp<math::ExpOp>());
+  r["tp.exp2"] = unary(mathOp<math::Exp2Op>());
+  r["tp.expm1"] = unary(mathOp<math::ExpM1Op>());
+  r["tp.log"] = unary(mathOp<math::LogOp>());
+  r["tp.log2"] = unary(mathOp<math::Log2Op>());
+  r["tp.log10"] = unary(mathOp<math::Log10Op>());
+  r["tp.log1p"] = unary(mathOp<math::Log1pOp>());
+  r["tp.sqrt"] = unary(mathOp<math::SqrtOp>());
+  r["tp.rsqrt"] = unary(mathOp<math::RsqrtOp>());
+  r["tp.sin"] = unary(mathOp<math::SinOp>());
+  r["tp.cos"] = unary(mathOp<math::CosOp>());
+  r["tp.tan"] = unary(mathOp<math::TanOp>());
+  r["tp.asin"] = unary(mathOp<math::AsinOp>());
+  r["tp.acos"] = unary(mathOp<math::AcosOp>());
+  r["tp.atan"] = unary(mathOp<math::AtanOp>());
+  r["tp.sinh"] = unary(mathOp<math::SinhOp>());
+  r["tp.cosh"] = unary(mathOp<math::CoshOp>());
+  r["tp.tanh"] = unary(mathOp<math::TanhOp>());
+  r["tp.erf"] = unary(mathOp<math::ErfOp>());
+  r["tp.erfc"] = unary(mathOp<math::ErfcOp>());
+  r["tp.floor"] = unary(mathOp<math::FloorOp>(), identity());
+  r["tp.ceil"] = unary(mathOp<math::CeilOp>(), identity());
+  r["tp.trunc"] = unary(mathOp<math::TruncOp>(), identity());
+  r["tp.round"] = unary(mathOp<math::RoundEvenOp>(), identity());
+  r["tp.reciprocal"] = unary([](BodyBuilder &bb, Value x) -> Value {
+    return arith::DivFOp::create(bb.b, bb.loc, bb.constant(1.0, x.getType()), x);
+  });
+  r["tp.neg"] = unary(mathOp<arith::NegFOp>(), [](BodyBuilder &bb, Value x) -> Value {
+    return arith::SubIOp::create(bb.b, bb.loc, bb.constantInt(0, x.getType()), x);
+  });
+  r["tp.abs"] = unary(mathOp<math::AbsFOp>(), mathOp<math::AbsIOp>());
+  // relu is clamp_min(x, 0): NaN and -0.0 pass through.
+  r["tp.relu"] = unary(
+      [](BodyBuilder &bb, Value x) -> Value {
+        Value zero = bb.constant(0, x.getType());
+        Value neg = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, x, zero);
+        return arith::SelectOp::create(bb.b, bb.loc, neg, zero, x);
+      },
+      [](BodyBuilder &bb, Value x) -> Value {
+        return arith::MaxSIOp::create(bb.b, bb.loc, x, bb.constantInt(0, x.getType()));
+      });
+  r["tp.sign"] = unary(signOf(true), signOf(false));
+  r["tp.sgn"] = unary(signOf(true), signOf(false));
+  for (StringRef name : {"tp.clone", "tp.alias", "tp.detach", "tp.lift_fresh_copy"})
+    r[name] = [](RuleContext &ctx) -> Result { return one(ctx.operands[0]); };
+
+  r["tp.logical_not"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+      Value b = bb.convert(in[0], bb.b.getI1Type());
+      Value n = arith::XOrIOp::create(bb.b, bb.loc, b, bb.constantInt(1, b.getType()));
+      return bb.convert(n, rt.getElementType());
+    }));
+  };
+  r["tp.isnan"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
+      if (!isa<FloatType>(in[0].getType()))
+        return bb.constantInt(0, rt.getElementType());
+      return arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::UNO, in[0], in[0]);
+    }));
+  };
+  r["tp.bitwise_not"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    if (isa<FloatType>(rt.getElementType()))
+      return failure();
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
+      Value x = bb.convert(in[0], rt.getElementType());
+      // On bool, ~ is logical not; on integers, two's complement.
+      return arith::XOrIOp::create(bb.b, bb.loc, x,
+                                   bb.constantInt(-1, x.getType()));
+    }));
+  };
+  r["tp._to_copy"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+      return bb.convert(in[0], rt.getElementType());
+    }));
+  };
+  r["tp.clamp"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::ClampOp>(ctx.op);
+    std::optional<double> lo, hi;
+    if (auto a = op.getMin())
+      lo = tp::getScalarAsDouble(*a);
+    if (auto a = op.getMax())
+      hi = tp::getScalarAsDouble(*a);
+    auto f = [=](BodyBuilder &bb, Value x) {
+      Type t = x.getType();
+      bool isFloat = isa<FloatType>(t);
+      auto c = [&](double v) {
+        return isFloat ? bb.constant(v, t) : bb.constantInt(static_cast<int64_t>(v), t);
+      };
+      if (lo)
+        x = isFloat ? fmax(bb, x, c(*lo), true) : imax(bb, x, c(*lo), true);
+      if (hi)
+        x = isFloat ? fmax(bb, x, c(*hi), false) : imax(bb, x, c(*hi), false);
+      return x;
+    };
+    return unary(f, f)(ctx);
+  };
+}
+
+//===----------------------------------------------------------------------===//
+// Binary (tensor-tensor and tensor-scalar)
+//===----------------------------------------------------------------------===//
+
+/// (float, integer) computations on operands already in the computation
+/// type; nullptr when the op has no rule for that kind.
+struct BinaryFns {
+  std::function<Value(BodyBuilder &, Value, Value)> f, i;
+};
+
+/// The computation type of a binary op: the result's element type
+/// (`computeInResult`), or the common type of the operands.
+Type commonTypeOf(Type a, Type b) {
+  SmallVector<Type> t;
+  auto ta = RankedTensorType::get({}, a), tb = RankedTensorType::get({}, b);
+  if (failed(tp::inferBinary(std::nullopt, "", ta, tb, tp::Promotion::Default, t)))
+    return a;
+  return cast<RankedTensorType>(t[0]).getElementType();
+}
+Type commonTypeWithScalar(Type a, TypedAttr s) {
+  SmallVector<Type> t;
+  auto ta = RankedTensorType::get({}, a);
+  if (failed(tp::inferBinaryScalar(std::nullopt, "", ta, s, tp::Promotion::Default, t)))
+    return a;
+  return cast<RankedTensorType>(t[0]).getElementType();
+}
+
+/// The reference `binary` in computation type `ct`; `scalar` replaces the
+/// second operand when set; `reversed` swaps the operands (rsub).
+NodePtr binaryNode(RankedTensorType rt, SmallVector<NodePtr> inputs, Type ct,
+                   BinaryFns fns, TypedAttr scalar = {}, bool reversed = false) {
+  Type elt = rt.getElementType();
+  bool isFloat = isa<FloatType>(ct);
+  Type act = isFloat ? computeType(ct) : ct;
+  return pointwise(rt, inputs, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+    Value a = bb.convert(in[0], act);
+    Value b = scalar ? scalarConstant(bb, scalar, ct, act) : bb.convert(in[1], act);
+    if (reversed)
+      std::swap(a, b);
+    Value v = isFloat ? fns.f(bb, a, b) : fns.i(bb, a, b);
+    return bb.convert(v, elt);
+  });
+}
+
+RuleFn tensorBinary(BinaryFns fns, bool computeInResult) {
+  return [=](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type ct = computeInResult ? rt.getElementType()
+                              : commonTypeOf(eltOf(ctx.operands[0]), eltOf(ctx.operands[1]));
+    if (!(isa<FloatType>(ct) ? fns.f : fns.i))
+      return failure();
+    return one(binaryNode(rt, ctx.operands, ct, fns));
+  };
+}
+
+RuleFn scalarBinary(BinaryFns fns, bool computeInResult) {
+  return [=](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    auto other = ctx.op->getAttrOfType<TypedAttr>("other");
+    Type ct = computeInResult ? rt.getElementType()
+                              : commonTypeWithScalar(eltOf(ctx.operands[0]), other);
+    if (!(isa<FloatType>(ct) ? fns.f : fns.i))
+      return failure();
+    return one(binaryNode(rt, ctx.operands, ct, fns, other));
+  };
+}
+
+template <typename OpT> std::function<Value(BodyBuilder &, Value, Value)> arithOp() {
+  return [](BodyBuilder &bb, Value a, Value b) -> Value {
+    return OpT::create(bb.b, bb.loc, a, b);
+  };
+}
+
+/// a + alpha * b (or a - alpha * b); alpha = 1 multiplies nothing.
+BinaryFns addLike(double alpha, bool subtract) {
+  return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
+            Value scaled = b;
+            if (alpha != 1.0)
+              scaled = arith::MulFOp::create(bb.b, bb.loc, bb.constant(alpha, b.getType()), b);
+            return subtract ? arith::SubFOp::create(bb.b, bb.loc, a, scaled).getResult()
+                            : arith::AddFOp::create(bb.b, bb.loc, a, scaled).getResult();
+          },
+          [=](BodyBuilder &bb, Value a, Value b) -> Value {
+            Value scaled = b;
+            auto ia = static_cast<int64_t>(alpha);
+            if (ia != 1)
+              scaled = arith::MulIOp::create(bb.b, bb.loc, bb.constantInt(ia, b.getType()), b);
+            return subtract ? arith::SubIOp::create(bb.b, bb.loc, a, scaled).getResult()
+                            : arith::AddIOp::create(bb.b, bb.loc, a, scaled).getResult();
+          }};
+}
+
+/// True division, or floor/trunc of the unrounded quotient (computed in f64
+/// and rounded once, as `m.r(std::floor(a / b))`).
+BinaryFns divide(std::optional<StringRef> mode) {
+  if (!mode)
+    return {arithOp<arith::DivFOp>(), nullptr};
+  bool floor = *mode == "floor";
+  return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
+            Type t = a.getType(), f64 = bb.b.getF64Type();
+            Value q = arith::DivFOp::create(bb.b, bb.loc, bb.convert(a, f64), bb.convert(b, f64));
+            Value r = floor ? math::FloorOp::create(bb.b, bb.loc, q).getResult()
+                            : math::TruncOp::create(bb.b, bb.loc, q).getResult();
+            return bb.convert(r, t);
+          },
+          // Integer division by zero is a run-time error in the kernel; the
+          // op stays so that it keeps reporting it.
+          nullptr};
+}
+
+BinaryFns compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
+  return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
+            return arith::CmpFOp::create(bb.b, bb.loc, fp, a, b);
+          },
+          [=](BodyBuilder &bb, Value a, Value b) -> Value {
+            return arith::CmpIOp::create(bb.b, bb.loc, ip, a, b);
+          }};
+}
+
+template <typename OpT> BinaryFns truth() {
+  auto f = [](BodyBuilder &bb, Value a, Value b) -> Value {
+    Type i1 = bb.b.getI1Type();
+    return OpT::create(bb.b, bb.loc, bb.convert(a, i1), bb.convert(b, i1));
+  };
+  return {f, f};
+}
+
+/// x ** e for a constant exponent, with the kernel's special cases.
+Value powConstant(BodyBuilder &bb, Value x, double e) {
+  Type t = x.getType();
+  auto mul = [&](Value a, Value b) -> Value { return arith::MulFOp::create(bb.b, bb.loc, a, b); };
+  auto div = [&](Value a, Value b) -> Value { return arith::DivFOp::create(bb.b, bb.loc, a, b); };
+  if (e == 2)
+    return mul(x, x);
+  if (e == 3)
+    return mul(mul(x, x), x);
+  if (e == 0.5)
+    return math::SqrtOp::create(bb.b, bb.loc, x);
+  if (e == -0.5)
+    return math::RsqrtOp::create(bb.b, bb.loc, x);
+  if (e == -1)
+    return div(bb.constant(1.0, t), x);
+  if (e == -2)
+    return div(bb.constant(1.0, t), mul(x, x));
+  Type f64 = bb.b.getF64Type();
+  Value p = math::PowFOp::create(bb.b, bb.loc, bb.convert(x, f64), bb.constant(e, f64));
+  return bb.convert(p, t);
+}
+
+void registerBinary(RuleTable &r) {
+  r["tp.add"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::AddOp>(ctx.op);
+    return tensorBinary(addLike(tp::getScalarAsDouble(op.getAlpha()), false), true)(ctx);
+  };
+  r["tp.sub"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::SubOp>(ctx.op);
+    return tensorBinary(addLike(tp::getScalarAsDouble(op.getAlpha()), true), true)(ctx);
+  };
+  r["tp.mul"] = tensorBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
+  r["tp.div"] = [](RuleContext &ctx) -> Result {
+    return tensorBinary(divide(cast<tp::DivOp>(ctx.op).getRoundingMode()), true)(ctx);
+  };
+  r["tp.maximum"] = tensorBinary(
+      {[](BodyBuilder &bb, Value a, Value b) { return fmax(bb, a, b, true); },
+       [](BodyBuilder &bb, Value a, Value b) { return imax(bb, a, b, true); }},
+      true);
+  r["tp.minimum"] = tensorBinary(
+      {[](BodyBuilder &bb, Value a, Value b) { return fmax(bb, a, b, false); },
+       [](BodyBuilder &bb, Value a, Value b) { return imax(bb, a, b, false); }},
+      true);
+  r["tp.fmod"] = tensorBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  r["tp.atan2"] = tensorBinary({arithOp<math::Atan2Op>(), nullptr}, true);
+  r["tp.bitwise_and"] = tensorBinary({nullptr, arithOp<arith::AndIOp>()}, true);
+  r["tp.bitwise_or"] = tensorBinary({nullptr, arithOp<arith::OrIOp>()}, true);
+  r["tp.bitwise_xor"] = tensorBinary({nullptr, arithOp<arith::XOrIOp>()}, true);
+  r["tp.logical_and"] = tensorBinary(truth<arith::AndIOp>(), false);
+  r["tp.logical_or"] = tensorBinary(truth<arith::OrIOp>(), false);
+  r["tp.logical_xor"] = tensorBinary(truth<arith::XOrIOp>(), false);
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  const std::pair<StringRef, BinaryFns> comparisons[] = {
+      {"eq", compare(FP::OEQ, IP::eq)}, {"ne", compare(FP::UNE, IP::ne)},
+      {"lt", compare(FP::OLT, IP::slt)}, {"le", compare(FP::OLE, IP::sle)},
+      {"gt", compare(FP::OGT, IP::sgt)}, {"ge", compare(FP::OGE, IP::sge)}};
+  for (const auto &[name, fns] : comparisons) {
+    r[("tp." + name).str()] = tensorBinary(fns, false);
+    r[("tp." + name + ".Scalar").str()] = scalarBinary(fns, false);
+  }
+
+  auto addScalarLike = [](bool subtract, bool reversed) -> RuleFn {
+    return [=](RuleContext &ctx) -> Result {
+      RankedTensorType rt = resultType(ctx);
+      auto other = ctx.op->getAttrOfType<TypedAttr>("other");
+      double alpha = tp::getScalarAsDouble(ctx.op->getAttrOfType<TypedAttr>("alpha"));
+      return one(binaryNode(rt, ctx.operands, rt.getElementType(),
+                            addLike(alpha, subtract), other, reversed));
+    };
+  };
+  r["tp.add.Scalar"] = addScalarLike(false, false);
+  r["tp.sub.Scalar"] = addScalarLike(true, false);
+  r["tp.rsub.Scalar"] = addScalarLike(true, true);
+  r["tp.mul.Scalar"] = scalarBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
+  r["tp.div.Scalar"] = [](RuleContext &ctx) -> Result {
+    return scalarBinary(divide(cast<tp::DivScalarOp>(ctx.op).getRoundingMode()), true)(ctx);
+  };
+  r["tp.fmod.Scalar"] = scalarBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  r["tp.pow.Tensor_Scalar"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type elt = rt.getElementType();
+    auto other = ctx.op->getAttrOfType<TypedAttr>("other");
+    if (!isa<FloatType>(elt))
+      return failure();
+    // The exponent is `m.r(e)` in the computation type, as any scalar.
+    Type act = computeType(elt);
+    double e = FloatAttr::get(elt, tp::getScalarAsDouble(other)).getValueAsDouble();
+    e = FloatAttr::get(act, e).getValueAsDouble();
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+      return bb.convert(powConstant(bb, bb.convert(in[0], act), e), elt);
+    }));
+  };
+}
+
+//===----------------------------------------------------------------------===//
+// Selection and creation
+//===----------------------------------------------------------------------===//
+
+void registerSelection(RuleTable &r) {
+  r["tp.where"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type elt = rt.getElementType();
+    return one(pointwise(rt, ctx.operands, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
+      Value c = bb.convert(in[0], bb.b.getI1Type());
+      return arith::SelectOp::create(bb.b, bb.loc, c, bb.convert(in[1], elt),
+                                     bb.convert(in[2], elt));
+    }));
+  };
+  r["tp.masked_fill.Scalar"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type elt = rt.getElementType();
+    auto value = cast<tp::MaskedFillScalarOp>(ctx.op).getValue();
+    return one(pointwise(rt, ctx.operands, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
+      Value fill = scalarConstant(bb, value, elt, elt);
+      Value m = bb.convert(in[1], bb.b.getI1Type());
+      return arith::SelectOp::create(bb.b, bb.loc, m, fill, bb.convert(in[0], elt));
+    }));
+  };
+  r["tp.full"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = resultType(ctx);
+    Type elt = rt.getElementType();
+    auto value = cast<tp::FullOp>(ctx.op).getValue();
+    return one(pointwise(rt, {}, [=](BodyBuilder &bb, ArrayRef<Value>) {
+      return scalarConstant(bb, value, elt, elt);
+    }));
+  };
+  // tril/triu keep x where the column minus the row is <= (>=) the
+  // diagonal, zero elsewhere.
+  for (bool lower : {true, false})
+    r[lower ? "tp.tril" : "tp.triu"] = [lower](RuleContext &ctx) -> Result {
+      RankedTensorType rt = resultType(ctx);
+      int64_t rank = rt.getRank();
+      int64_t diagonal = static_cast<int64_t>(
+          ctx.op->getAttrOfType<IntegerAttr>("diagonal").getInt());
+      NodePtr x = ctx.operands[0];
+      Type elt = rt.getElementType();
+      return one(std::make_shared<ComputedNode>(
+          rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
+            Value v = x->load(bb, idx);
+            if (rank < 2)
+              return v;
+            Value d = bb.index(idx[rank - 1] - idx[rank - 2]);
+            Value diag = bb.index(getAffineConstantExpr(diagonal, bb.b.getContext()));
+            Value keep = arith::CmpIOp::create(
+                bb.b, bb.loc, lower ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge,
+                d, diag);
+            return arith::SelectOp::create(bb.b, bb.loc, keep, v, bb.constant(0, elt));
+          }));
+    };
+  // arange: start + step * k in f64, converted once.
+  r["tp.arange"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::ArangeOp>(ctx.op);
+    RankedTensorType rt = resultType(ctx);
+    double start = tp::getScalarAsDouble(op.getStart());
+    double step = tp::getScalarAsDouble(op.getStep());
+    Type elt = rt.getElementType();
+    return one(std::make_shared<ComputedNode>(
+        rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> index) -> Value {
+          Type f64 = bb.b.getF64Type();
+          Value k = arith::IndexCastOp::create(bb.b, bb.loc, bb.b.getI64Type(),
+                                               bb.index(index[0]));
+          Value v = arith::AddFOp::create(
+              bb.b, bb.loc, bb.constant(start, f64),
+              arith::MulFOp::create(bb.b, bb.loc, bb.constant(step, f64),
+                                    bb.convert(k, f64)));
+          return bb.convert(v, elt);
+        }));
+  };
+}
+
+} // namespace
+
+void stax::lowering::registerPointwiseRules(RuleTable &rules) {
+  registerUnary(rules);
+  registerBinary(rules);
+  registerSelection(rules);
+}

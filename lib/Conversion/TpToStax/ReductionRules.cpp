@@ -1,0 +1,116 @@
+//===- ReductionRules.cpp - sum, prod, amax, amin, any, all, argmax -------===//
+//
+// A reduction becomes a `stax.reduction` whose body loads its (composed)
+// input at the output indices and the reduction indices: a pointwise chain
+// followed by a reduction is one node (Listing 6.2). The reduced dims are
+// visited in lexicographic order, as the reference kernels do. mean, var and
+// logsumexp arrive decomposed (--stax-decompose).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::lowering;
+namespace tp = mlir::tp;
+
+namespace {
+
+using Result = FailureOr<SmallVector<NodePtr>>;
+
+/// Which input dims a reduction over `dims` (empty: all) combines.
+SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {
+  SmallVector<bool> mask(rank, dims.empty());
+  for (int64_t d : dims)
+    if (auto n = tp::normalizeDim(d, rank))
+      mask[*n] = true;
+  return mask;
+}
+
+/// Builds the reduction of `input` over `mask`; `value` turns the loaded
+/// element into the value to combine.
+Value reduce(RuleContext &ctx, const NodePtr &input, ArrayRef<bool> mask,
+             bool keepdim, RankedTensorType resultType, ReductionKind kind,
+             std::function<Value(BodyBuilder &, Value)> value) {
+  ArrayRef<int64_t> shape = input->type.getShape();
+  SmallVector<int64_t> rranges;
+  for (auto [k, s] : llvm::enumerate(shape))
+    if (mask[k])
+      rranges.push_back(s);
+  unsigned outRank = resultType.getRank();
+  SmallVector<bool> maskCopy(mask);
+  return ctx.buildReduction(
+      resultType, kind, rranges,
+      [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+        // idx = output indices, then reduction indices.
+        SmallVector<AffineExpr> in;
+        unsigned out = 0, red = outRank;
+        for (auto [k, reduced] : llvm::enumerate(maskCopy)) {
+          if (reduced) {
+            in.push_back(idx[red++]);
+            if (keepdim)
+              ++out;
+          } else {
+            in.push_back(idx[out++]);
+          }
+        }
+        return value(bb, input->load(bb, in));
+      });
+}
+
+template <typename OpT>
+Result reduceLike(RuleContext &ctx, ReductionKind kind) {
+  auto op = cast<OpT>(ctx.op);
+  auto rt = cast<RankedTensorType>(op.getType());
+  Type elt = rt.getElementType();
+  const NodePtr &x = ctx.operands[0];
+  if (x->type.getRank() == 0)
+    return failure();
+  SmallVector<bool> mask = reducedDims(op.getDims(), x->type.getRank());
+  // Floats: load as the result type, combine in its computation type.
+  // Integers and bools: combine in the result type (i64 for sum/prod).
+  Type combine = isa<FloatType>(elt) ? computeType(elt) : elt;
+  Value r = reduce(ctx, x, mask, op.getKeepdim(), rt, kind,
+                   [=](BodyBuilder &bb, Value v) {
+                     return bb.convert(bb.convert(v, elt), combine);
+                   });
+  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+template <typename OpT>
+Result argReduce(RuleContext &ctx, ReductionKind kind) {
+  auto op = cast<OpT>(ctx.op);
+  auto rt = cast<RankedTensorType>(op.getType());
+  const NodePtr &x = ctx.operands[0];
+  int64_t rank = x->type.getRank();
+  if (rank == 0)
+    return failure();
+  SmallVector<bool> mask(rank, true);
+  bool keepdim = op.getKeepdim();
+  if (auto d = op.getDim()) {
+    mask.assign(rank, false);
+    mask[*tp::normalizeDim(static_cast<int64_t>(*d), rank)] = true;
+  } else if (keepdim) {
+    return failure(); // all dims reduced, kept as size 1: stays
+  }
+  if (!rt.getElementType().isInteger(64))
+    return failure();
+  // The kernel compares the stored values themselves.
+  Value r = reduce(ctx, x, mask, keepdim, rt, kind,
+                   [](BodyBuilder &, Value v) { return v; });
+  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+} // namespace
+
+void stax::lowering::registerReductionRules(RuleTable &r) {
+  r["tp.sum"] = [](RuleContext &c) { return reduceLike<tp::SumOp>(c, ReductionKind::Sum); };
+  r["tp.prod"] = [](RuleContext &c) { return reduceLike<tp::ProdOp>(c, ReductionKind::Prod); };
+  r["tp.amax"] = [](RuleContext &c) { return reduceLike<tp::AmaxOp>(c, ReductionKind::Max); };
+  r["tp.amin"] = [](RuleContext &c) { return reduceLike<tp::AminOp>(c, ReductionKind::Min); };
+  r["tp.any"] = [](RuleContext &c) { return reduceLike<tp::AnyOp>(c, ReductionKind::Any); };
+  r["tp.all"] = [](RuleContext &c) { return reduceLike<tp::AllOp>(c, ReductionKind::All); };
+  r["tp.argmax"] = [](RuleContext &c) { return argReduce<tp::ArgmaxOp>(c, ReductionKind::Argmax); };
+  r["tp.argmin"] = [](RuleContext &c) { return argReduce<tp::ArgminOp>(c, ReductionKind::Argmin); };
+}

@@ -1,0 +1,271 @@
+//===- TpToStax.cpp - the --stax-lower driver -----------------------------===//
+//
+// Section 6.1: walks each function in order. Arguments are input buffers;
+// each tp op calls its rule (the families in *Rules.cpp) and gets loaders
+// back; ops without a rule stay, reading materialized row-major buffers;
+// function results are materialized row-major. A value is materialized at
+// its producer when a user must read it from memory (a kept op or the
+// return) or when the thresholds of Section 6.6 say so. The lowered tp ops
+// are erased at the end; CSE then merges repeated loads in each body.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Materialization.h"
+#include "Stax/Conversion/Passes.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "Stax/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace stax {
+#define GEN_PASS_DEF_STAXLOWER
+#include "Stax/Conversion/Passes.h.inc"
+} // namespace stax
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::lowering;
+
+namespace {
+
+const RuleTable &rules() {
+  static const RuleTable table = [] {
+    RuleTable t;
+    registerPointwiseRules(t);
+    registerReductionRules(t);
+    registerViewRules(t);
+    registerIndirectRules(t);
+    return t;
+  }();
+  return table;
+}
+
+/// Ops whose results are buffers by nature and need no rule.
+bool isBufferSource(Operation *op) { return isa<tp::ConstantOp>(op); }
+
+class FunctionLowering {
+public:
+  FunctionLowering(func::FuncOp fn, Target target, bool strict, bool remarks)
+      : fn(fn), b(fn.getContext()), target(target), strict(strict),
+        remarks(remarks) {}
+
+  LogicalResult run();
+
+private:
+  NodePtr nodeOf(Value v) { return nodes.lookup(v); }
+  LogicalResult lowerOp(Operation *op, SmallVectorImpl<Operation *> &lowered);
+  LogicalResult keepOp(Operation *op, StringRef why);
+  /// A row-major buffer holding `node`'s values (the node itself when it
+  /// already is one).
+  Value materializeRowMajor(const NodePtr &node, Location loc);
+  void decideMaterialization(Value v);
+  unsigned countUsers(Value v);
+  bool mustBeInMemory(Value v);
+  PointwiseOp emitNode(const NodePtr &node, Location loc, LayoutAttr layout);
+
+  func::FuncOp fn;
+  OpBuilder b;
+  Target target;
+  bool strict, remarks;
+  llvm::DenseMap<Value, NodePtr> nodes;
+};
+
+PointwiseOp FunctionLowering::emitNode(const NodePtr &node, Location loc,
+                                       LayoutAttr layout) {
+  auto op = PointwiseOp::create(b, loc, node->type, layout);
+  Block *block = new Block();
+  op.getBody().push_back(block);
+  for (int64_t k = 0; k < node->type.getRank(); ++k)
+    block->addArgument(b.getIndexType(), loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  BodyBuilder bb{b, loc, SmallVector<Value>(block->getArguments()), {}};
+  Value v = node->load(bb, bb.dimExprs(0, node->type.getRank()));
+  YieldOp::create(b, loc, ValueRange{v});
+  return op;
+}
+
+Value FunctionLowering::materializeRowMajor(const NodePtr &node, Location loc) {
+  if (BufferNode *buf = node->asBuffer())
+    if (buf->isRowMajor() && buf->buffer.getType() == node->type)
+      return buf->buffer;
+  return emitNode(node, loc,
+                  LayoutAttr::getRowMajor(b.getContext(), node->type.getShape()))
+      .getResult();
+}
+
+/// Users that read `v`, looking through the views that have a rule (a view
+/// is not a reader; its readers are).
+unsigned FunctionLowering::countUsers(Value v) {
+  llvm::SmallPtrSet<Operation *, 8> users;
+  unsigned count = 0;
+  for (Operation *user : v.getUsers()) {
+    if (!users.insert(user).second)
+      continue;
+    if (user->hasTrait<OpTrait::tp::View>() && user->getNumResults() == 1 &&
+        rules().count(user->getName().getStringRef()))
+      count += countUsers(user->getResult(0));
+    else
+      ++count;
+  }
+  return count;
+}
+
+bool FunctionLowering::mustBeInMemory(Value v) {
+  for (Operation *user : v.getUsers())
+    if (isa<func::ReturnOp>(user) || !rules().count(user->getName().getStringRef()))
+      return true;
+  return false;
+}
+
+void FunctionLowering::decideMaterialization(Value v) {
+  NodePtr node = nodeOf(v);
+  if (!node || node->asBuffer())
+    return;
+  Location loc = v.getLoc();
+  if (mustBeInMemory(v)) {
+    Value buf = materializeRowMajor(node, loc);
+    if (remarks)
+      emitRemark(loc) << "materialized: read from memory by a user";
+    nodes[v] = RuleContext::rowMajorBuffer(buf);
+    return;
+  }
+  unsigned users = countUsers(v);
+  if (users <= 1)
+    return;
+  // The counting interpretation needs the body: emit it, keep it if the
+  // thresholds say so.
+  PointwiseOp candidate = emitNode(
+      node, loc, LayoutAttr::getRowMajor(b.getContext(), node->type.getShape()));
+  std::string reason = materializationReason(countBody(candidate.getBody()),
+                                             users, target);
+  if (reason.empty()) {
+    candidate.erase();
+    return;
+  }
+  LayoutAttr layout = chooseLayout(candidate);
+  candidate.setLayoutAttr(layout);
+  if (remarks)
+    emitRemark(loc) << "materialized: " << reason;
+  nodes[v] = std::make_shared<BufferNode>(
+      candidate.getResult(), layout.getEffectiveStrides(node->type.getShape()), 0);
+}
+
+LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
+  bool external = op->hasTrait<OpTrait::tp::Contraction>();
+  if (op->getDialect() && op->getDialect()->getNamespace() == "tp") {
+    if (strict && !external)
+      return op->emitError() << "'" << op->getName()
+                             << "' has no lowering rule (strict mode)"
+                             << (why.empty() ? "" : ": ") << why;
+    if (external)
+      op->emitRemark() << "external call: '" << op->getName()
+                       << "' reads row-major buffers";
+    else
+      op->emitRemark() << "fallback: '" << op->getName()
+                       << "' has no lowering rule" << (why.empty() ? "" : ": ")
+                       << why;
+  }
+  b.setInsertionPoint(op);
+  for (OpOperand &operand : op->getOpOperands())
+    if (NodePtr n = nodeOf(operand.get()))
+      operand.set(materializeRowMajor(n, op->getLoc()));
+  for (Value r : op->getResults())
+    if (isa<RankedTensorType>(r.getType()))
+      nodes[r] = RuleContext::rowMajorBuffer(r);
+  return success();
+}
+
+LogicalResult FunctionLowering::lowerOp(Operation *op,
+                                        SmallVectorImpl<Operation *> &lowered) {
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    b.setInsertionPoint(op);
+    for (OpOperand &operand : ret->getOpOperands())
+      if (NodePtr n = nodeOf(operand.get()))
+        operand.set(materializeRowMajor(n, op->getLoc()));
+    return success();
+  }
+  if (isBufferSource(op))
+    return keepOp(op, "");
+  auto it = rules().find(op->getName().getStringRef());
+  if (it == rules().end())
+    return keepOp(op, "");
+  SmallVector<NodePtr> operands;
+  for (Value v : op->getOperands()) {
+    NodePtr n = nodeOf(v);
+    if (!n)
+      return keepOp(op, "an operand is not a lowered tensor");
+    operands.push_back(n);
+  }
+  b.setInsertionPoint(op);
+  RuleContext ctx(b, op, operands);
+  ctx.materialize = [&](const NodePtr &n) {
+    return materializeRowMajor(n, op->getLoc());
+  };
+  FailureOr<SmallVector<NodePtr>> results = it->second(ctx);
+  if (failed(results))
+    return keepOp(op, "this instance (types or attributes) is not covered");
+  for (auto [r, n] : llvm::zip(op->getResults(), *results))
+    nodes[r] = n;
+  lowered.push_back(op);
+  for (Value r : op->getResults())
+    decideMaterialization(r);
+  return success();
+}
+
+LogicalResult FunctionLowering::run() {
+  for (BlockArgument a : fn.getArguments())
+    if (isa<RankedTensorType>(a.getType()))
+      nodes[a] = RuleContext::rowMajorBuffer(a);
+  SmallVector<Operation *> ops;
+  for (Operation &op : fn.getBody().front())
+    ops.push_back(&op);
+  SmallVector<Operation *> lowered;
+  for (Operation *op : ops)
+    if (failed(lowerOp(op, lowered)))
+      return failure();
+  for (Operation *op : llvm::reverse(lowered)) {
+    if (!op->use_empty())
+      return op->emitError() << "internal error: lowered op still has users";
+    op->erase();
+  }
+  IRRewriter rewriter(fn.getContext());
+  DominanceInfo dom(fn);
+  eliminateCommonSubExpressions(rewriter, dom, fn);
+  return success();
+}
+
+struct StaxLowerPass : public stax::impl::StaxLowerBase<StaxLowerPass> {
+  using StaxLowerBase::StaxLowerBase;
+
+  void runOnOperation() override {
+    Target t;
+    if (target == "cpu")
+      t = Target::CPU;
+    else if (target == "cuda")
+      t = Target::CUDA;
+    else {
+      getOperation().emitError() << "unknown target '" << target
+                                 << "' (expected cpu or cuda)";
+      return signalPassFailure();
+    }
+    if (decompose) {
+      OpPassManager pm(ModuleOp::getOperationName());
+      pm.addPass(createStaxDecompose());
+      if (failed(runPipeline(pm, getOperation())))
+        return signalPassFailure();
+    }
+    for (auto fn : getOperation().getOps<func::FuncOp>()) {
+      if (fn.isExternal() || !fn.getBody().hasOneBlock())
+        continue;
+      if (failed(FunctionLowering(fn, t, strict, remarks).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,267 @@
+//===- ViewRules.cpp - views as index transformations ---------------------===//
+//
+// Proposition 6.2: permute, transpose, slice, select, expand, unsqueeze and
+// squeeze are affine maps from the view's indices to the source's; a view
+// only rewrites the indices its source is read at, so nothing is copied and,
+// on a buffer, the strides and offset end up folded into the address. A
+// reshape is affine when the merged dims are contiguous; on a buffer whose
+// dims are not, the index keeps `floordiv`/`mod` (Section 6.4).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/IR/AffineExpr.h"
+
+using namespace mlir;
+using namespace stax;
+using namespace stax::lowering;
+namespace tp = mlir::tp;
+
+namespace {
+
+using Result = FailureOr<SmallVector<NodePtr>>;
+using Index = SmallVector<AffineExpr>;
+
+RankedTensorType resultType(RuleContext &ctx) {
+  return cast<RankedTensorType>(ctx.op->getResult(0).getType());
+}
+
+Result view(RuleContext &ctx, ViewNode::IndexMap map) {
+  return SmallVector<NodePtr>{
+      std::make_shared<ViewNode>(resultType(ctx), ctx.operands[0], std::move(map))};
+}
+
+int64_t normDim(int64_t d, int64_t rank) {
+  return *tp::normalizeDim(d, std::max<int64_t>(rank, 1));
+}
+
+/// PyTorch's view-stride computation: the strides that let `newShape` view a
+/// tensor of `oldShape` with `oldStrides`, when the reshape is affine.
+std::optional<SmallVector<int64_t>> viewStrides(ArrayRef<int64_t> oldShape,
+                                                ArrayRef<int64_t> oldStrides,
+                                                ArrayRef<int64_t> newShape) {
+  SmallVector<int64_t> newStrides(newShape.size(), 0);
+  if (oldShape.empty())
+    return SmallVector<int64_t>(newShape.size(), 1);
+  int64_t numel = 1;
+  for (int64_t s : oldShape)
+    numel *= s;
+  if (numel == 0)
+    return RuleContext::rowMajor(newShape);
+  int64_t viewD = static_cast<int64_t>(newShape.size()) - 1;
+  int64_t chunkBaseStride = oldStrides.back();
+  int64_t tensorNumel = 1, viewNumel = 1;
+  for (int64_t d = static_cast<int64_t>(oldShape.size()) - 1; d >= 0; --d) {
+    tensorNumel *= oldShape[d];
+    if (d == 0 || (oldShape[d - 1] != 1 &&
+                   oldStrides[d - 1] != tensorNumel * chunkBaseStride)) {
+      while (viewD >= 0 && (viewNumel < tensorNumel || newShape[viewD] == 1)) {
+        newStrides[viewD] = viewNumel * chunkBaseStride;
+        viewNumel *= newShape[viewD];
+        --viewD;
+      }
+      if (viewNumel != tensorNumel)
+        return std::nullopt;
+      if (d > 0) {
+        chunkBaseStride = oldStrides[d - 1];
+        tensorNumel = 1;
+        viewNumel = 1;
+      }
+    }
+  }
+  if (viewD != -1)
+    return std::nullopt;
+  return newStrides;
+}
+
+/// The source indices of element `index` of a row-major reshape, group by
+/// group: dims whose sizes multiply to the same number map onto each other,
+/// so splitting a dim stays affine and only merging needs floordiv/mod.
+Index reshapeIndex(ArrayRef<int64_t> oldShape, ArrayRef<int64_t> newShape,
+                   ArrayRef<AffineExpr> index, MLIRContext *ctx) {
+  Index out(oldShape.size(), getAffineConstantExpr(0, ctx));
+  size_t i = 0, j = 0;
+  while (i < oldShape.size() || j < newShape.size()) {
+    size_t i0 = i, j0 = j;
+    int64_t po = 1, pn = 1;
+    if (i < oldShape.size())
+      po *= oldShape[i++];
+    if (j < newShape.size())
+      pn *= newShape[j++];
+    while (po != pn) {
+      if (po < pn && i < oldShape.size())
+        po *= oldShape[i++];
+      else if (j < newShape.size())
+        pn *= newShape[j++];
+      else
+        break;
+    }
+    // Trailing size-1 dims join the group.
+    while (i < oldShape.size() && oldShape[i] == 1 && (j >= newShape.size() || newShape[j] != 1))
+      ++i;
+    while (j < newShape.size() && newShape[j] == 1 && (i >= oldShape.size() || oldShape[i] != 1))
+      ++j;
+    AffineExpr linear = getAffineConstantExpr(0, ctx);
+    for (size_t k = j0; k < j; ++k)
+      linear = linear * newShape[k] + index[k];
+    int64_t inner = 1;
+    for (size_t k = i; k-- > i0;) {
+      AffineExpr e = inner == 1 ? linear : linear.floorDiv(inner);
+      out[k] = k == i0 ? e : e % oldShape[k];
+      inner *= oldShape[k];
+    }
+  }
+  return out;
+}
+
+Result reshape(RuleContext &ctx) {
+  RankedTensorType rt = resultType(ctx);
+  const NodePtr &src = ctx.operands[0];
+  if (BufferNode *buf = src->asBuffer()) {
+    if (auto strides = viewStrides(src->type.getShape(), buf->strides, rt.getShape())) {
+      auto n = std::make_shared<BufferNode>(buf->buffer, *strides, buf->offset);
+      n->type = rt;
+      return SmallVector<NodePtr>{n};
+    }
+  }
+  SmallVector<int64_t> oldShape(src->type.getShape()), newShape(rt.getShape());
+  MLIRContext *mctx = rt.getContext();
+  return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+    return reshapeIndex(oldShape, newShape, idx, mctx);
+  });
+}
+
+/// Index maps for the affine views.
+Result permute(RuleContext &ctx, SmallVector<int64_t> perm) {
+  return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+    Index src(idx.size());
+    for (auto [k, p] : llvm::enumerate(perm))
+      src[p] = idx[k];
+    return src;
+  });
+}
+
+SmallVector<int64_t> swap(int64_t rank, int64_t a, int64_t b) {
+  SmallVector<int64_t> perm;
+  for (int64_t k = 0; k < rank; ++k)
+    perm.push_back(k);
+  if (rank > 0)
+    std::swap(perm[a], perm[b]);
+  return perm;
+}
+
+} // namespace
+
+void stax::lowering::registerViewRules(RuleTable &r) {
+  r["tp.t"] = [](RuleContext &ctx) -> Result {
+    int64_t rank = ctx.operands[0]->type.getRank();
+    return permute(ctx, rank == 2 ? swap(2, 0, 1) : swap(rank, 0, 0));
+  };
+  r["tp.transpose"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::TransposeOp>(ctx.op);
+    int64_t rank = ctx.operands[0]->type.getRank();
+    if (rank == 0)
+      return SmallVector<NodePtr>{ctx.operands[0]};
+    return permute(ctx, swap(rank, normDim(op.getDim0(), rank), normDim(op.getDim1(), rank)));
+  };
+  r["tp.permute"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::PermuteOp>(ctx.op);
+    int64_t rank = ctx.operands[0]->type.getRank();
+    SmallVector<int64_t> perm;
+    for (int64_t d : op.getDims())
+      perm.push_back(normDim(d, rank));
+    return permute(ctx, perm);
+  };
+  r["tp.expand"] = [](RuleContext &ctx) -> Result {
+    SmallVector<int64_t> in(ctx.operands[0]->type.getShape());
+    SmallVector<int64_t> out(resultType(ctx).getShape());
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) { return broadcastIndex(in, out, idx); });
+  };
+  r["tp.unsqueeze"] = [](RuleContext &ctx) -> Result {
+    int64_t rank = resultType(ctx).getRank();
+    int64_t d = normDim(cast<tp::UnsqueezeOp>(ctx.op).getDim(), rank);
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+      Index src(idx);
+      src.erase(src.begin() + d);
+      return src;
+    });
+  };
+  r["tp.squeeze"] = [](RuleContext &ctx) -> Result {
+    SmallVector<int64_t> in(ctx.operands[0]->type.getShape());
+    int64_t rank = in.size();
+    SmallVector<bool> removed(rank, false);
+    auto dims = cast<tp::SqueezeOp>(ctx.op).getDims();
+    for (int64_t k = 0; k < rank; ++k)
+      removed[k] = in[k] == 1 && (!dims || llvm::is_contained(*dims, k) ||
+                                  llvm::is_contained(*dims, k - rank));
+    MLIRContext *mctx = ctx.op->getContext();
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+      Index src;
+      size_t j = 0;
+      for (int64_t k = 0; k < rank; ++k)
+        src.push_back(removed[k] ? getAffineConstantExpr(0, mctx) : idx[j++]);
+      return src;
+    });
+  };
+  r["tp.slice"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::SliceOp>(ctx.op);
+    int64_t rank = ctx.operands[0]->type.getRank();
+    if (rank == 0)
+      return failure();
+    int64_t d = normDim(op.getDim(), rank);
+    int64_t size = ctx.operands[0]->type.getDimSize(d);
+    int64_t start = op.getStart();
+    if (start < 0)
+      start += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    int64_t step = op.getStep();
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+      Index src(idx);
+      src[d] = src[d] * step + start;
+      return src;
+    });
+  };
+  r["tp.select"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::SelectOp>(ctx.op);
+    int64_t rank = ctx.operands[0]->type.getRank();
+    int64_t d = normDim(op.getDim(), rank);
+    int64_t size = ctx.operands[0]->type.getDimSize(d);
+    int64_t index = op.getIndex() < 0 ? op.getIndex() + size : op.getIndex();
+    MLIRContext *mctx = ctx.op->getContext();
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+      Index src(idx);
+      src.insert(src.begin() + d, getAffineConstantExpr(index, mctx));
+      return src;
+    });
+  };
+  for (StringRef name : {"tp.view", "tp.reshape", "tp._unsafe_view"})
+    r[name] = reshape;
+  // Value semantics: the strides describe the source's memory, the result
+  // is the reshape (as the reference kernel computes it).
+  r["tp._reshape_alias"] = reshape;
+  // as_strided reads the source's row-major storage at offset + strides.i.
+  r["tp.as_strided"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::AsStridedOp>(ctx.op);
+    const NodePtr &src = ctx.operands[0];
+    SmallVector<int64_t> strides(op.getStride());
+    int64_t offset = op.getStorageOffset();
+    RankedTensorType rt = resultType(ctx);
+    if (BufferNode *buf = src->asBuffer())
+      if (buf->isRowMajor() && buf->buffer.getType() == src->type) {
+        auto n = std::make_shared<BufferNode>(buf->buffer, strides, offset);
+        n->type = rt;
+        return SmallVector<NodePtr>{n};
+      }
+    SmallVector<int64_t> shape(src->type.getShape());
+    MLIRContext *mctx = rt.getContext();
+    return view(ctx, [=](ArrayRef<AffineExpr> idx) {
+      AffineExpr linear = getAffineConstantExpr(offset, mctx);
+      for (auto [e, s] : llvm::zip(idx, strides))
+        linear = linear + e * s;
+      SmallVector<int64_t> flat{1};
+      for (int64_t d : shape)
+        flat[0] *= d;
+      return reshapeIndex(shape, flat, {linear}, mctx);
+    });
+  };
+}

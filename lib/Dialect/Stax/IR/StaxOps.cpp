@@ -1,0 +1,297 @@
+//===- StaxOps.cpp - stax dialect operations ------------------------------===//
+#include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace stax;
+
+#define GET_OP_CLASSES
+#include "Stax/Dialect/Stax/IR/StaxOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared node helpers
+//===----------------------------------------------------------------------===//
+
+/// Checks that `layout` describes a buffer of type `type`.
+static LogicalResult verifyLayout(Operation *op, LayoutAttr layout,
+                                  RankedTensorType type) {
+  if (layout.getFlexible())
+    return success();
+  if (static_cast<int64_t>(layout.getStrides().size()) != type.getRank())
+    return op->emitOpError() << "layout has " << layout.getStrides().size()
+                             << " strides but the buffer has rank "
+                             << type.getRank();
+  if (layout.getOffset() < 0 ||
+      llvm::any_of(layout.getStrides(), [](int64_t s) { return s < 0; }))
+    return op->emitOpError() << "layout strides and offset must be "
+                                "non-negative";
+  return success();
+}
+
+/// Checks the body's index arguments and its yield.
+static LogicalResult verifyBody(Operation *op, Region &body, unsigned numIndices,
+                                TypeRange yieldTypes) {
+  Block &block = body.front();
+  if (block.getNumArguments() != numIndices)
+    return op->emitOpError() << "body must take " << numIndices
+                             << " index arguments, got "
+                             << block.getNumArguments();
+  for (BlockArgument a : block.getArguments())
+    if (!a.getType().isIndex())
+      return op->emitOpError() << "body arguments must be of index type";
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValues().getTypes() != yieldTypes) {
+    InFlightDiagnostic d = op->emitOpError() << "body must yield (";
+    llvm::interleaveComma(yieldTypes, d);
+    d << ") but yields (";
+    llvm::interleaveComma(yield.getValues().getTypes(), d);
+    return d << ")";
+  }
+  return success();
+}
+
+static void nameIndices(Region &body, unsigned numOuter,
+                        OpAsmSetValueNameFn setName) {
+  if (body.empty())
+    return;
+  for (BlockArgument a : body.front().getArguments()) {
+    unsigned k = a.getArgNumber();
+    setName(a, k < numOuter ? "i" + std::to_string(k)
+                            : "r" + std::to_string(k - numOuter));
+  }
+}
+
+static ParseResult parseLayout(OpAsmParser &parser, LayoutAttr &layout) {
+  return failure(parser.parseKeyword("layout") ||
+                 parser.parseCustomAttributeWithFallback(layout, Type()));
+}
+
+static ParseResult parseBody(OpAsmParser &parser, OperationState &state) {
+  Region *body = state.addRegion();
+  if (parser.parseRegion(*body, /*arguments=*/{}))
+    return failure();
+  return success();
+}
+
+static void printBody(OpAsmPrinter &p, Region &body) {
+  p << ' ';
+  p.printRegion(body, /*printEntryBlockArgs=*/true,
+                /*printBlockTerminators=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// PointwiseOp
+//===----------------------------------------------------------------------===//
+
+// stax.pointwise layout <[512, 1]> : tensor<256x512xf32> attr-dict {...}
+ParseResult PointwiseOp::parse(OpAsmParser &parser, OperationState &state) {
+  LayoutAttr layout;
+  Type type;
+  if (parseLayout(parser, layout) || parser.parseColonType(type) ||
+      parser.parseOptionalAttrDictWithKeyword(state.attributes))
+    return failure();
+  state.addAttribute(getLayoutAttrName(state.name), layout);
+  state.addTypes(type);
+  return parseBody(parser, state);
+}
+
+void PointwiseOp::print(OpAsmPrinter &p) {
+  p << " layout ";
+  p.printStrippedAttrOrType(getLayout());
+  p << " : " << getType();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"layout"});
+  printBody(p, getBody());
+}
+
+LogicalResult PointwiseOp::verify() {
+  auto type = getResult().getType();
+  if (failed(verifyLayout(*this, getLayout(), type)))
+    return failure();
+  return verifyBody(*this, getBody(), type.getRank(), {type.getElementType()});
+}
+
+void PointwiseOp::getAsmBlockArgumentNames(Region &region,
+                                           OpAsmSetValueNameFn setName) {
+  nameIndices(region, getResult().getType().getRank(), setName);
+}
+
+//===----------------------------------------------------------------------===//
+// ReductionOp
+//===----------------------------------------------------------------------===//
+
+// stax.reduction sum [128] layout <[1]> : tensor<64xf32> attr-dict {...}
+ParseResult ReductionOp::parse(OpAsmParser &parser, OperationState &state) {
+  std::string kindName;
+  if (parser.parseKeywordOrString(&kindName))
+    return failure();
+  std::optional<ReductionKind> kind = symbolizeReductionKind(kindName);
+  if (!kind)
+    return parser.emitError(parser.getCurrentLocation())
+           << "unknown reduction kind '" << kindName << "'";
+  SmallVector<int64_t> ranges;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(ranges.emplace_back());
+      }))
+    return failure();
+  LayoutAttr layout;
+  SmallVector<Type> types;
+  if (parseLayout(parser, layout) || parser.parseColonTypeList(types) ||
+      parser.parseOptionalAttrDictWithKeyword(state.attributes))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  state.addAttribute(getKindAttrName(state.name),
+                     ReductionKindAttr::get(ctx, *kind));
+  state.addAttribute(getReductionRangesAttrName(state.name),
+                     DenseI64ArrayAttr::get(ctx, ranges));
+  state.addAttribute(getLayoutAttrName(state.name), layout);
+  state.addTypes(types);
+  return parseBody(parser, state);
+}
+
+void ReductionOp::print(OpAsmPrinter &p) {
+  p << ' ' << stringifyReductionKind(getKind()) << " [";
+  llvm::interleaveComma(getReductionRanges(), p);
+  p << "] layout ";
+  p.printStrippedAttrOrType(getLayout());
+  p << " : ";
+  llvm::interleaveComma(getResultTypes(), p);
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"kind", "reduction_ranges", "layout"});
+  printBody(p, getBody());
+}
+
+LogicalResult ReductionOp::verify() {
+  ReductionKind kind = getKind();
+  unsigned expected = kind == ReductionKind::Welford ? 3 : 1;
+  if (getNumResults() != expected)
+    return emitOpError() << "'" << stringifyReductionKind(kind) << "' has "
+                         << expected << " result(s), got " << getNumResults();
+  auto type = cast<RankedTensorType>(getResult(0).getType());
+  for (Type t : getResultTypes())
+    if (cast<RankedTensorType>(t).getShape() != type.getShape())
+      return emitOpError() << "results must have one shape";
+  if (llvm::any_of(getReductionRanges(), [](int64_t s) { return s < 0; }))
+    return emitOpError() << "reduction ranges must be non-negative";
+  if (failed(verifyLayout(*this, getLayout(), type)))
+    return failure();
+  unsigned numIndices = type.getRank() + getReductionRanges().size();
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().size() != 1)
+    return emitOpError() << "body must yield one value";
+  Type v = yield.getValues()[0].getType();
+  if (failed(verifyBody(*this, getBody(), numIndices, {v})))
+    return failure();
+  Type elt = type.getElementType();
+  switch (kind) {
+  case ReductionKind::Argmax:
+  case ReductionKind::Argmin:
+    if (!elt.isInteger(64))
+      return emitOpError() << "'" << stringifyReductionKind(kind)
+                           << "' produces i64 positions, not " << elt;
+    return success();
+  case ReductionKind::Any:
+  case ReductionKind::All:
+    if (!v.isInteger(1) || !elt.isInteger(1))
+      return emitOpError() << "'" << stringifyReductionKind(kind)
+                           << "' combines and produces i1";
+    return success();
+  case ReductionKind::Welford:
+    if (!isa<FloatType>(v))
+      return emitOpError() << "'welford' needs floating values";
+    [[fallthrough]];
+  default:
+    // Values combine in the yielded type and round once on store.
+    for (Type t : getResultTypes()) {
+      Type e = cast<RankedTensorType>(t).getElementType();
+      if (e != v && !(isa<FloatType>(e) && isa<FloatType>(v)))
+        return emitOpError() << "combines " << v
+                             << " values but stores " << e;
+    }
+    return success();
+  }
+}
+
+void ReductionOp::getAsmBlockArgumentNames(Region &region,
+                                           OpAsmSetValueNameFn setName) {
+  nameIndices(region, getRanges().size(), setName);
+}
+
+//===----------------------------------------------------------------------===//
+// ScatterOp
+//===----------------------------------------------------------------------===//
+
+// stax.scatter accumulate %base [4, 8] layout <[8, 1]> : tensor<10x8xf32> {...}
+ParseResult ScatterOp::parse(OpAsmParser &parser, OperationState &state) {
+  std::string modeName;
+  OpAsmParser::UnresolvedOperand base;
+  if (parser.parseKeywordOrString(&modeName) || parser.parseOperand(base))
+    return failure();
+  std::optional<ScatterMode> mode = symbolizeScatterMode(modeName);
+  if (!mode)
+    return parser.emitError(parser.getCurrentLocation())
+           << "unknown scatter mode '" << modeName << "'";
+  SmallVector<int64_t> ranges;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(ranges.emplace_back());
+      }))
+    return failure();
+  LayoutAttr layout;
+  Type type;
+  if (parseLayout(parser, layout) || parser.parseColonType(type) ||
+      parser.parseOptionalAttrDictWithKeyword(state.attributes) ||
+      parser.resolveOperand(base, type, state.operands))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  state.addAttribute(getModeAttrName(state.name), ScatterModeAttr::get(ctx, *mode));
+  state.addAttribute(getRangesAttrName(state.name),
+                     DenseI64ArrayAttr::get(ctx, ranges));
+  state.addAttribute(getLayoutAttrName(state.name), layout);
+  state.addTypes(type);
+  return parseBody(parser, state);
+}
+
+void ScatterOp::print(OpAsmPrinter &p) {
+  p << ' ' << stringifyScatterMode(getMode()) << ' ' << getBase() << " [";
+  llvm::interleaveComma(getRanges(), p);
+  p << "] layout ";
+  p.printStrippedAttrOrType(getLayout());
+  p << " : " << getType();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"mode", "ranges", "layout"});
+  printBody(p, getBody());
+}
+
+LogicalResult ScatterOp::verify() {
+  auto type = getResult().getType();
+  if (getBase().getType() != type)
+    return emitOpError() << "result type " << type
+                         << " must equal the base type "
+                         << getBase().getType();
+  if (failed(verifyLayout(*this, getLayout(), type)))
+    return failure();
+  Type elt = type.getElementType();
+  Type index = IndexType::get(getContext());
+  return verifyBody(*this, getBody(), getRanges().size(), {index, elt});
+}
+
+void ScatterOp::getAsmBlockArgumentNames(Region &region,
+                                         OpAsmSetValueNameFn setName) {
+  nameIndices(region, getRanges().size(), setName);
+}
+
+//===----------------------------------------------------------------------===//
+// Body ops
+//===----------------------------------------------------------------------===//
+
+void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
+                   Value address, Value mask) {
+  Type elt = cast<RankedTensorType>(buffer.getType()).getElementType();
+  build(b, state, elt, buffer, address, mask);
+}
+
+LogicalResult IndirectIndexOp::verify() {
+  if (getSize() < 0)
+    return emitOpError() << "size must be non-negative, got " << getSize();
+  return success();
+}
