@@ -124,14 +124,35 @@ def _partition(model, inputs, text: str) -> bool:
     n_out = 1
     saved_inputs = [args[int(e["name"].split("_")[1]) - 1]
                     for e in fn["saved"] if e["kind"] == "input"]
-    grads = stax.interpret(split, "forward_backward",
-                           *(saved_inputs + fwd[n_out:] + [np.ones((), np.float32)]))
+    bw_args = saved_inputs + fwd[n_out:] + [np.ones((), np.float32)]
+    grads = stax.interpret(split, "forward_backward", *bw_args)
     joint = stax.run_pipeline(text, "builtin.module(stax-joint-graph)")
     unsplit = stax.interpret(joint, "forward", *(args + [np.ones((), np.float32)]))[1]
     ok = np.array_equal(grads[0], unsplit) and float(fwd[0]) == float(
         stax.interpret(text, "forward", *args)[0])
     print("  OK: forward + backward give the joint graph's results bit for bit"
           if ok else "  FAILED: the partition changed the results")
+    ok &= _lowering(split, [("forward_forward", args), ("forward_backward", bw_args)])
+    return ok
+
+
+def _lowering(split: str, runs) -> bool:
+    """--stax-lower: the loop-level buffers of the forward and the backward,
+    interpreted against their tp originals (bitwise: lowering only inlines
+    and materializes, Section 6.9)."""
+    _section("Lowered to stax (--stax-lower, cpu): the buffers of forward and backward")
+    lowered = stax.run_pipeline(split, "builtin.module(stax-lower)")
+    print(lowered)
+    ok = True
+    for fn, args in runs:
+        want = stax.interpret(split, fn, *args)
+        got = stax.interpret(lowered, fn, *args)
+        same = all(np.array_equal(w, g) for w, g in zip(want, got))
+        print(f"  {fn}: {lowered.count('stax.pointwise') + lowered.count('stax.reduction')}"
+              f" nodes in the module; interpreted stax == tp bit for bit: {same}")
+        ok &= same
+    print("  OK: the lowered functions compute exactly what the tp functions do"
+          if ok else "  FAILED: lowering changed the results")
     return ok
 
 

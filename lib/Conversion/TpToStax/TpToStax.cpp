@@ -157,7 +157,8 @@ void FunctionLowering::decideMaterialization(Value v) {
 
 LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
   bool external = op->hasTrait<OpTrait::tp::Contraction>();
-  if (op->getDialect() && op->getDialect()->getNamespace() == "tp") {
+  if (!isBufferSource(op) && op->getDialect() &&
+      op->getDialect()->getNamespace() == "tp") {
     if (strict && !external)
       return op->emitError() << "'" << op->getName()
                              << "' has no lowering rule (strict mode)"

@@ -226,7 +226,9 @@ void stax::lowering::registerViewRules(RuleTable &r) {
     int64_t rank = ctx.operands[0]->type.getRank();
     int64_t d = normDim(op.getDim(), rank);
     int64_t size = ctx.operands[0]->type.getDimSize(d);
-    int64_t index = op.getIndex() < 0 ? op.getIndex() + size : op.getIndex();
+    int64_t index = static_cast<int64_t>(op.getIndex());
+    if (index < 0)
+      index += size;
     MLIRContext *mctx = ctx.op->getContext();
     return view(ctx, [=](ArrayRef<AffineExpr> idx) {
       Index src(idx);

@@ -291,7 +291,8 @@ void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
 }
 
 LogicalResult IndirectIndexOp::verify() {
-  if (getSize() < 0)
-    return emitOpError() << "size must be non-negative, got " << getSize();
+  auto size = static_cast<int64_t>(getSize());
+  if (size < 0)
+    return emitOpError() << "size must be non-negative, got " << size;
   return success();
 }

@@ -1,0 +1,29 @@
+// RUN: stax-opt --stax-lower %s -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=CHECK-LOWER
+
+// Matmuls are external calls: their operands are materialized row-major
+// (here the transposed weight), the call stays a tp op.
+// CHECK-LOWER-LABEL: func.func @external
+// CHECK-LOWER: %[[WT:.*]] = stax.pointwise layout <[32, 1]> : tensor<64x32xf32>
+// CHECK-LOWER: %[[MM:.*]] = tp.mm %arg0, %[[WT]]
+// CHECK-LOWER: stax.pointwise
+// CHECK-LOWER: stax.load %[[MM]]
+func.func @external(%x: tensor<8x64xf32>, %w: tensor<32x64xf32>) -> tensor<8x32xf32> {
+  %wt = tp.t %w : tensor<32x64xf32> -> tensor<64x32xf32>
+  // expected-remark @+1 {{external call: 'tp.mm' reads row-major buffers}}
+  %m = tp.mm %x, %wt : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %r = tp.relu %m : tensor<8x32xf32> -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// Ops without a rule stay, reading a materialized buffer, with a remark
+// (strict.mlir: strict mode makes it an error).
+// CHECK-LOWER-LABEL: func.func @fallback
+// CHECK-LOWER: tp.max.dim
+func.func @fallback(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  %e = tp.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  // expected-remark @+1 {{fallback: 'tp.max.dim' has no lowering rule}}
+  %v, %i = tp.max.dim %e {dim = 1 : i64} : tensor<4x8xf32> -> tensor<4xf32>, tensor<4xi64>
+  return %v : tensor<4xf32>
+}

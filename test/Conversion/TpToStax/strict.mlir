@@ -1,0 +1,20 @@
+// RUN: stax-opt --stax-lower="strict=true" %s -verify-diagnostics -split-input-file
+// RUN: not stax-opt --stax-lower="target=tpu" %s 2>&1 | FileCheck %s --check-prefix=CHECK-TARGET
+
+// CHECK-TARGET: error: unknown target 'tpu' (expected cpu or cuda)
+
+func.func @fallback(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tp.max.dim' has no lowering rule (strict mode)}}
+  %v, %i = tp.max.dim %x {dim = 1 : i64} : tensor<4x8xf32> -> tensor<4xf32>, tensor<4xi64>
+  return %v : tensor<4xf32>
+}
+
+// -----
+
+// External calls are not fallbacks: strict mode accepts them.
+func.func @external(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>) -> tensor<8x32xf32> {
+  // expected-remark @+1 {{external call: 'tp.mm' reads row-major buffers}}
+  %m = tp.mm %x, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  return %m : tensor<8x32xf32>
+}
+

@@ -1,0 +1,122 @@
+// RUN: stax-opt %s -split-input-file -verify-diagnostics
+
+func.func @layout_rank(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stax.pointwise' op layout has 1 strides but the buffer has rank 2}}
+  %p = stax.pointwise layout <[1]> : tensor<4x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %p : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @negative_stride() -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.pointwise' op layout strides and offset must be non-negative}}
+  %p = stax.pointwise layout <[-1]> : tensor<4xf32> {
+  ^bb0(%i: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @index_count() -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.pointwise' op body must take 1 index arguments, got 2}}
+  %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index, %j: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_type() -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.pointwise' op body must yield ('f32') but yields ('f64')}}
+  %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index):
+    %c = arith.constant 0.0 : f64
+    stax.yield %c : f64
+  }
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @argmax_type(%x: tensor<4x3xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.reduction' op 'argmax' produces i64 positions, not 'f32'}}
+  %r = stax.reduction argmax [3] layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index, %k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @welford_results() -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.reduction' op 'welford' has 3 result(s), got 1}}
+  %r = stax.reduction welford [3] layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index, %k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @combine_type() -> tensor<4xi32> {
+  // expected-error @+1 {{'stax.reduction' op combines 'f32' values but stores 'i32'}}
+  %r = stax.reduction sum [3] layout <[1]> : tensor<4xi32> {
+  ^bb0(%i: index, %k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @kind() -> tensor<4xf32> {
+  // expected-error @+1 {{unknown reduction kind 'mean'}}
+  %r = stax.reduction mean [3] layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index, %k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @scatter_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.scatter' op body must yield ('index', 'f32') but yields ('f32')}}
+  %s = stax.scatter overwrite %x [2] layout <[1]> : tensor<4xf32> {
+  ^bb0(%k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+func.func @indirect_size(%v: i64) -> index {
+  // expected-error @+1 {{'stax.indirect_index' op size must be non-negative, got -3}}
+  %i = stax.indirect_index %v, -3 : i64
+  return %i : index
+}
+
+// -----
+
+func.func @yield_parent(%v: f32) {
+  // expected-error @+1 {{'stax.yield' op expects parent op to be one of 'stax.pointwise, stax.reduction, stax.scatter'}}
+  stax.yield %v : f32
+}

@@ -1,0 +1,46 @@
+// RUN: stax-opt %s | FileCheck %s --check-prefix=CHECK-RT
+// RUN: stax-opt %s | stax-opt | FileCheck %s --check-prefix=CHECK-RT
+// RUN: stax-opt --mlir-print-op-generic %s | stax-opt | FileCheck %s --check-prefix=CHECK-RT
+
+// Every stax op round-trips in custom and generic form.
+
+// CHECK-RT-LABEL: func.func @nodes
+// CHECK-RT: stax.pointwise layout <[1, 4], offset = 2> : tensor<4x3xf32> {
+// CHECK-RT: ^bb0(%i0: index, %i1: index):
+// CHECK-RT: stax.load %arg0[%{{.*}}] mask %{{.*}} : tensor<4x3xf32>
+// CHECK-RT: stax.reduction argmax [3] layout <[1]> : tensor<4xi64> {
+// CHECK-RT: ^bb0(%i0: index, %r0: index):
+// CHECK-RT: stax.reduction welford [3] layout <flexible> : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+// CHECK-RT: stax.scatter accumulate %{{.*}} [2] layout <[3, 1]> : tensor<4x3xf32> {
+// CHECK-RT: stax.indirect_index %{{.*}}, 4 {check_bounds, wrap_negative} : i64
+// CHECK-RT: stax.yield %{{.*}}, %{{.*}} : index, f32
+func.func @nodes(%x: tensor<4x3xf32>, %idx: tensor<2xi64>) -> tensor<4x3xf32> {
+  %p = stax.pointwise layout <[1, 4], offset = 2> : tensor<4x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %a = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%i, %j)
+    %c = arith.cmpi slt, %j, %i : index
+    %v = stax.load %x[%a] mask %c : tensor<4x3xf32>
+    stax.yield %v : f32
+  }
+  %am = stax.reduction argmax [3] layout <[1]> : tensor<4xi64> {
+  ^bb0(%i: index, %r: index):
+    %a = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%i, %r)
+    %v = stax.load %x[%a] : tensor<4x3xf32>
+    stax.yield %v : f32
+  }
+  %m:3 = stax.reduction welford [3] layout <flexible> : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> {
+  ^bb0(%i: index, %r: index):
+    %a = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%i, %r)
+    %v = stax.load %x[%a] : tensor<4x3xf32>
+    stax.yield %v : f32
+  }
+  %s = stax.scatter accumulate %x [2] layout <[3, 1]> : tensor<4x3xf32> {
+  ^bb0(%k: index):
+    %raw = stax.load %idx[%k] : tensor<2xi64>
+    %row = stax.indirect_index %raw, 4 {wrap_negative, check_bounds} : i64
+    %a = affine.apply affine_map<(d0)[s0] -> (s0 * 3 + d0)>(%k)[%row]
+    %one = arith.constant 1.0 : f32
+    stax.yield %a, %one : index, f32
+  }
+  return %s : tensor<4x3xf32>
+}
