@@ -10,6 +10,7 @@
 #include "Stax/Dialect/Tp/Autodiff/DerivativeRules.h"
 #include "Stax/Conversion/Passes.h"
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
+#include "Stax/Dialect/Stax/Transforms/Passes.h"
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
 #include "Stax/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -35,6 +36,7 @@ inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerStaxTransformsPasses();
   registerStaxConversionPasses();
+  registerStaxSchedulingPasses();
 }
 
 } // namespace stax

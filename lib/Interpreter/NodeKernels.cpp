@@ -528,11 +528,12 @@ LogicalResult runPointwise(sx::PointwiseOp op, Body &body,
                            SmallVectorImpl<Tensor> &out,
                            const KernelContext &ctx) {
   Tensor result = ctx.result(op);
-  auto strides = op.getLayout().getEffectiveStrides(op.getRanges());
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
+  auto strides = op.getLayout().getEffectiveStrides(ranges);
   int64_t offset = op.getLayout().getOffset();
   bool isFloat = isa<FloatType>(op.getType().getElementType());
   LogicalResult status = success();
-  forEachIndex(op.getRanges(), [&](int64_t, ArrayRef<int64_t> idx) {
+  forEachIndex(ranges, [&](int64_t, ArrayRef<int64_t> idx) {
     if (failed(status) || failed(status = body.run(idx)))
       return;
     auto a = storageAddress(op, idx, strides, offset, result.numel());
@@ -614,8 +615,27 @@ struct Accumulator {
       m2 = m.add(m2, m.mul(delta, m.sub(v.f, mean)));
       break;
     }
+    case K::WelfordCombine:
+      llvm_unreachable("triples go through addTriple");
     }
     ++k;
+  }
+  /// Chan et al.'s combine of a partial (mean, M2, count) into the state.
+  void addTriple(double mb, double m2b, double nb) {
+    FloatMath m{t};
+    if (nb == 0)
+      return;
+    if (count == 0) {
+      mean = mb;
+      m2 = m2b;
+      count = nb;
+      return;
+    }
+    double n = m.add(count, nb);
+    double delta = m.sub(mb, mean);
+    mean = m.add(mean, m.mul(delta, m.div(nb, n)));
+    m2 = m.add(m.add(m2, m2b), m.mul(m.mul(delta, delta), m.div(m.mul(count, nb), n)));
+    count = n;
   }
 };
 
@@ -625,7 +645,7 @@ LogicalResult runReduction(sx::ReductionOp op, Body &body,
   SmallVector<Tensor> results;
   for (unsigned k = 0; k < op.getNumResults(); ++k)
     results.push_back(ctx.result(op, k));
-  ArrayRef<int64_t> ranges = op.getRanges();
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
   ArrayRef<int64_t> rranges = op.getReductionRanges();
   auto strides = op.getLayout().getEffectiveStrides(ranges);
   int64_t offset = op.getLayout().getOffset();
@@ -653,7 +673,10 @@ LogicalResult runReduction(sx::ReductionOp op, Body &body,
       llvm::copy(ridx, full.begin() + idx.size());
       if (failed(status = body.run(full)))
         return;
-      acc.add(body.yield(0));
+      if (acc.kind == K::WelfordCombine)
+        acc.addTriple(body.yield(0).f, body.yield(1).f, body.yield(2).f);
+      else
+        acc.add(body.yield(0));
     });
     if (failed(status))
       return;
@@ -668,6 +691,7 @@ LogicalResult runReduction(sx::ReductionOp op, Body &body,
       results[0].setI(*a, acc.position);
       break;
     case K::Welford:
+    case K::WelfordCombine:
       results[0].setF(*a, acc.mean);
       results[1].setF(*a, acc.m2);
       results[2].setF(*a, acc.count);
@@ -716,12 +740,42 @@ LogicalResult runScatter(sx::ScatterOp op, Body &body, const Tensor &base,
 } // namespace
 
 bool stax::detail::isNode(Operation *op) {
-  return isa<sx::PointwiseOp, sx::ReductionOp, sx::ScatterOp>(op);
+  return isa<sx::PointwiseOp, sx::ReductionOp, sx::ScatterOp, sx::KernelOp>(op);
+}
+
+/// A kernel's nodes run in order (fusion never changes a value); results
+/// are the yielded node results.
+static LogicalResult
+evaluateKernel(sx::KernelOp kernel,
+               llvm::function_ref<const Tensor *(Value)> lookup,
+               SmallVectorImpl<Tensor> &out, const KernelContext &ctx) {
+  llvm::DenseMap<Value, Tensor> local;
+  auto inner = [&](Value v) -> const Tensor * {
+    auto it = local.find(v);
+    return it != local.end() ? &it->second : lookup(v);
+  };
+  Block &body = kernel.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    SmallVector<Tensor> results;
+    if (failed(evaluateNode(&op, inner, results, ctx)))
+      return failure();
+    for (auto [v, t] : llvm::zip(op.getResults(), results))
+      local[v] = std::move(t);
+  }
+  for (Value v : body.getTerminator()->getOperands()) {
+    const Tensor *t = inner(v);
+    if (!t)
+      return kernel.emitError() << "yields a value the kernel did not compute";
+    out.push_back(*t);
+  }
+  return success();
 }
 
 LogicalResult stax::detail::evaluateNode(
     Operation *op, llvm::function_ref<const Tensor *(Value)> lookup,
     SmallVectorImpl<Tensor> &out, const KernelContext &ctx) {
+  if (auto kernel = dyn_cast<sx::KernelOp>(op))
+    return evaluateKernel(kernel, lookup, out, ctx);
   FailureOr<Body> body = compileBody(op->getRegion(0), ctx, lookup);
   if (failed(body))
     return failure();

@@ -163,7 +163,8 @@ static void fillBody(OpBuilder &b, OpT node, unsigned numIndices,
 
 Value RuleContext::buildPointwise(RankedTensorType type, LayoutAttr layout,
                                   const ComputedNode::Fn &body) {
-  auto node = PointwiseOp::create(b, op->getLoc(), type, layout);
+  auto node = PointwiseOp::create(b, op->getLoc(), type, layout,
+                                 /*ranges=*/DenseI64ArrayAttr());
   fillBody(b, node, type.getRank(), body);
   return node.getResult();
 }
@@ -175,7 +176,8 @@ Value RuleContext::buildReduction(RankedTensorType type, ReductionKind kind,
   auto node = ReductionOp::create(
       b, op->getLoc(), TypeRange{type},
       ReductionKindAttr::get(b.getContext(), kind),
-      b.getDenseI64ArrayAttr(reductionRanges), layout);
+      b.getDenseI64ArrayAttr(reductionRanges), layout,
+      /*ranges=*/DenseI64ArrayAttr());
   fillBody(b, node, type.getRank() + reductionRanges.size(), body);
   return node.getResult(0);
 }

@@ -352,6 +352,37 @@ BinaryFns divide(std::optional<StringRef> mode) {
           nullptr};
 }
 
+/// Python's remainder: the sign of the divisor. Floats: fmod, then `+ b`
+/// where the signs differ, in f64 and rounded once (the kernel's
+/// m.r(floatRemainder(a, b))). Integers: remsi, then `+ b` likewise.
+BinaryFns pythonRemainder() {
+  return {[](BodyBuilder &bb, Value a, Value b) -> Value {
+            Type t = a.getType(), f64 = bb.b.getF64Type();
+            Value x = bb.convert(a, f64), y = bb.convert(b, f64);
+            Value r = arith::RemFOp::create(bb.b, bb.loc, x, y);
+            Value zero = bb.constant(0, f64);
+            Value rNeg = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, r, zero);
+            Value yNeg = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, y, zero);
+            Value nonzero = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::UNE, r, zero);
+            Value differ = arith::XOrIOp::create(bb.b, bb.loc, rNeg, yNeg);
+            Value fix = arith::AndIOp::create(bb.b, bb.loc, nonzero, differ);
+            Value adjusted = arith::AddFOp::create(bb.b, bb.loc, r, y);
+            Value v = arith::SelectOp::create(bb.b, bb.loc, fix, adjusted, r);
+            return bb.convert(v, t);
+          },
+          [](BodyBuilder &bb, Value a, Value b) -> Value {
+            Value zero = bb.constantInt(0, a.getType());
+            Value r = arith::RemSIOp::create(bb.b, bb.loc, a, b);
+            Value rNeg = arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, r, zero);
+            Value bNeg = arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, b, zero);
+            Value nonzero = arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::ne, r, zero);
+            Value differ = arith::XOrIOp::create(bb.b, bb.loc, rNeg, bNeg);
+            Value fix = arith::AndIOp::create(bb.b, bb.loc, nonzero, differ);
+            Value adjusted = arith::AddIOp::create(bb.b, bb.loc, r, b);
+            return arith::SelectOp::create(bb.b, bb.loc, fix, adjusted, r);
+          }};
+}
+
 BinaryFns compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
             return arith::CmpFOp::create(bb.b, bb.loc, fp, a, b);
@@ -448,6 +479,19 @@ void registerBinary(RuleTable &r) {
     return scalarBinary(divide(cast<tp::DivScalarOp>(ctx.op).getRoundingMode()), true)(ctx);
   };
   r["tp.fmod.Scalar"] = scalarBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  r["tp.remainder.Scalar"] = [](RuleContext &ctx) -> Result {
+    auto other = ctx.op->getAttrOfType<TypedAttr>("other");
+    // An integer remainder by zero is a run-time error of the op: it stays.
+    if (tp::getScalarAsDouble(other) == 0 &&
+        !isa<FloatType>(resultType(ctx).getElementType()))
+      return failure();
+    return scalarBinary(pythonRemainder(), true)(ctx);
+  };
+  r["tp.remainder"] = [](RuleContext &ctx) -> Result {
+    BinaryFns fns = pythonRemainder();
+    fns.i = nullptr; // division by zero must stay a run-time error
+    return tensorBinary(fns, true)(ctx);
+  };
   r["tp.pow.Tensor_Scalar"] = [](RuleContext &ctx) -> Result {
     RankedTensorType rt = resultType(ctx);
     Type elt = rt.getElementType();
@@ -519,18 +563,30 @@ void registerSelection(RuleTable &r) {
             return arith::SelectOp::create(bb.b, bb.loc, keep, v, bb.constant(0, elt));
           }));
     };
-  // arange: start + step * k in f64, converted once.
+  // arange: start + step * k in f64, converted once; with integral start
+  // and step and an integer result that is exact integer arithmetic, which
+  // keeps the index computation analyzable (Example 6.3).
   r["tp.arange"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::ArangeOp>(ctx.op);
     RankedTensorType rt = resultType(ctx);
     double start = tp::getScalarAsDouble(op.getStart());
     double step = tp::getScalarAsDouble(op.getStep());
     Type elt = rt.getElementType();
+    bool integral = isa<IntegerType>(elt) && !elt.isInteger(1) &&
+                    start == std::trunc(start) && step == std::trunc(step) &&
+                    std::fabs(start) < 0x1p52 &&
+                    std::fabs(step) * rt.getNumElements() < 0x1p52;
     return one(std::make_shared<ComputedNode>(
         rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> index) -> Value {
-          Type f64 = bb.b.getF64Type();
-          Value k = arith::IndexCastOp::create(bb.b, bb.loc, bb.b.getI64Type(),
-                                               bb.index(index[0]));
+          Type i64 = bb.b.getI64Type(), f64 = bb.b.getF64Type();
+          Value k = arith::IndexCastOp::create(bb.b, bb.loc, i64, bb.index(index[0]));
+          if (integral) {
+            Value v = arith::AddIOp::create(
+                bb.b, bb.loc, bb.constantInt(static_cast<int64_t>(start), i64),
+                arith::MulIOp::create(bb.b, bb.loc,
+                                      bb.constantInt(static_cast<int64_t>(step), i64), k));
+            return bb.convert(v, elt);
+          }
           Value v = arith::AddFOp::create(
               bb.b, bb.loc, bb.constant(start, f64),
               arith::MulFOp::create(bb.b, bb.loc, bb.constant(step, f64),

@@ -76,7 +76,8 @@ private:
 
 PointwiseOp FunctionLowering::emitNode(const NodePtr &node, Location loc,
                                        LayoutAttr layout) {
-  auto op = PointwiseOp::create(b, loc, node->type, layout);
+  auto op = PointwiseOp::create(b, loc, node->type, layout,
+                                /*ranges=*/DenseI64ArrayAttr());
   Block *block = new Block();
   op.getBody().push_back(block);
   for (int64_t k = 0; k < node->type.getRank(); ++k)

@@ -117,6 +117,41 @@ func.func @indirect_size(%v: i64) -> index {
 // -----
 
 func.func @yield_parent(%v: f32) {
-  // expected-error @+1 {{'stax.yield' op expects parent op to be one of 'stax.pointwise, stax.reduction, stax.scatter'}}
+  // expected-error @+1 {{'stax.yield' op expects parent op to be one of 'stax.pointwise, stax.reduction, stax.scatter, stax.kernel'}}
   stax.yield %v : f32
+}
+
+// -----
+
+func.func @ranges_count() -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stax.pointwise' op ranges cover 10 elements but the result has 12}}
+  %p = stax.pointwise ranges [10] layout <[1]> : tensor<4x3xf32> {
+  ^bb0(%i: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %p : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @combine_yields() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{'stax.reduction' op body must yield 3 value(s)}}
+  %r:3 = stax.reduction welford_combine [2] layout <[1]> : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> {
+  ^bb0(%i: index, %k: index):
+    %c = arith.constant 0.0 : f32
+    stax.yield %c : f32
+  }
+  return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_content(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.kernel' op may only contain stax nodes, found 'arith.constant'}}
+  %k = stax.kernel [4] : tensor<4xf32> {
+    %c = arith.constant 0.0 : f32
+    stax.yield %x : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
 }

@@ -15,13 +15,13 @@ using namespace stax;
 
 /// Checks that `layout` describes a buffer of type `type`.
 static LogicalResult verifyLayout(Operation *op, LayoutAttr layout,
-                                  RankedTensorType type) {
+                                  size_t numLoops) {
   if (layout.getFlexible())
     return success();
-  if (static_cast<int64_t>(layout.getStrides().size()) != type.getRank())
+  if (layout.getStrides().size() != numLoops)
     return op->emitOpError() << "layout has " << layout.getStrides().size()
                              << " strides but the buffer has rank "
-                             << type.getRank();
+                             << numLoops;
   if (layout.getOffset() < 0 ||
       llvm::any_of(layout.getStrides(), [](int64_t s) { return s < 0; }))
     return op->emitOpError() << "layout strides and offset must be "
@@ -62,6 +62,50 @@ static void nameIndices(Region &body, unsigned numOuter,
   }
 }
 
+/// Checks explicit iteration ranges against the result's element count.
+static LogicalResult verifyRanges(Operation *op, DenseI64ArrayAttr ranges,
+                                  RankedTensorType type) {
+  if (!ranges)
+    return success();
+  int64_t n = 1;
+  for (int64_t r : ranges.asArrayRef()) {
+    if (r < 0)
+      return op->emitOpError() << "ranges must be non-negative";
+    n *= r;
+  }
+  if (n != type.getNumElements())
+    return op->emitOpError() << "ranges cover " << n
+                             << " elements but the result has "
+                             << type.getNumElements();
+  return success();
+}
+
+static ParseResult parseIntList(OpAsmParser &parser, SmallVectorImpl<int64_t> &out) {
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
+    return parser.parseInteger(out.emplace_back());
+  });
+}
+
+/// ` ranges [a, b]` when present.
+static ParseResult parseOptionalRanges(OpAsmParser &parser, OperationState &state,
+                                       StringAttr name) {
+  if (failed(parser.parseOptionalKeyword("ranges")))
+    return success();
+  SmallVector<int64_t> ranges;
+  if (parseIntList(parser, ranges))
+    return failure();
+  state.addAttribute(name, DenseI64ArrayAttr::get(parser.getContext(), ranges));
+  return success();
+}
+
+static void printOptionalRanges(OpAsmPrinter &p, DenseI64ArrayAttr ranges) {
+  if (!ranges)
+    return;
+  p << " ranges [";
+  llvm::interleaveComma(ranges.asArrayRef(), p);
+  p << "]";
+}
+
 static ParseResult parseLayout(OpAsmParser &parser, LayoutAttr &layout) {
   return failure(parser.parseKeyword("layout") ||
                  parser.parseCustomAttributeWithFallback(layout, Type()));
@@ -84,11 +128,13 @@ static void printBody(OpAsmPrinter &p, Region &body) {
 // PointwiseOp
 //===----------------------------------------------------------------------===//
 
-// stax.pointwise layout <[512, 1]> : tensor<256x512xf32> attr-dict {...}
+// stax.pointwise (ranges [128])? layout <[512, 1]> : tensor<256x512xf32>
+//   attr-dict {...}
 ParseResult PointwiseOp::parse(OpAsmParser &parser, OperationState &state) {
   LayoutAttr layout;
   Type type;
-  if (parseLayout(parser, layout) || parser.parseColonType(type) ||
+  if (parseOptionalRanges(parser, state, getRangesAttrName(state.name)) ||
+      parseLayout(parser, layout) || parser.parseColonType(type) ||
       parser.parseOptionalAttrDictWithKeyword(state.attributes))
     return failure();
   state.addAttribute(getLayoutAttrName(state.name), layout);
@@ -97,23 +143,26 @@ ParseResult PointwiseOp::parse(OpAsmParser &parser, OperationState &state) {
 }
 
 void PointwiseOp::print(OpAsmPrinter &p) {
+  printOptionalRanges(p, getRangesAttr());
   p << " layout ";
   p.printStrippedAttrOrType(getLayout());
   p << " : " << getType();
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"layout"});
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"layout", "ranges"});
   printBody(p, getBody());
 }
 
 LogicalResult PointwiseOp::verify() {
   auto type = getResult().getType();
-  if (failed(verifyLayout(*this, getLayout(), type)))
+  size_t loops = getIterationRanges().size();
+  if (failed(verifyRanges(*this, getRangesAttr(), type)) ||
+      failed(verifyLayout(*this, getLayout(), loops)))
     return failure();
-  return verifyBody(*this, getBody(), type.getRank(), {type.getElementType()});
+  return verifyBody(*this, getBody(), loops, {type.getElementType()});
 }
 
 void PointwiseOp::getAsmBlockArgumentNames(Region &region,
                                            OpAsmSetValueNameFn setName) {
-  nameIndices(region, getResult().getType().getRank(), setName);
+  nameIndices(region, getIterationRanges().size(), setName);
 }
 
 //===----------------------------------------------------------------------===//
@@ -130,9 +179,8 @@ ParseResult ReductionOp::parse(OpAsmParser &parser, OperationState &state) {
     return parser.emitError(parser.getCurrentLocation())
            << "unknown reduction kind '" << kindName << "'";
   SmallVector<int64_t> ranges;
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&] {
-        return parser.parseInteger(ranges.emplace_back());
-      }))
+  if (parseIntList(parser, ranges) ||
+      parseOptionalRanges(parser, state, getRangesAttrName(state.name)))
     return failure();
   LayoutAttr layout;
   SmallVector<Type> types;
@@ -152,18 +200,22 @@ ParseResult ReductionOp::parse(OpAsmParser &parser, OperationState &state) {
 void ReductionOp::print(OpAsmPrinter &p) {
   p << ' ' << stringifyReductionKind(getKind()) << " [";
   llvm::interleaveComma(getReductionRanges(), p);
-  p << "] layout ";
+  p << "]";
+  printOptionalRanges(p, getRangesAttr());
+  p << " layout ";
   p.printStrippedAttrOrType(getLayout());
   p << " : ";
   llvm::interleaveComma(getResultTypes(), p);
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"kind", "reduction_ranges", "layout"});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"kind", "reduction_ranges", "layout", "ranges"});
   printBody(p, getBody());
 }
 
 LogicalResult ReductionOp::verify() {
   ReductionKind kind = getKind();
-  unsigned expected = kind == ReductionKind::Welford ? 3 : 1;
+  bool triple = kind == ReductionKind::Welford ||
+                kind == ReductionKind::WelfordCombine;
+  unsigned expected = triple ? 3 : 1;
   if (getNumResults() != expected)
     return emitOpError() << "'" << stringifyReductionKind(kind) << "' has "
                          << expected << " result(s), got " << getNumResults();
@@ -173,14 +225,18 @@ LogicalResult ReductionOp::verify() {
       return emitOpError() << "results must have one shape";
   if (llvm::any_of(getReductionRanges(), [](int64_t s) { return s < 0; }))
     return emitOpError() << "reduction ranges must be non-negative";
-  if (failed(verifyLayout(*this, getLayout(), type)))
+  size_t loops = getIterationRanges().size();
+  if (failed(verifyRanges(*this, getRangesAttr(), type)) ||
+      failed(verifyLayout(*this, getLayout(), loops)))
     return failure();
-  unsigned numIndices = type.getRank() + getReductionRanges().size();
+  unsigned numIndices = loops + getReductionRanges().size();
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
-  if (yield.getValues().size() != 1)
-    return emitOpError() << "body must yield one value";
+  unsigned yields = kind == ReductionKind::WelfordCombine ? 3 : 1;
+  if (yield.getValues().size() != yields)
+    return emitOpError() << "body must yield " << yields << " value(s)";
   Type v = yield.getValues()[0].getType();
-  if (failed(verifyBody(*this, getBody(), numIndices, {v})))
+  SmallVector<Type> yieldTypes(yields, v);
+  if (failed(verifyBody(*this, getBody(), numIndices, yieldTypes)))
     return failure();
   Type elt = type.getElementType();
   switch (kind) {
@@ -197,8 +253,10 @@ LogicalResult ReductionOp::verify() {
                            << "' combines and produces i1";
     return success();
   case ReductionKind::Welford:
+  case ReductionKind::WelfordCombine:
     if (!isa<FloatType>(v))
-      return emitOpError() << "'welford' needs floating values";
+      return emitOpError() << "'" << stringifyReductionKind(kind)
+                           << "' needs floating values";
     [[fallthrough]];
   default:
     // Values combine in the yielded type and round once on store.
@@ -214,7 +272,7 @@ LogicalResult ReductionOp::verify() {
 
 void ReductionOp::getAsmBlockArgumentNames(Region &region,
                                            OpAsmSetValueNameFn setName) {
-  nameIndices(region, getRanges().size(), setName);
+  nameIndices(region, getIterationRanges().size(), setName);
 }
 
 //===----------------------------------------------------------------------===//
@@ -268,7 +326,7 @@ LogicalResult ScatterOp::verify() {
     return emitOpError() << "result type " << type
                          << " must equal the base type "
                          << getBase().getType();
-  if (failed(verifyLayout(*this, getLayout(), type)))
+  if (failed(verifyLayout(*this, getLayout(), type.getRank())))
     return failure();
   Type elt = type.getElementType();
   Type index = IndexType::get(getContext());
@@ -278,6 +336,21 @@ LogicalResult ScatterOp::verify() {
 void ScatterOp::getAsmBlockArgumentNames(Region &region,
                                          OpAsmSetValueNameFn setName) {
   nameIndices(region, getRanges().size(), setName);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelOp::verify() {
+  for (Operation &op : getBody().front().without_terminator())
+    if (!isa<PointwiseOp, ReductionOp, ScatterOp>(op))
+      return emitOpError() << "may only contain stax nodes, found '"
+                           << op.getName() << "'";
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "yields values whose types differ from its results";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

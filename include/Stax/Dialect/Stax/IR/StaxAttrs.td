@@ -15,7 +15,8 @@ def Stax_ReductionKind : I32EnumAttr<"ReductionKind", "combine of a reduction", 
     I32EnumAttrCase<"Argmin", 5, "argmin">,
     I32EnumAttrCase<"Welford", 6, "welford">,
     I32EnumAttrCase<"Any", 7, "any">,
-    I32EnumAttrCase<"All", 8, "all">]> {
+    I32EnumAttrCase<"All", 8, "all">,
+    I32EnumAttrCase<"WelfordCombine", 9, "welford_combine">]> {
   let cppNamespace = "::stax";
   let genSpecializedAttr = 0;
 }

@@ -38,9 +38,13 @@ class Stax_NodeOp<string mnemonic, list<Trait> traits = []>
 def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
   let summary = "a computed buffer with one body evaluation per index";
   let description = [{
-    Definition 6.1's pointwise node: the iteration range is the result's
-    shape; the body receives one `index` per dimension and yields the element,
-    of the result's element type. The result is stored with `layout`.
+    Definition 6.1's pointwise node: the body receives one `index` per loop
+    of the iteration range and yields the element, of the result's element
+    type, which is stored at `offset + sum_k strides[k] * i_k` (`layout`).
+    The iteration range is the result's shape unless `ranges` says otherwise:
+    loop normalization (Proposition 6.3) merges, drops or reorders loops
+    without changing any address, so the result keeps its type and the
+    layout's strides follow the loops.
 
     ```mlir
     %0 = stax.pointwise layout <[512, 1]> : tensor<256x512xf32> {
@@ -52,11 +56,15 @@ def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
     }
     ```
   }];
-  let arguments = (ins Stax_LayoutAttr:$layout);
+  let arguments = (ins Stax_LayoutAttr:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$ranges);
   let results = (outs AnyRankedTensor:$result);
   let regions = (region SizedRegion<1>:$body);
   let extraClassDeclaration = [{
-    ::llvm::ArrayRef<int64_t> getRanges() {
+    /// The loops: `ranges` when set, else the result's shape.
+    ::llvm::ArrayRef<int64_t> getIterationRanges() {
+      if (auto r = getRangesAttr())
+        return r.asArrayRef();
       return getResult().getType().getShape();
     }
   }];
@@ -75,16 +83,25 @@ def Stax_ReductionOp : Stax_NodeOp<"reduction"> {
     Kinds: `sum` (e0 = 0), `prod` (1), `max`/`min` (∓inf, NaN propagates),
     `argmax`/`argmin` (result i64: the linear position in the reduction range
     of the first extreme; a NaN counts as the extreme), `any`/`all` (result
-    i1), and `welford`, whose three results are the mean, the sum of squared
-    deviations M2 and the count, combined as (count, mean, M2) triples.
+    i1), `welford`, whose three results are the mean, the sum of squared
+    deviations M2 and the count of the values, and `welford_combine`, whose
+    body yields (mean, M2, count) triples of partial results (a split
+    Welford reduction, Section 6.5) and combines them with Chan's formula.
+
+    As for `stax.pointwise`, optional `ranges` replaces the result's shape as
+    the (outer) iteration range after loop normalization.
   }];
   let arguments = (ins Stax_ReductionKindAttr:$kind,
                        DenseI64ArrayAttr:$reduction_ranges,
-                       Stax_LayoutAttr:$layout);
+                       Stax_LayoutAttr:$layout,
+                       OptionalAttr<DenseI64ArrayAttr>:$ranges);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let extraClassDeclaration = [{
-    ::llvm::ArrayRef<int64_t> getRanges() {
+    /// The output loops: `ranges` when set, else the result's shape.
+    ::llvm::ArrayRef<int64_t> getIterationRanges() {
+      if (auto r = getRangesAttr())
+        return r.asArrayRef();
       return ::llvm::cast<::mlir::RankedTensorType>(getResult(0).getType())
           .getShape();
     }
@@ -106,6 +123,27 @@ def Stax_ScatterOp : Stax_NodeOp<"scatter"> {
                        DenseI64ArrayAttr:$ranges, Stax_LayoutAttr:$layout);
   let results = (outs AnyRankedTensor:$result);
   let regions = (region SizedRegion<1>:$body);
+}
+
+def Stax_KernelOp : Stax_Op<"kernel", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "nodes that run as one loop nest (a fused kernel)";
+  let description = [{
+    Groups nodes that `--stax-fuse` schedules into one kernel: the nodes in
+    the body share the outer loops `outer_ranges` (the leading loops of each
+    node), and for every outer index they run in order, so a value one node
+    computes for that index is read by the next without a trip to memory.
+    The results are the yielded node results that are read outside the
+    kernel; the others are kernel-local. The semantics are the nodes' in
+    order: fusing never changes a value.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$outer_ranges);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $outer_ranges attr-dict-with-keyword (`:` type($results)^)? $body
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -150,7 +188,7 @@ def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure]> {
 }
 
 def Stax_YieldOp : Stax_Op<"yield", [Pure, Terminator,
-    ParentOneOf<["PointwiseOp", "ReductionOp", "ScatterOp"]>]> {
+    ParentOneOf<["PointwiseOp", "ReductionOp", "ScatterOp", "KernelOp"]>]> {
   let summary = "the value(s) a node body computes for one index";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";

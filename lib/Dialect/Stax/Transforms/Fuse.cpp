@@ -1,0 +1,22 @@
+//===- Fuse.cpp - --stax-fuse (being written) ------===//
+//
+// Placeholder so that the pass is declared and registered while its
+// implementation is written; it reports that it does nothing yet.
+//
+//===----------------------------------------------------------------------===//
+#include "Stax/Dialect/Stax/Transforms/Passes.h"
+
+namespace stax {
+#define GEN_PASS_DEF_STAXFUSE
+#include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
+} // namespace stax
+
+namespace {
+struct StaxFusePass : public stax::impl::StaxFuseBase<StaxFusePass> {
+  using StaxFuseBase::StaxFuseBase;
+  void runOnOperation() override {
+    getOperation().emitError() << "not implemented yet";
+    signalPassFailure();
+  }
+};
+} // namespace
