@@ -1,0 +1,2 @@
+//===- IndexRangeTest.cpp - (being written) -------------------------------------===//
+#include <gtest/gtest.h>

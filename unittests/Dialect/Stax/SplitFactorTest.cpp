@@ -1,0 +1,2 @@
+//===- SplitFactorTest.cpp - (being written) -------------------------------------===//
+#include <gtest/gtest.h>
