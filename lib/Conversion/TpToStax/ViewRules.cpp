@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
@@ -150,9 +151,92 @@ SmallVector<int64_t> swap(int64_t rank, int64_t a, int64_t b) {
   return perm;
 }
 
+/// The gradient of a view written into zeros (slice_backward,
+/// select_backward): where `inView` holds, the element is `grad` read at
+/// `gradIndex` (a masked load), elsewhere zero. One pointwise node.
+using Cond = std::function<Value(BodyBuilder &, ArrayRef<AffineExpr>)>;
+Result intoZeros(RuleContext &ctx, Cond inView, ViewNode::IndexMap gradIndex) {
+  RankedTensorType rt = resultType(ctx);
+  NodePtr grad = ctx.operands[0];
+  Type elt = rt.getElementType();
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
+        Value cond = inView(bb, idx);
+        Value saved = bb.mask;
+        bb.mask = saved ? arith::AndIOp::create(bb.b, bb.loc, saved, cond).getResult()
+                        : cond;
+        Value v = bb.convert(grad->load(bb, gradIndex(idx)), elt);
+        bb.mask = saved;
+        return arith::SelectOp::create(bb.b, bb.loc, cond, v, bb.constant(0, elt));
+      })};
+}
+
+Value cmpIndex(BodyBuilder &bb, arith::CmpIPredicate p, AffineExpr a, int64_t c) {
+  return arith::CmpIOp::create(
+      bb.b, bb.loc, p, bb.index(a),
+      bb.index(getAffineConstantExpr(c, a.getContext())));
+}
+
+Value allOf(BodyBuilder &bb, ArrayRef<Value> conds) {
+  Value r = conds.front();
+  for (Value c : conds.drop_front())
+    r = arith::AndIOp::create(bb.b, bb.loc, r, c);
+  return r;
+}
+
 } // namespace
 
 void stax::lowering::registerViewRules(RuleTable &r) {
+  r["tp.slice_backward"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::SliceBackwardOp>(ctx.op);
+    int64_t rank = resultType(ctx).getRank();
+    if (rank == 0)
+      return failure();
+    int64_t d = normDim(static_cast<int64_t>(op.getDim()), rank);
+    int64_t size = resultType(ctx).getDimSize(d);
+    int64_t start = static_cast<int64_t>(op.getStart());
+    if (start < 0)
+      start += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    int64_t step = static_cast<int64_t>(op.getStep());
+    int64_t count = ctx.operands[0]->type.getDimSize(d);
+    if (step <= 0)
+      return failure();
+    using P = arith::CmpIPredicate;
+    return intoZeros(
+        ctx,
+        [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+          AffineExpr rel = idx[d] - start;
+          return allOf(bb, {cmpIndex(bb, P::sge, rel, 0),
+                            cmpIndex(bb, P::slt, rel, step * count),
+                            cmpIndex(bb, P::eq, rel % step, 0)});
+        },
+        [=](ArrayRef<AffineExpr> idx) {
+          Index g(idx);
+          g[d] = (idx[d] - start).floorDiv(step);
+          return g;
+        });
+  };
+  r["tp.select_backward"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::SelectBackwardOp>(ctx.op);
+    int64_t rank = resultType(ctx).getRank();
+    if (rank == 0)
+      return failure();
+    int64_t d = normDim(static_cast<int64_t>(op.getDim()), rank);
+    int64_t index = static_cast<int64_t>(op.getIndex());
+    if (index < 0)
+      index += resultType(ctx).getDimSize(d);
+    return intoZeros(
+        ctx,
+        [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+          return cmpIndex(bb, arith::CmpIPredicate::eq, idx[d], index);
+        },
+        [=](ArrayRef<AffineExpr> idx) {
+          Index g(idx);
+          g.erase(g.begin() + d);
+          return g;
+        });
+  };
   r["tp.t"] = [](RuleContext &ctx) -> Result {
     int64_t rank = ctx.operands[0]->type.getRank();
     return permute(ctx, rank == 2 ? swap(2, 0, 1) : swap(rank, 0, 0));
