@@ -57,6 +57,7 @@ public:
 
 private:
   NodePtr nodeOf(Value v) { return nodes.lookup(v); }
+  NodePtr bufferOf(Value v);
   LogicalResult lowerOp(Operation *op, SmallVectorImpl<Operation *> &lowered);
   LogicalResult keepOp(Operation *op, StringRef why);
   /// A row-major buffer holding `node`'s values (the node itself when it
@@ -178,8 +179,24 @@ LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
       operand.set(materializeRowMajor(n, op->getLoc()));
   for (Value r : op->getResults())
     if (isa<RankedTensorType>(r.getType()))
-      nodes[r] = RuleContext::rowMajorBuffer(r);
+      nodes[r] = bufferOf(r);
   return success();
+}
+
+/// An existing buffer: a node's result keeps its layout (re-lowering
+/// partially lowered IR), anything else is row-major.
+NodePtr FunctionLowering::bufferOf(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  LayoutAttr layout;
+  if (auto p = v.getDefiningOp<PointwiseOp>())
+    layout = p.getRangesAttr() ? LayoutAttr() : p.getLayout();
+  else if (auto r = v.getDefiningOp<ReductionOp>())
+    layout = r.getRangesAttr() ? LayoutAttr() : r.getLayout();
+  else if (auto sc = v.getDefiningOp<ScatterOp>())
+    layout = sc.getLayout();
+  if (!layout || layout.getFlexible())
+    return RuleContext::rowMajorBuffer(v);
+  return std::make_shared<BufferNode>(v, layout.getStrides(), layout.getOffset());
 }
 
 LogicalResult FunctionLowering::lowerOp(Operation *op,
@@ -219,7 +236,32 @@ LogicalResult FunctionLowering::lowerOp(Operation *op,
   return success();
 }
 
+/// Lowering computes strides and ranges from shapes: every tensor must have
+/// a static shape.
+static LogicalResult checkStaticShapes(func::FuncOp fn) {
+  auto isDynamic = [](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return (rt && !rt.hasStaticShape()) || isa<UnrankedTensorType>(t);
+  };
+  for (Type t : fn.getArgumentTypes())
+    if (isDynamic(t))
+      return fn.emitError() << "--stax-lower needs static shapes, but an "
+                               "argument has type " << t;
+  WalkResult r = fn.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (isDynamic(t)) {
+        op->emitError() << "--stax-lower needs static shapes, but this op "
+                           "produces " << t;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
 LogicalResult FunctionLowering::run() {
+  if (failed(checkStaticShapes(fn)))
+    return failure();
   for (BlockArgument a : fn.getArguments())
     if (isa<RankedTensorType>(a.getType()))
       nodes[a] = RuleContext::rowMajorBuffer(a);

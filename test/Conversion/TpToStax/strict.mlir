@@ -18,3 +18,10 @@ func.func @external(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>) -> tensor<8x32x
   return %m : tensor<8x32xf32>
 }
 
+
+// -----
+
+// expected-error @+1 {{--stax-lower needs static shapes, but an argument has type 'tensor<?x4xf32>'}}
+func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %x : tensor<?x4xf32>
+}
