@@ -41,6 +41,16 @@ STAX_CAPI_EXPORT int staxInterpret(const char *module, const char *entry,
                                    int f64, StaxBuffer **results,
                                    int64_t *numResults, char **error);
 
+/// Times `pipeline` alone: parses and verifies `module` once, then `reps`
+/// times clones it (untimed) and runs the pipeline on the clone with one
+/// persistent context, excluding parsing, printing and context creation.
+/// With `verify` nonzero the verifier runs after each pass and is timed
+/// too. On success returns 0 and sets *bestMs and *medianMs (milliseconds);
+/// on failure returns 1 and sets *error.
+STAX_CAPI_EXPORT int staxTimePipeline(const char *module, const char *pipeline,
+                                      int64_t reps, int verify, double *bestMs,
+                                      double *medianMs, char **error);
+
 /// Nonzero when the reference interpreter implements op `name` ("tp.add").
 STAX_CAPI_EXPORT int staxInterpreterHasKernel(const char *name);
 

@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/SourceMgr.h"
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -126,6 +128,47 @@ char *staxRunPipeline(const char *module, const char *pipeline, int generic,
     flags.printGenericOpForm();
   m->print(os, flags);
   return copyString(os.str());
+}
+
+int staxTimePipeline(const char *module, const char *pipeline, int64_t reps,
+                     int verify, double *bestMs, double *medianMs,
+                     char **error) {
+  Session s;
+  OwningOpRef<ModuleOp> m = s.parse(module);
+  if (!m) {
+    s.fail(error);
+    return 1;
+  }
+  std::string errorText;
+  llvm::raw_string_ostream errs(errorText);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errs);
+  if (failed(parsed)) {
+    if (error)
+      *error = copyString("invalid pass pipeline: " + errs.str());
+    return 1;
+  }
+  // The input was verified above; verifying the output is the caller's
+  // choice (functorch's partitioner checks nothing).
+  PassManager pm(&s.context, parsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = *parsed;
+  pm.enableVerifier(verify != 0);
+  std::vector<double> times;
+  for (int64_t i = 0; i < std::max<int64_t>(reps, 1); ++i) {
+    OwningOpRef<ModuleOp> copy = m->clone();
+    auto start = std::chrono::steady_clock::now();
+    LogicalResult result = pm.run(*copy);
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+    if (failed(result)) {
+      s.fail(error);
+      return 1;
+    }
+  }
+  std::sort(times.begin(), times.end());
+  *bestMs = times.front();
+  *medianMs = times[times.size() / 2];
+  return 0;
 }
 
 int staxInterpret(const char *module, const char *entry, int64_t numArgs,

@@ -9,9 +9,10 @@
 from ._capi import StaxError, has_kernel, is_differentiable, list_operations
 from ._capi import run_pipeline as _run_pipeline
 from ._capi import interpret as _interpret
+from ._capi import time_pipeline
 
 __all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel",
-           "is_differentiable", "list_operations"]
+           "is_differentiable", "list_operations", "time_pipeline"]
 
 
 def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:

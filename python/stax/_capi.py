@@ -85,6 +85,30 @@ def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) ->
     return _take_string(out)
 
 
+def time_pipeline(module_text: str, pipeline: str, reps: int = 5,
+                  verify: bool = False):
+    """(best ms, median ms) of running `pipeline` on an already parsed and
+    verified module: parsing, printing and context creation are not timed
+    (each run gets an untimed clone of the parsed module); the verifier after
+    each pass runs, and is timed, only with verify=True."""
+    # Bound on first use: a library built before this entry still serves
+    # every other call.
+    f = lib().staxTimePipeline
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
+                  ctypes.c_int, ctypes.POINTER(ctypes.c_double),
+                  ctypes.POINTER(ctypes.c_double),
+                  ctypes.POINTER(ctypes.c_void_p)]
+    err = ctypes.c_void_p()
+    best, median = ctypes.c_double(), ctypes.c_double()
+    rc = f(module_text.encode(), pipeline.encode(), reps, int(verify),
+                                ctypes.byref(best), ctypes.byref(median),
+                                ctypes.byref(err))
+    if rc:
+        raise StaxError(_take_string(err.value))
+    return best.value, median.value
+
+
 _NP_TO_DESCR = {np.dtype(np.float32): "<f4", np.dtype(np.float64): "<f8",
                 np.dtype(np.float16): "<f2", np.dtype(np.int64): "<i8",
                 np.dtype(np.int32): "<i4", np.dtype(np.bool_): "|b1",

@@ -40,6 +40,19 @@ def test_run_pipeline_pass():
     assert "tp.clone" not in out
 
 
+def test_time_pipeline():
+    """Returns (best, median) in ms; no assertion about the values beyond
+    their order (timing is not tested)."""
+    for verify in (False, True):
+        best, median = stax.time_pipeline(ADD, "builtin.module(canonicalize)",
+                                          reps=3, verify=verify)
+        assert 0 <= best <= median
+    with pytest.raises(stax.StaxError, match="invalid pass pipeline"):
+        stax.time_pipeline(ADD, "builtin.module(no-such-pass)")
+    with pytest.raises(stax.StaxError, match="error"):
+        stax.time_pipeline("module { func.func @f( }", "builtin.module()")
+
+
 @pytest.mark.parametrize("text, where", [
     ("module { func.func @f( }", "1:23"),                         # syntax
     (ADD.replace("tensor<3xf32> -> tensor<4x3xf32>\n",

@@ -158,4 +158,47 @@ def StaxMinCut : Pass<"stax-mincut", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tp::TpDialect", "::mlir::func::FuncDialect"];
 }
 
+def StaxCheckpoint : Pass<"stax-checkpoint", "::mlir::ModuleOp"> {
+  let summary = "Chain checkpointing: split joint graphs by a uniform or Revolve schedule";
+  let description = [{
+    Splits every joint function (the output of --stax-joint-graph) into
+    `<name>_forward` and `<name>_backward` by a checkpoint schedule over its
+    chain of layers (Section 5.8):
+
+    - the chain z_0..z_l is the forward values that lie on every forward
+      path from the inputs to the outputs (the dominators of the outputs in
+      the dataflow of the forward values; primal inputs, views of them and
+      creation ops are free and not part of it). Step k (segment k) is the
+      forward ops computed from z_{k-1}; its backward ops are the backward
+      ops that read segment k's values;
+    - `schedule=uniform` (Theorem 5.3, `slots` = segments c, 0 = ceil(sqrt
+      l)) or `schedule=revolve` (Theorem 5.4, binomial checkpointing with
+      `slots` = s, 0 = the least s with C(2s, s) >= l);
+    - the forward computes every value once and returns the states held at
+      the schedule's first backward step (the checkpoints); the backward
+      executes the rest of the schedule: an advance clones the forward ops of
+      its segments from the current state (recomputation), a backward step
+      clones the segment's forward ops again (its internals) and then its
+      backward ops. Values are emitted in schedule order, so a state lives
+      as long as it holds a slot.
+
+    The backward's arguments are the primal inputs it reads (in argument
+    order), the checkpoints, then the tangents, as for --stax-mincut.
+    Functions whose chain is shorter than `min-chain-length` are left
+    unchanged with a remark.
+  }];
+  let options = [
+    Option<"scheduleKind", "schedule", "std::string", /*default=*/"\"revolve\"",
+           "Checkpoint schedule: uniform (Theorem 5.3) or revolve (Theorem 5.4)">,
+    Option<"slots", "slots", "unsigned", /*default=*/"0",
+           "revolve: checkpoint slots s (z_0 included); uniform: segments c. "
+           "0 chooses s with C(2s, s) >= l, or c = ceil(sqrt(l))">,
+    Option<"minChainLength", "min-chain-length", "unsigned", /*default=*/"2",
+           "Leave functions whose chain has fewer steps unchanged (remark)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report (chain, checkpoints, schedule, bytes) to this file">,
+  ];
+  let dependentDialects = ["::mlir::tp::TpDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // STAX_TRANSFORMS_PASSES_TD

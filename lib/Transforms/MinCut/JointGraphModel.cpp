@@ -148,7 +148,8 @@ FailureOr<JointGraphModel> mincut::buildModel(func::FuncOp fn,
   for (Operation *op : forward)
     for (Value r : op->getResults()) {
       m.index[r] = m.values.size();
-      m.values.push_back({r, valueName(r, k++), isView(op), flopsOf(op)});
+      // Names are only built for the values a report mentions.
+      m.values.push_back({r, k++, isView(op), flopsOf(op)});
     }
 
   // Distance to the nearest backward user, in reverse program order.

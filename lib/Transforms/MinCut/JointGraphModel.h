@@ -26,7 +26,7 @@ struct ModelOptions {
 /// A forward value of the joint function.
 struct ValueInfo {
   mlir::Value value;
-  std::string name;       ///< stable name for reports (importer node names)
+  unsigned ordinal = 0;   ///< position among forward values, for valueName
   bool isView = false;    ///< free to recompute, never saved
   double recomputeFlops = 0; ///< cost of recomputing it from its operands
 };

@@ -127,20 +127,72 @@ std::string typeString(Type t) {
   return s;
 }
 
-llvm::json::Object savedEntry(StringRef name, StringRef producer,
-                              StringRef kind, Value v) {
+/// One saved value of the report.
+struct SavedRecord {
+  std::string name, producer, kind, dtype;
+  SmallVector<int64_t, 4> shape;
+  int64_t bytes;
+};
+
+SavedRecord savedRecord(std::string name, StringRef producer, StringRef kind,
+                        Value v) {
   auto t = cast<RankedTensorType>(v.getType());
-  llvm::json::Array shape;
-  for (int64_t d : t.getShape())
-    shape.push_back(d);
-  // json::Value(StringRef) borrows: copy, the report outlives the callers'
-  // strings ("primals_<k>" is a temporary).
-  return llvm::json::Object{{"name", name.str()},
-                            {"producer", producer.str()},
-                            {"kind", kind.str()},
-                            {"shape", std::move(shape)},
-                            {"dtype", typeString(t.getElementType())},
-                            {"bytes", tensorBytes(v)}};
+  return {std::move(name), producer.str(), kind.str(),
+          typeString(t.getElementType()),
+          SmallVector<int64_t, 4>(t.getShape()), tensorBytes(v)};
+}
+
+/// The report of one function.
+struct FunctionRecord {
+  std::string name, forward, backward, algorithm;
+  std::vector<SavedRecord> saved;
+  std::vector<StringRef> recomputed; // op names, owned by the context
+  int64_t savedBytes, maxFlow, forwardValues;
+  bool fallback;
+  double solverMs;
+};
+
+/// Streams the report: a json::Value tree costs a DenseMap per saved value
+/// and deep copies when arrays grow (json::Value's move is not noexcept),
+/// which made the report most of the pass time on large graphs. Keys are
+/// written in sorted order, as json::Object prints them.
+void writeReport(llvm::raw_ostream &os, ArrayRef<FunctionRecord> records) {
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attributeArray("functions", [&] {
+      for (const FunctionRecord &r : records)
+        j.object([&] {
+          j.attribute("algorithm", r.algorithm);
+          j.attribute("backward", r.backward);
+          j.attribute("fallback", r.fallback);
+          j.attribute("forward", r.forward);
+          j.attribute("forward_values", r.forwardValues);
+          j.attribute("max_flow", r.maxFlow);
+          j.attribute("name", r.name);
+          j.attributeArray("recomputed", [&] {
+            for (StringRef op : r.recomputed)
+              j.value(op);
+          });
+          j.attributeArray("saved", [&] {
+            for (const SavedRecord &e : r.saved)
+              j.object([&] {
+                j.attribute("bytes", e.bytes);
+                j.attribute("dtype", e.dtype);
+                j.attribute("kind", e.kind);
+                j.attribute("name", e.name);
+                j.attribute("producer", e.producer);
+                j.attributeArray("shape", [&] {
+                  for (int64_t d : e.shape)
+                    j.value(d);
+                });
+              });
+          });
+          j.attribute("saved_bytes", r.savedBytes);
+          j.attribute("solver_time_ms", r.solverMs);
+        });
+    });
+  });
+  os << "\n";
 }
 
 /// Figure 5.1: forward ops blue, backward ops red, saved values bold, and
@@ -203,11 +255,13 @@ struct MinCutPass : public stax::impl::StaxMinCutBase<MinCutPass> {
   void runOnOperation() override;
 
 private:
-  LogicalResult partition(func::FuncOp fn, llvm::json::Array &report,
+  LogicalResult partition(func::FuncOp fn,
+                          SmallVectorImpl<FunctionRecord> &records,
                           llvm::raw_ostream *dotStream);
 };
 
-LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
+LogicalResult MinCutPass::partition(func::FuncOp fn,
+                                    SmallVectorImpl<FunctionRecord> &records,
                                     llvm::raw_ostream *dotStream) {
   ModelOptions options{forceSaveNearFar, nearFarDistance, forceSaveChainEnd,
                        chainLength};
@@ -226,6 +280,7 @@ LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
   // every value the backward reads (views replaced by what they view).
   {
     SmallVector<unsigned> all;
+    llvm::DenseSet<unsigned> inAll; // is_contained on `all` was quadratic
     for (auto [v, fv] : llvm::enumerate(model->problem.values)) {
       if (!fv.inB)
         continue;
@@ -235,7 +290,7 @@ LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
       else
         real.push_back(v);
       for (unsigned u : real)
-        if (!llvm::is_contained(all, u))
+        if (inAll.insert(u).second)
           all.push_back(u);
     }
     auto bytesOf = [&](ArrayRef<unsigned> set) {
@@ -271,45 +326,46 @@ LogicalResult MinCutPass::partition(func::FuncOp fn, llvm::json::Array &report,
   if (dotStream)
     writeDot(*dotStream, *model, saved);
 
+  // Without a report, only the split remains to do.
+  if (report.empty())
+    return failure(failed(splitJointFunction(*model, saved)));
+
   // The report names values before the split erases the joint function.
-  llvm::json::Array savedJson;
-  int64_t savedBytes = 0;
-  struct Named { unsigned v; std::string name, producer; };
+  FunctionRecord r;
+  r.name = fn.getSymName().str();
+  struct Named { std::string name, producer; };
   SmallVector<Named> names;
   for (unsigned v : saved)
-    names.push_back({v, model->values[v].name,
-                     model->values[v].value.getDefiningOp()->getName().getStringRef().str()});
-  std::string name = fn.getSymName().str();
-  SmallVector<std::pair<std::string, Type>> inputArgs;
+    names.push_back(
+        {valueName(model->values[v].value, model->values[v].ordinal),
+         model->values[v].value.getDefiningOp()->getName().getStringRef().str()});
   FailureOr<SplitResult> split = splitJointFunction(*model, saved);
   if (failed(split))
     return failure();
+  r.saved.reserve(split->savedInputs.size() + names.size());
   for (unsigned i : split->savedInputs) {
     Value arg = split->forward.getArgument(i); // primal i keeps its position
-    savedJson.push_back(savedEntry("primals_" + std::to_string(i + 1),
-                                   "placeholder", "input", arg));
+    r.saved.push_back(savedRecord("primals_" + std::to_string(i + 1),
+                                  "placeholder", "input", arg));
   }
   unsigned k = split->savedInputs.size();
-  for (const Named &n : names) {
+  r.savedBytes = 0;
+  for (Named &n : names) {
     Value v = split->backward.getArgument(k++);
-    savedJson.push_back(savedEntry(n.name, n.producer, "activation", v));
-    savedBytes += tensorBytes(v);
+    r.saved.push_back(
+        savedRecord(std::move(n.name), n.producer, "activation", v));
+    r.savedBytes += tensorBytes(v);
   }
-  llvm::json::Array recomputed;
   for (Operation *op : split->recomputed)
-    recomputed.push_back(op->getName().getStringRef().str());
-  report.push_back(llvm::json::Object{
-      {"name", name},
-      {"forward", split->forward.getSymName().str()},
-      {"backward", split->backward.getSymName().str()},
-      {"saved", std::move(savedJson)},
-      {"saved_bytes", savedBytes},
-      {"max_flow", solution.maxFlow},
-      {"fallback", solution.fallback},
-      {"recomputed", std::move(recomputed)},
-      {"algorithm", algorithm},
-      {"forward_values", static_cast<int64_t>(model->values.size())},
-      {"solver_time_ms", solverMs}});
+    r.recomputed.push_back(op->getName().getStringRef());
+  r.forward = split->forward.getSymName().str();
+  r.backward = split->backward.getSymName().str();
+  r.maxFlow = solution.maxFlow;
+  r.fallback = solution.fallback;
+  r.algorithm = algorithm;
+  r.forwardValues = static_cast<int64_t>(model->values.size());
+  r.solverMs = solverMs;
+  records.push_back(std::move(r));
   return success();
 }
 
@@ -332,9 +388,9 @@ void MinCutPass::runOnOperation() {
   for (auto fn : getOperation().getOps<func::FuncOp>())
     if (fn->hasAttr(kJointOutputsAttr))
       joints.push_back(fn);
-  llvm::json::Array functions;
+  SmallVector<FunctionRecord> records;
   for (func::FuncOp fn : joints)
-    if (failed(partition(fn, functions, dotFile.get())))
+    if (failed(partition(fn, records, dotFile.get())))
       return signalPassFailure();
   if (!report.empty()) {
     std::error_code ec;
@@ -343,9 +399,7 @@ void MinCutPass::runOnOperation() {
       getOperation().emitError() << "cannot write " << report << ": " << ec.message();
       return signalPassFailure();
     }
-    os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                     {"functions", std::move(functions)}}))
-       << "\n";
+    writeReport(os, records);
   }
 }
 } // namespace

@@ -16,30 +16,35 @@ bool isBackward(Operation *op) {
   return p && p.getValue() == "bw";
 }
 
-/// Clones the ops producing `roots` (and everything they need that `map`
-/// does not already provide) at the builder's insertion point, in the
-/// joint function's program order.
-void cloneSlice(OpBuilder &b, Block &joint, ArrayRef<Value> roots,
-                IRMapping &map, SmallVectorImpl<Operation *> *cloned) {
+/// The ops that compute `roots`, stopping at `stop` and at block arguments
+/// (collected into `args`).
+llvm::DenseSet<Operation *> slice(ArrayRef<Value> roots,
+                                  const llvm::DenseSet<Value> &stop,
+                                  llvm::DenseSet<Value> *args) {
   llvm::DenseSet<Operation *> needed;
   SmallVector<Value> work(roots.begin(), roots.end());
   while (!work.empty()) {
     Value v = work.pop_back_val();
-    if (map.contains(v))
+    if (stop.contains(v))
       continue;
     Operation *def = v.getDefiningOp();
-    if (!def || !needed.insert(def).second)
+    if (!def) {
+      if (args)
+        args->insert(v);
       continue;
-    for (Value operand : def->getOperands())
-      work.push_back(operand);
-  }
-  for (Operation &op : joint.without_terminator()) {
-    if (!needed.contains(&op))
+    }
+    if (!needed.insert(def).second)
       continue;
-    Operation *copy = b.clone(op, map);
-    if (cloned)
-      cloned->push_back(copy);
+    llvm::append_range(work, def->getOperands());
   }
+  return needed;
+}
+
+/// Rewrites the operands of an op moved out of the joint function.
+void remapOperands(Operation *op, const IRMapping &map) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (Value v = map.lookupOrNull(operand.get()))
+      operand.set(v);
 }
 } // namespace
 
@@ -60,105 +65,97 @@ mincut::splitJointFunction(JointGraphModel &model, ArrayRef<unsigned> saved) {
   for (unsigned v : saved)
     savedValues.push_back(model.values[v].value);
 
+  // What each function computes. The backward stops at the saved values;
+  // the primal arguments it reaches are its saved inputs.
+  SmallVector<Value> fwdRoots(outputs);
+  fwdRoots.append(savedValues);
+  llvm::DenseSet<Operation *> inForward = slice(fwdRoots, {}, nullptr);
+  llvm::DenseSet<Value> savedSet(savedValues.begin(), savedValues.end());
+  llvm::DenseSet<Value> argsRead;
+  llvm::DenseSet<Operation *> inBackward = slice(grads, savedSet, &argsRead);
+
   SplitResult result;
+  for (unsigned i : primals)
+    if (argsRead.contains(joint.getArgument(i)))
+      result.savedInputs.push_back(i);
   OpBuilder b(joint);
 
   // Forward: primals -> outputs, saved activations.
-  {
-    SmallVector<Type> ins, outs;
-    for (unsigned i : primals)
-      ins.push_back(joint.getArgument(i).getType());
-    for (Value v : outputs)
-      outs.push_back(v.getType());
-    for (Value v : savedValues)
-      outs.push_back(v.getType());
-    auto fwd = func::FuncOp::create(b, joint.getLoc(), name + "_forward",
-                                    FunctionType::get(ctx, ins, outs));
-    Block *entry = fwd.addEntryBlock();
-    IRMapping map;
-    // All argument attributes at once: setArgAttrs per argument rebuilds the
-    // whole arg_attrs array each time (quadratic in the primal count).
-    SmallVector<DictionaryAttr> argAttrs;
-    for (auto [k, i] : llvm::enumerate(primals)) {
-      map.map(joint.getArgument(i), entry->getArgument(k));
-      argAttrs.push_back(joint.getArgAttrDict(i));
-    }
-    fwd.setAllArgAttrs(ArrayRef<DictionaryAttr>(argAttrs));
-    OpBuilder fb = OpBuilder::atBlockEnd(entry);
-    SmallVector<Value> roots(outputs);
-    roots.append(savedValues);
-    cloneSlice(fb, body, roots, map, nullptr);
-    SmallVector<Value> results;
-    for (Value v : roots)
-      results.push_back(map.lookup(v));
-    func::ReturnOp::create(fb, ret->getLoc(), results);
-    result.forward = fwd;
+  SmallVector<Type> fwdIns, fwdOuts;
+  for (unsigned i : primals)
+    fwdIns.push_back(joint.getArgument(i).getType());
+  for (Value v : fwdRoots)
+    fwdOuts.push_back(v.getType());
+  auto fwd = func::FuncOp::create(b, joint.getLoc(), name + "_forward",
+                                  FunctionType::get(ctx, fwdIns, fwdOuts));
+  Block *fwdEntry = fwd.addEntryBlock();
+  IRMapping fwdMap;
+  // All argument attributes at once: setArgAttrs per argument rebuilds the
+  // whole arg_attrs array each time (quadratic in the primal count).
+  SmallVector<DictionaryAttr> argAttrs;
+  for (auto [k, i] : llvm::enumerate(primals)) {
+    fwdMap.map(joint.getArgument(i), fwdEntry->getArgument(k));
+    argAttrs.push_back(joint.getArgAttrDict(i));
   }
+  fwd.setAllArgAttrs(ArrayRef<DictionaryAttr>(argAttrs));
 
-  // Backward: saved inputs, saved activations, tangents -> gradients. The
-  // primal arguments it reads are found by cloning: first map everything
-  // that is an argument of the backward, then clone the gradients' slice.
-  {
-    // Which primals does the backward slice read? Walk it without building.
-    llvm::DenseSet<Value> savedSet(savedValues.begin(), savedValues.end());
-    llvm::DenseSet<Value> primalsRead;
-    {
-      llvm::DenseSet<Operation *> seen;
-      SmallVector<Value> work(grads);
-      while (!work.empty()) {
-        Value v = work.pop_back_val();
-        if (savedSet.contains(v))
-          continue;
-        if (auto arg = dyn_cast<BlockArgument>(v)) {
-          if (!joint.getArgAttr(arg.getArgNumber(), kTangentAttr))
-            primalsRead.insert(v);
-          continue;
-        }
-        Operation *def = v.getDefiningOp();
-        if (!seen.insert(def).second)
-          continue;
-        for (Value operand : def->getOperands())
-          work.push_back(operand);
-      }
-    }
-    for (unsigned i : primals)
-      if (primalsRead.contains(joint.getArgument(i)))
-        result.savedInputs.push_back(i);
-
-    SmallVector<Type> ins, outs;
-    for (unsigned i : result.savedInputs)
-      ins.push_back(joint.getArgument(i).getType());
-    for (Value v : savedValues)
-      ins.push_back(v.getType());
-    for (unsigned i : tangents)
-      ins.push_back(joint.getArgument(i).getType());
-    for (Value v : grads)
-      outs.push_back(v.getType());
-    auto bwd = func::FuncOp::create(b, joint.getLoc(), name + "_backward",
-                                    FunctionType::get(ctx, ins, outs));
-    Block *entry = bwd.addEntryBlock();
-    IRMapping map;
-    unsigned k = 0;
-    for (unsigned i : result.savedInputs)
-      map.map(joint.getArgument(i), entry->getArgument(k++));
-    for (Value v : savedValues)
-      map.map(v, entry->getArgument(k++));
-    for (unsigned i : tangents) {
-      map.map(joint.getArgument(i), entry->getArgument(k));
-      bwd.setArgAttr(k++, kTangentAttr, UnitAttr::get(ctx));
-    }
-    OpBuilder bb = OpBuilder::atBlockEnd(entry);
-    SmallVector<Operation *> cloned;
-    cloneSlice(bb, body, grads, map, &cloned);
-    for (Operation *op : cloned)
-      if (!isBackward(op))
-        result.recomputed.push_back(op);
-    SmallVector<Value> results;
-    for (Value v : grads)
-      results.push_back(map.lookup(v));
-    func::ReturnOp::create(bb, ret->getLoc(), results);
-    result.backward = bwd;
+  // Backward: saved inputs, saved activations, tangents -> gradients.
+  SmallVector<Type> bwdIns, bwdOuts;
+  for (unsigned i : result.savedInputs)
+    bwdIns.push_back(joint.getArgument(i).getType());
+  for (Value v : savedValues)
+    bwdIns.push_back(v.getType());
+  for (unsigned i : tangents)
+    bwdIns.push_back(joint.getArgument(i).getType());
+  for (Value v : grads)
+    bwdOuts.push_back(v.getType());
+  auto bwd = func::FuncOp::create(b, joint.getLoc(), name + "_backward",
+                                  FunctionType::get(ctx, bwdIns, bwdOuts));
+  Block *bwdEntry = bwd.addEntryBlock();
+  IRMapping bwdMap;
+  unsigned k = 0;
+  for (unsigned i : result.savedInputs)
+    bwdMap.map(joint.getArgument(i), bwdEntry->getArgument(k++));
+  for (Value v : savedValues)
+    bwdMap.map(v, bwdEntry->getArgument(k++));
+  SmallVector<DictionaryAttr> bwdArgAttrs(k, DictionaryAttr::get(ctx));
+  auto tangentAttrs = DictionaryAttr::get(
+      ctx, NamedAttribute(StringAttr::get(ctx, kTangentAttr), UnitAttr::get(ctx)));
+  for (unsigned i : tangents) {
+    bwdMap.map(joint.getArgument(i), bwdEntry->getArgument(k++));
+    bwdArgAttrs.push_back(tangentAttrs);
   }
+  bwd.setAllArgAttrs(ArrayRef<DictionaryAttr>(bwdArgAttrs));
+
+  // The joint function is erased afterwards, so its ops are moved rather
+  // than cloned (cloning allocated every op anew and dominated the pass);
+  // only forward ops both functions need are cloned into the backward.
+  // Program order is kept in both.
+  OpBuilder bb = OpBuilder::atBlockEnd(bwdEntry);
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    bool f = inForward.contains(&op), bw = inBackward.contains(&op);
+    if (f && bw)
+      result.recomputed.push_back(bb.clone(op, bwdMap));
+    if (f) {
+      op.moveBefore(fwdEntry, fwdEntry->end());
+      remapOperands(&op, fwdMap);
+    } else if (bw) {
+      op.moveBefore(bwdEntry, bwdEntry->end());
+      remapOperands(&op, bwdMap);
+      if (!isBackward(&op))
+        result.recomputed.push_back(&op);
+    }
+  }
+  SmallVector<Value> fwdResults, bwdResults;
+  for (Value v : fwdRoots)
+    fwdResults.push_back(fwdMap.lookupOrDefault(v));
+  OpBuilder fb = OpBuilder::atBlockEnd(fwdEntry);
+  func::ReturnOp::create(fb, ret->getLoc(), fwdResults);
+  for (Value v : grads)
+    bwdResults.push_back(bwdMap.lookupOrDefault(v));
+  func::ReturnOp::create(bb, ret->getLoc(), bwdResults);
+  result.forward = fwd;
+  result.backward = bwd;
 
   joint.erase();
   return result;
