@@ -218,21 +218,46 @@ FailureOr<Step> BodyCompiler::compileLoad(sx::LoadOp op) {
   });
 }
 
+/// "'stax.pointwise' at loc(...)" for the node running `op`, and the kernel
+/// around it, so that a failed check names the kernel at fault.
+static std::string describeEnclosingNode(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Operation *node = op->getParentOp();
+  os << "in '" << node->getName() << "' at " << node->getLoc();
+  if (auto kernel = dyn_cast_or_null<sx::KernelOp>(node->getParentOp()))
+    os << " of 'stax.kernel' at " << kernel->getLoc();
+  return text;
+}
+
 FailureOr<Step> BodyCompiler::compileIndirect(sx::IndirectIndexOp op) {
   unsigned a = slotOf(op.getValue()), r = define(op.getResult());
   int64_t size = op.getSize();
   bool wrap = op.getWrapNegative(), check = op.getCheckBounds();
   Operation *where = op;
+  // Built once here, not per element: the message of a failed check.
+  std::string node = describeEnclosingNode(op);
+  SmallVector<unsigned> loops;
+  for (BlockArgument arg : op->getBlock()->getArguments())
+    loops.push_back(slotOf(arg));
   return Step([=](Slots &s) -> LogicalResult {
     int64_t v = s[a].i;
     if (wrap && v < 0)
       v += size;
-    if (check && (v < 0 || v >= size))
-      return runtimeError(where, "index " + Twine(s[a].i) +
-                                     " is out of bounds for a dimension of "
-                                     "size " + Twine(size));
-    s[r].i = v;
-    return success();
+    if (!check || (v >= 0 && v < size)) {
+      s[r].i = v;
+      return success();
+    }
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "index " << s[a].i;
+    if (wrap && s[a].i < 0)
+      os << " (" << v << " after wrap)";
+    os << " is out of bounds for a dimension of size " << size << " " << node
+       << ", loop indices (";
+    llvm::interleaveComma(loops, os, [&](unsigned k) { os << s[k].i; });
+    os << ")";
+    return runtimeError(where, msg);
   });
 }
 

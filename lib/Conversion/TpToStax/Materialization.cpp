@@ -99,12 +99,12 @@ LayoutAttr stax::lowering::chooseLayout(PointwiseOp node) {
   SmallVector<unsigned> order; // outermost first
   for (unsigned k = 0; k < weights.size(); ++k)
     order.push_back(k);
-  // A dim read with stride 0 everywhere expresses no preference: keep its
-  // row-major place by giving it the weight of the dim before it.
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-    return weights[a] > weights[b] && weights[b] != 0;
+  // Larger read strides go outside; ties keep the row-major order.
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return weights[a] != weights[b] ? weights[a] > weights[b] : a < b;
   });
   bool identity = llvm::is_sorted(order);
+  // A dim no load reads along expresses no preference: keep row-major.
   if (identity || llvm::any_of(weights, [](int64_t w) { return w == 0; }))
     return LayoutAttr::getRowMajor(ctx, type.getShape());
   SmallVector<int64_t> strides(type.getRank(), 0);

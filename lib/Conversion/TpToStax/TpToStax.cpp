@@ -186,7 +186,6 @@ LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
 /// An existing buffer: a node's result keeps its layout (re-lowering
 /// partially lowered IR), anything else is row-major.
 NodePtr FunctionLowering::bufferOf(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
   LayoutAttr layout;
   if (auto p = v.getDefiningOp<PointwiseOp>())
     layout = p.getRangesAttr() ? LayoutAttr() : p.getLayout();

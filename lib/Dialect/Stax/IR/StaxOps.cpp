@@ -369,3 +369,89 @@ LogicalResult IndirectIndexOp::verify() {
     return emitOpError() << "size must be non-negative, got " << size;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Integer ranges (Definition 6.4)
+//===----------------------------------------------------------------------===//
+
+static ConstantIntRanges signedRange(int64_t lo, int64_t hi) {
+  return ConstantIntRanges::fromSigned(APInt(64, lo, /*isSigned=*/true),
+                                       APInt(64, hi, /*isSigned=*/true));
+}
+
+/// Loop index k of a node runs over [0, extents[k] - 1]. Upstream
+/// IntegerRangeAnalysis asks a region op that is not a RegionBranchOp for
+/// the ranges of its entry block arguments through this interface. It is
+/// the FromOptional variant because a buffer operand never has a range, and
+/// the plain variant is not called while an operand has none.
+static void setLoopIndexRanges(Region &body, ArrayRef<int64_t> extents,
+                               SetIntLatticeFn setResultRange) {
+  Block &block = body.front();
+  for (auto [arg, extent] : llvm::zip(block.getArguments(), extents))
+    if (extent > 0)
+      setResultRange(arg, IntegerValueRange(signedRange(0, extent - 1)));
+}
+
+void PointwiseOp::inferResultRangesFromOptional(ArrayRef<IntegerValueRange>,
+                                                SetIntLatticeFn setResultRange) {
+  setLoopIndexRanges(getBody(), getIterationRanges(), setResultRange);
+}
+
+void ReductionOp::inferResultRangesFromOptional(ArrayRef<IntegerValueRange>,
+                                                SetIntLatticeFn setResultRange) {
+  SmallVector<int64_t> extents(getIterationRanges());
+  llvm::append_range(extents, getReductionRanges());
+  setLoopIndexRanges(getBody(), extents, setResultRange);
+}
+
+void ScatterOp::inferResultRangesFromOptional(ArrayRef<IntegerValueRange>,
+                                              SetIntLatticeFn setResultRange) {
+  setLoopIndexRanges(getBody(), getRanges(), setResultRange);
+}
+
+/// A value read from memory may be anything its type holds. Set even though
+/// the buffer operand has no range: left unset, the value would count as
+/// never computed, and a select or join over it would look narrower than it
+/// is.
+void LoadOp::inferResultRangesFromOptional(ArrayRef<IntegerValueRange>,
+                                           SetIntLatticeFn setResultRange) {
+  Type t = getValue().getType();
+  if (t.isIntOrIndex())
+    setResultRange(getValue(),
+                   IntegerValueRange(ConstantIntRanges::maxRange(
+                       ConstantIntRanges::getStorageBitwidth(t))));
+}
+
+ConstantIntRanges IndirectIndexOp::inferIndexRange(const ConstantIntRanges &value,
+                                                   int64_t size,
+                                                   bool wrapNegative,
+                                                   bool checkBounds) {
+  // Operands wider than 64 bits that do not fit say nothing about the index.
+  if (value.smin().getSignificantBits() > 64 ||
+      value.smax().getSignificantBits() > 64 || size <= 0)
+    return ConstantIntRanges::maxRange(64);
+  int64_t lo = value.smin().getSExtValue(), hi = value.smax().getSExtValue();
+  if (wrapNegative && hi < 0) {
+    lo += size; // cannot overflow: lo <= hi < 0 < size
+    hi += size;
+  } else if (wrapNegative && lo < 0) {
+    // Negative values land in [lo + size, size - 1], the others in [0, hi].
+    lo = std::min<int64_t>(0, lo + size);
+    hi = std::max<int64_t>(hi, size - 1);
+  }
+  if (checkBounds) {
+    // Values outside [0, size) stop the program; the others pass unchanged.
+    lo = std::max<int64_t>(lo, 0);
+    hi = std::min<int64_t>(hi, size - 1);
+    if (lo > hi) // always out of bounds: no index is ever produced
+      return signedRange(0, size - 1);
+  }
+  return signedRange(lo, hi);
+}
+
+void IndirectIndexOp::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,
+                                        SetIntRangeFn setResultRange) {
+  setResultRange(getResult(),
+                 inferIndexRange(argRanges[0], getSize(), getWrapNegative(),
+                                 getCheckBounds()));
+}

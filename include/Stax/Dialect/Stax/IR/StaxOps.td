@@ -12,6 +12,7 @@ include "Stax/Dialect/Stax/IR/StaxDialect.td"
 include "Stax/Dialect/Stax/IR/StaxAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/IR/OpAsmInterface.td"
 
 class Stax_Op<string mnemonic, list<Trait> traits = []>
@@ -29,7 +30,12 @@ def Stax_Scalar : AnyTypeOf<[AnyFloat, AnySignlessInteger, Index]>;
 class Stax_NodeOp<string mnemonic, list<Trait> traits = []>
     : Stax_Op<mnemonic, !listconcat([RecursiveMemoryEffects,
         SingleBlockImplicitTerminator<"YieldOp">,
-        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>],
+        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
+        // Gives the loop indices (block arguments) their ranges [0, s-1]
+        // (Definition 6.4) for IntegerRangeAnalysis, whatever is known of
+        // the operands (buffers have no integer range).
+        DeclareOpInterfaceMethods<InferIntRangeInterface,
+                                  ["inferResultRangesFromOptional"]>],
         traits)> {
   let hasVerifier = 1;
   let hasCustomAssemblyFormat = 1;
@@ -151,6 +157,8 @@ def Stax_KernelOp : Stax_Op<"kernel", [RecursiveMemoryEffects,
 //===----------------------------------------------------------------------===//
 
 def Stax_LoadOp : Stax_Op<"load", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface,
+                              ["inferResultRangesFromOptional"]>,
     TypesMatchWith<"the value has the buffer's element type", "buffer", "value",
                    "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
   let summary = "read one element of a buffer's storage";
@@ -171,7 +179,8 @@ def Stax_LoadOp : Stax_Op<"load", [Pure,
                    CArg<"::mlir::Value", "{}">:$mask)>];
 }
 
-def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure]> {
+def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "a data-dependent index into a dimension of `size`";
   let description = [{
     Converts a run-time integer to an index into a dimension of `size`
@@ -185,6 +194,14 @@ def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure]> {
   let results = (outs Index:$result);
   let assemblyFormat = "$value `,` $size attr-dict `:` type($value)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The transfer function of this op (Proposition 6.4): the range of the
+    /// index given the range `value` of the operand, for a dimension of
+    /// `size` with the given wrap and check.
+    static ::mlir::ConstantIntRanges
+    inferIndexRange(const ::mlir::ConstantIntRanges &value, int64_t size,
+                    bool wrapNegative, bool checkBounds);
+  }];
 }
 
 def Stax_YieldOp : Stax_Op<"yield", [Pure, Terminator,
