@@ -12,6 +12,7 @@
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
+#include "Stax/Pipelines/Pipelines.h"
 #include "Stax/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,6 +38,7 @@ inline void registerAllPasses() {
   registerStaxTransformsPasses();
   registerStaxConversionPasses();
   registerStaxSchedulingPasses();
+  registerPipelines();
 }
 
 } // namespace stax
