@@ -12,5 +12,7 @@ cp "$BUILD_DIR/docs/Dialects/StaxDialect.md" docs/Dialects/Stax.md
   cat "$BUILD_DIR/docs/Passes/StaxTransformsPasses.md"
   echo
   cat "$BUILD_DIR/docs/Passes/StaxConversionPasses.md"
+  echo
+  cat "$BUILD_DIR/docs/Passes/StaxSchedulingPasses.md"
 } > docs/Passes.md
 echo "docs/Dialects/{Tp,Stax}.md and docs/Passes.md updated"
