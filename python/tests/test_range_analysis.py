@@ -22,49 +22,9 @@ from stax import corpus
 
 warnings.filterwarnings("ignore")
 
-_NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
-       "i64": np.int64, "i32": np.int32, "i1": np.bool_}
+from test_lowering_corpus import _functions, _modules, _random_inputs
 
 RANGE = "func.func(stax-range-analysis)"
-
-
-def _functions(module_text):
-    """(name, [(shape, elt)]) of each func.func in the module."""
-    out = []
-    for m in re.finditer(r"func\.func @(\w+)\(([^)]*)\)", module_text):
-        args = []
-        for ty in re.findall(r"tensor<([^>]*)>", m.group(2)):
-            parts = ty.split("x")
-            args.append((tuple(int(d) for d in parts[:-1]), parts[-1]))
-        out.append((m.group(1), args))
-    return out
-
-
-def _random_inputs(args, seed):
-    """Floats ~ N(0, 1); integers in [0, 2), valid for any dim of size >= 2;
-    bools 50/50."""
-    rng = np.random.default_rng(seed)
-    arrays = []
-    for shape, elt in args:
-        if elt.startswith("f"):
-            arrays.append(rng.standard_normal(shape).astype(_NP[elt]))
-        elif elt == "i1":
-            arrays.append(rng.random(shape) < 0.5)
-        else:
-            arrays.append(rng.integers(0, 2, size=shape).astype(_NP[elt]))
-    return arrays
-
-
-def _modules(name):
-    model = corpus.get(name)
-    inputs = model.make_inputs()
-    fwd = stax.import_torch(model.fn, *inputs)
-    out = {"forward": fwd}
-    if any(getattr(x, "requires_grad", False) for x in inputs):
-        out["mincut"] = stax.run_pipeline(
-            fwd, "builtin.module(stax-joint-graph,stax-mincut)")
-    return out
-
 
 def _lower(text, target="cpu", analyse=False):
     passes = "stax-lower{target=%s}" % target
@@ -78,7 +38,7 @@ CASES = [(m, kind) for m in corpus.names() for kind in ("forward", "mincut")]
 
 @pytest.mark.parametrize("name,kind", CASES, ids=["-".join(c) for c in CASES])
 def test_range_analysis_interprets_bitwise(name, kind):
-    modules = _modules(name)
+    modules = dict(_modules(name))
     if kind not in modules:
         pytest.skip("no differentiable input")
     lowered = _lower(modules[kind])

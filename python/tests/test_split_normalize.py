@@ -34,44 +34,7 @@ LOWER = "builtin.module(stax-lower{target=%s})"
 SPLIT = "builtin.module(func.func(stax-split-reductions%s))"
 NORMALIZE = "builtin.module(func.func(stax-normalize-loops))"
 
-_NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
-       "i64": np.int64, "i32": np.int32, "i1": np.bool_}
-
-
-def _functions(module_text):
-    out = []
-    for m in re.finditer(r"func\.func @(\w+)\(([^)]*)\)", module_text):
-        args = []
-        for ty in re.findall(r"tensor<([^>]*)>", m.group(2)):
-            parts = ty.split("x")
-            args.append((tuple(int(d) for d in parts[:-1]), parts[-1]))
-        out.append((m.group(1), args))
-    return out
-
-
-def _random_inputs(args, seed):
-    rng = np.random.default_rng(seed)
-    arrays = []
-    for shape, elt in args:
-        if elt.startswith("f"):
-            arrays.append(rng.standard_normal(shape).astype(_NP[elt]))
-        elif elt == "i1":
-            arrays.append(rng.random(shape) < 0.5)
-        else:
-            arrays.append(rng.integers(0, 2, size=shape).astype(_NP[elt]))
-    return arrays
-
-
-def _modules(name):
-    model = corpus.get(name)
-    inputs = model.make_inputs()
-    fwd = stax.import_torch(model.fn, *inputs)
-    out = [("forward", fwd)]
-    if any(getattr(x, "requires_grad", False) for x in inputs):
-        out.append(("mincut", stax.run_pipeline(
-            fwd, "builtin.module(stax-joint-graph,stax-mincut)")))
-    return out
-
+from test_lowering_corpus import _functions, _modules, _random_inputs
 
 def _assert_bitwise(a_text, b_text, seed_base=0):
     for k, (fn, args) in enumerate(_functions(a_text)):
