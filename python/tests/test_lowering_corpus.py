@@ -52,6 +52,21 @@ def _random_inputs(args, seed):
     return arrays
 
 
+def assert_same_results(want_text, got_text, functions_of=None, seed_base=0):
+    """Interprets every function of `functions_of` (default `want_text`) in
+    both modules on the same seeded inputs; asserts equal dtypes and bits."""
+    for k, (fn, args) in enumerate(_functions(functions_of or want_text)):
+        ins = _random_inputs(args, seed=seed_base + k)
+        want = stax.interpret(want_text, fn, *ins)
+        got = stax.interpret(got_text, fn, *ins)
+        assert len(want) == len(got)
+        for i, (w, g) in enumerate(zip(want, got)):
+            assert w.dtype == g.dtype, (fn, i)
+            assert np.array_equal(w, g, equal_nan=True), (
+                "%s result %d differs: max |diff| %g" % (fn, i,
+                np.max(np.abs(w.astype(np.float64) - g.astype(np.float64)))))
+
+
 def _modules(name):
     model = corpus.get(name)
     inputs = model.make_inputs()
@@ -77,16 +92,7 @@ def test_lowered_interprets_bitwise(name, kind, target):
     lowered = stax.run_pipeline(
         tp_text, "builtin.module(stax-lower{target=%s})" % target)
     assert "stax.pointwise" in lowered or "stax.reduction" in lowered
-    for k, (fn, args) in enumerate(_functions(tp_text)):
-        ins = _random_inputs(args, seed=k)
-        want = stax.interpret(tp_text, fn, *ins)
-        got = stax.interpret(lowered, fn, *ins)
-        assert len(want) == len(got)
-        for i, (w, g) in enumerate(zip(want, got)):
-            assert w.dtype == g.dtype, (fn, i)
-            assert np.array_equal(w, g, equal_nan=True), (
-                "%s result %d differs: max |diff| %g" % (fn, i,
-                np.max(np.abs(w.astype(np.float64) - g.astype(np.float64)))))
+    assert_same_results(tp_text, lowered)
 
 
 def test_corpus_ops_all_lower():

@@ -34,17 +34,10 @@ LOWER = "builtin.module(stax-lower{target=%s})"
 SPLIT = "builtin.module(func.func(stax-split-reductions%s))"
 NORMALIZE = "builtin.module(func.func(stax-normalize-loops))"
 
-from test_lowering_corpus import _functions, _modules, _random_inputs
+from test_lowering_corpus import _modules, assert_same_results
 
 def _assert_bitwise(a_text, b_text, seed_base=0):
-    for k, (fn, args) in enumerate(_functions(a_text)):
-        ins = _random_inputs(args, seed=seed_base + k)
-        want = stax.interpret(a_text, fn, *ins)
-        got = stax.interpret(b_text, fn, *ins)
-        assert len(want) == len(got)
-        for i, (w, g) in enumerate(zip(want, got)):
-            assert w.dtype == g.dtype, (fn, i)
-            assert np.array_equal(w, g, equal_nan=True), (fn, i)
+    assert_same_results(a_text, b_text, seed_base=seed_base)
 
 
 # (a) + (c): the corpus.

@@ -17,12 +17,8 @@ namespace tp = mlir::tp;
 
 namespace {
 
-using Result = FailureOr<SmallVector<NodePtr>>;
+using Result = RuleResult;
 using Index = SmallVector<AffineExpr>;
-
-RankedTensorType resultType(RuleContext &ctx) {
-  return cast<RankedTensorType>(ctx.op->getResult(0).getType());
-}
 
 /// The index read from `index` at `at`, as a checked index into a dim of
 /// `size` (gather and index_select do not wrap negative indices).
@@ -45,7 +41,7 @@ Result indexSelect(RuleContext &ctx) {
   int64_t size = self->type.getDimSize(d);
   bool scalarIndex = index->type.getRank() == 0;
   return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
-      resultType(ctx), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+      ctx.resultType(), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
         Index at;
         if (!scalarIndex)
           at.push_back(idx[d]);
@@ -64,7 +60,7 @@ Result gather(RuleContext &ctx) {
   int64_t d = *tp::normalizeDim(op.getDim(), rank);
   int64_t size = self->type.getDimSize(d);
   return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
-      resultType(ctx), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+      ctx.resultType(), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
         Index src(idx);
         src[d] = indirect(bb, index, idx, size, false);
         return self->load(bb, src);
@@ -75,7 +71,7 @@ Result gather(RuleContext &ctx) {
 /// input, merged by select (NOTES.md, concatenation).
 Result cat(RuleContext &ctx) {
   auto op = cast<tp::CatOp>(ctx.op);
-  RankedTensorType rt = resultType(ctx);
+  RankedTensorType rt = ctx.resultType();
   int64_t rank = rt.getRank();
   if (rank == 0)
     return failure();
@@ -198,7 +194,7 @@ Result index(RuleContext &ctx) {
   SmallVector<NodePtr> indices(ArrayRef<NodePtr>(ctx.operands).drop_front());
   SmallVector<int64_t> shape(self->type.getShape());
   auto a = analyze(shape, indices, op.getDims());
-  RankedTensorType rt = resultType(ctx);
+  RankedTensorType rt = ctx.resultType();
   if (!a || ArrayRef<int64_t>(a->shape) != rt.getShape())
     return failure();
   AdvancedIndex adv = *a;
@@ -220,7 +216,7 @@ Result indexPut(RuleContext &ctx) {
   SmallVector<int64_t> shape(self->type.getShape());
   Type elt = self->type.getElementType();
   auto a = analyze(shape, indices, op.getDims());
-  if (!a || !scatterable(elt) || self->type != resultType(ctx))
+  if (!a || !scatterable(elt) || self->type != ctx.resultType())
     return failure();
   AdvancedIndex adv = *a;
   auto mode = op.getAccumulate() ? ScatterMode::Accumulate : ScatterMode::Overwrite;

@@ -120,6 +120,10 @@ public:
               llvm::SmallVector<NodePtr> operands)
       : b(b), op(op), operands(std::move(operands)) {}
 
+  /// The type of result `i` of the op being lowered.
+  RankedTensorType resultType(unsigned i = 0) const {
+    return llvm::cast<RankedTensorType>(op->getResult(i).getType());
+  }
   /// Row-major strides of a shape.
   static llvm::SmallVector<int64_t> rowMajor(llvm::ArrayRef<int64_t> shape);
   /// A node for a buffer already in memory with a row-major layout.
@@ -147,8 +151,8 @@ public:
 
 /// A rule returns one node per result of the op, or failure (without
 /// diagnostics) when it does not handle this instance: the op then stays.
-using RuleFn =
-    std::function<mlir::FailureOr<llvm::SmallVector<NodePtr>>(RuleContext &)>;
+using RuleResult = mlir::FailureOr<llvm::SmallVector<NodePtr>>;
+using RuleFn = std::function<RuleResult(RuleContext &)>;
 using RuleTable = llvm::StringMap<RuleFn>;
 
 void registerPointwiseRules(RuleTable &rules);

@@ -23,11 +23,8 @@ namespace tp = mlir::tp;
 namespace {
 
 using ScalarFn = std::function<Value(BodyBuilder &, ArrayRef<Value>)>;
-using Result = FailureOr<SmallVector<NodePtr>>;
+using Result = RuleResult;
 
-RankedTensorType resultType(RuleContext &ctx, unsigned i = 0) {
-  return cast<RankedTensorType>(ctx.op->getResult(i).getType());
-}
 Type eltOf(const NodePtr &n) { return n->type.getElementType(); }
 
 /// Listing 6.1: the node computing `fn` of the inputs, broadcast to `type`.
@@ -100,7 +97,7 @@ using FloatUnary = std::function<Value(BodyBuilder &, Value)>;
 /// in the result type (nullptr: no integer rule, the op stays).
 RuleFn unary(FloatUnary f, FloatUnary i = nullptr) {
   return [=](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     if (!isa<FloatType>(elt) && !i)
       return failure();
@@ -187,7 +184,7 @@ void registerUnary(RuleTable &r) {
     r[name] = [](RuleContext &ctx) -> Result { return one(ctx.operands[0]); };
 
   r["tp.logical_not"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
       Value b = bb.convert(in[0], bb.b.getI1Type());
       Value n = arith::XOrIOp::create(bb.b, bb.loc, b, bb.constantInt(1, b.getType()));
@@ -195,7 +192,7 @@ void registerUnary(RuleTable &r) {
     }));
   };
   r["tp.isnan"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
       if (!isa<FloatType>(in[0].getType()))
         return bb.constantInt(0, rt.getElementType());
@@ -203,7 +200,7 @@ void registerUnary(RuleTable &r) {
     }));
   };
   r["tp.bitwise_not"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     if (isa<FloatType>(rt.getElementType()))
       return failure();
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
@@ -214,7 +211,7 @@ void registerUnary(RuleTable &r) {
     }));
   };
   r["tp._to_copy"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
       return bb.convert(in[0], rt.getElementType());
     }));
@@ -288,7 +285,7 @@ NodePtr binaryNode(RankedTensorType rt, SmallVector<NodePtr> inputs, Type ct,
 
 RuleFn tensorBinary(BinaryFns fns, bool computeInResult) {
   return [=](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type ct = computeInResult ? rt.getElementType()
                               : commonTypeOf(eltOf(ctx.operands[0]), eltOf(ctx.operands[1]));
     if (!(isa<FloatType>(ct) ? fns.f : fns.i))
@@ -299,7 +296,7 @@ RuleFn tensorBinary(BinaryFns fns, bool computeInResult) {
 
 RuleFn scalarBinary(BinaryFns fns, bool computeInResult) {
   return [=](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     auto other = ctx.op->getAttrOfType<TypedAttr>("other");
     Type ct = computeInResult ? rt.getElementType()
                               : commonTypeWithScalar(eltOf(ctx.operands[0]), other);
@@ -464,7 +461,7 @@ void registerBinary(RuleTable &r) {
 
   auto addScalarLike = [](bool subtract, bool reversed) -> RuleFn {
     return [=](RuleContext &ctx) -> Result {
-      RankedTensorType rt = resultType(ctx);
+      RankedTensorType rt = ctx.resultType();
       auto other = ctx.op->getAttrOfType<TypedAttr>("other");
       double alpha = tp::getScalarAsDouble(ctx.op->getAttrOfType<TypedAttr>("alpha"));
       return one(binaryNode(rt, ctx.operands, rt.getElementType(),
@@ -483,7 +480,7 @@ void registerBinary(RuleTable &r) {
     auto other = ctx.op->getAttrOfType<TypedAttr>("other");
     // An integer remainder by zero is a run-time error of the op: it stays.
     if (tp::getScalarAsDouble(other) == 0 &&
-        !isa<FloatType>(resultType(ctx).getElementType()))
+        !isa<FloatType>(ctx.resultType().getElementType()))
       return failure();
     return scalarBinary(pythonRemainder(), true)(ctx);
   };
@@ -493,7 +490,7 @@ void registerBinary(RuleTable &r) {
     return tensorBinary(fns, true)(ctx);
   };
   r["tp.pow.Tensor_Scalar"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     auto other = ctx.op->getAttrOfType<TypedAttr>("other");
     if (!isa<FloatType>(elt))
@@ -514,7 +511,7 @@ void registerBinary(RuleTable &r) {
 
 void registerSelection(RuleTable &r) {
   r["tp.where"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     return one(pointwise(rt, ctx.operands, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
       Value c = bb.convert(in[0], bb.b.getI1Type());
@@ -523,7 +520,7 @@ void registerSelection(RuleTable &r) {
     }));
   };
   r["tp.masked_fill.Scalar"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     auto value = cast<tp::MaskedFillScalarOp>(ctx.op).getValue();
     return one(pointwise(rt, ctx.operands, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
@@ -533,7 +530,7 @@ void registerSelection(RuleTable &r) {
     }));
   };
   r["tp.full"] = [](RuleContext &ctx) -> Result {
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     auto value = cast<tp::FullOp>(ctx.op).getValue();
     return one(pointwise(rt, {}, [=](BodyBuilder &bb, ArrayRef<Value>) {
@@ -544,7 +541,7 @@ void registerSelection(RuleTable &r) {
   // diagonal, zero elsewhere.
   for (bool lower : {true, false})
     r[lower ? "tp.tril" : "tp.triu"] = [lower](RuleContext &ctx) -> Result {
-      RankedTensorType rt = resultType(ctx);
+      RankedTensorType rt = ctx.resultType();
       int64_t rank = rt.getRank();
       int64_t diagonal = static_cast<int64_t>(
           ctx.op->getAttrOfType<IntegerAttr>("diagonal").getInt());
@@ -568,7 +565,7 @@ void registerSelection(RuleTable &r) {
   // keeps the index computation analyzable (Example 6.3).
   r["tp.arange"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::ArangeOp>(ctx.op);
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     double start = tp::getScalarAsDouble(op.getStart());
     double step = tp::getScalarAsDouble(op.getStep());
     Type elt = rt.getElementType();

@@ -17,7 +17,7 @@ namespace tp = mlir::tp;
 
 namespace {
 
-using Result = FailureOr<SmallVector<NodePtr>>;
+using Result = RuleResult;
 
 /// Which input dims a reduction over `dims` (empty: all) combines.
 SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {

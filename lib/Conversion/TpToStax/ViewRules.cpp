@@ -20,16 +20,12 @@ namespace tp = mlir::tp;
 
 namespace {
 
-using Result = FailureOr<SmallVector<NodePtr>>;
+using Result = RuleResult;
 using Index = SmallVector<AffineExpr>;
-
-RankedTensorType resultType(RuleContext &ctx) {
-  return cast<RankedTensorType>(ctx.op->getResult(0).getType());
-}
 
 Result view(RuleContext &ctx, ViewNode::IndexMap map) {
   return SmallVector<NodePtr>{
-      std::make_shared<ViewNode>(resultType(ctx), ctx.operands[0], std::move(map))};
+      std::make_shared<ViewNode>(ctx.resultType(), ctx.operands[0], std::move(map))};
 }
 
 int64_t normDim(int64_t d, int64_t rank) {
@@ -116,7 +112,7 @@ Index reshapeIndex(ArrayRef<int64_t> oldShape, ArrayRef<int64_t> newShape,
 }
 
 Result reshape(RuleContext &ctx) {
-  RankedTensorType rt = resultType(ctx);
+  RankedTensorType rt = ctx.resultType();
   const NodePtr &src = ctx.operands[0];
   if (BufferNode *buf = src->asBuffer()) {
     if (auto strides = viewStrides(src->type.getShape(), buf->strides, rt.getShape())) {
@@ -156,7 +152,7 @@ SmallVector<int64_t> swap(int64_t rank, int64_t a, int64_t b) {
 /// `gradIndex` (a masked load), elsewhere zero. One pointwise node.
 using Cond = std::function<Value(BodyBuilder &, ArrayRef<AffineExpr>)>;
 Result intoZeros(RuleContext &ctx, Cond inView, ViewNode::IndexMap gradIndex) {
-  RankedTensorType rt = resultType(ctx);
+  RankedTensorType rt = ctx.resultType();
   NodePtr grad = ctx.operands[0];
   Type elt = rt.getElementType();
   return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
@@ -189,11 +185,11 @@ Value allOf(BodyBuilder &bb, ArrayRef<Value> conds) {
 void stax::lowering::registerViewRules(RuleTable &r) {
   r["tp.slice_backward"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::SliceBackwardOp>(ctx.op);
-    int64_t rank = resultType(ctx).getRank();
+    int64_t rank = ctx.resultType().getRank();
     if (rank == 0)
       return failure();
     int64_t d = normDim(static_cast<int64_t>(op.getDim()), rank);
-    int64_t size = resultType(ctx).getDimSize(d);
+    int64_t size = ctx.resultType().getDimSize(d);
     int64_t start = static_cast<int64_t>(op.getStart());
     if (start < 0)
       start += size;
@@ -219,13 +215,13 @@ void stax::lowering::registerViewRules(RuleTable &r) {
   };
   r["tp.select_backward"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::SelectBackwardOp>(ctx.op);
-    int64_t rank = resultType(ctx).getRank();
+    int64_t rank = ctx.resultType().getRank();
     if (rank == 0)
       return failure();
     int64_t d = normDim(static_cast<int64_t>(op.getDim()), rank);
     int64_t index = static_cast<int64_t>(op.getIndex());
     if (index < 0)
-      index += resultType(ctx).getDimSize(d);
+      index += ctx.resultType().getDimSize(d);
     return intoZeros(
         ctx,
         [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
@@ -258,11 +254,11 @@ void stax::lowering::registerViewRules(RuleTable &r) {
   };
   r["tp.expand"] = [](RuleContext &ctx) -> Result {
     SmallVector<int64_t> in(ctx.operands[0]->type.getShape());
-    SmallVector<int64_t> out(resultType(ctx).getShape());
+    SmallVector<int64_t> out(ctx.resultType().getShape());
     return view(ctx, [=](ArrayRef<AffineExpr> idx) { return broadcastIndex(in, out, idx); });
   };
   r["tp.unsqueeze"] = [](RuleContext &ctx) -> Result {
-    int64_t rank = resultType(ctx).getRank();
+    int64_t rank = ctx.resultType().getRank();
     int64_t d = normDim(cast<tp::UnsqueezeOp>(ctx.op).getDim(), rank);
     return view(ctx, [=](ArrayRef<AffineExpr> idx) {
       Index src(idx);
@@ -331,7 +327,7 @@ void stax::lowering::registerViewRules(RuleTable &r) {
     const NodePtr &src = ctx.operands[0];
     SmallVector<int64_t> strides(op.getStride());
     int64_t offset = op.getStorageOffset();
-    RankedTensorType rt = resultType(ctx);
+    RankedTensorType rt = ctx.resultType();
     if (BufferNode *buf = src->asBuffer())
       if (buf->isRowMajor() && buf->buffer.getType() == src->type) {
         auto n = std::make_shared<BufferNode>(buf->buffer, strides, offset);
