@@ -34,6 +34,9 @@ def StaxLower : Pass<"stax-lower", "::mlir::ModuleOp"> {
            "Run --stax-decompose first so composites lower through base ops">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every materialization decision">,
+    Option<"welford", "welford", "bool", /*default=*/"false",
+           "Lower tp.var with a one-pass Welford reduction (reorders the "
+           "arithmetic: class 2, within Welford's error bound, not bitwise)">,
   ];
   let dependentDialects = ["::stax::StaxDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

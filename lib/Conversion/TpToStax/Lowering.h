@@ -134,6 +134,10 @@ public:
   Value buildReduction(RankedTensorType type, ReductionKind kind,
                        llvm::ArrayRef<int64_t> reductionRanges,
                        const ComputedNode::Fn &body);
+  /// The same for kinds with several results (welford: mean, M2, count).
+  mlir::ValueRange buildReduction(mlir::TypeRange types, ReductionKind kind,
+                                  llvm::ArrayRef<int64_t> reductionRanges,
+                                  const ComputedNode::Fn &body);
   /// A scatter over `ranges` into a copy of `base`: `body` yields the
   /// storage address, `value` the value written there.
   using ScatterFn = std::function<std::pair<Value, Value>(
@@ -143,6 +147,8 @@ public:
 
   /// Set by the driver: a row-major buffer holding a node's values.
   std::function<Value(const NodePtr &)> materialize;
+  /// Set by the driver: lower variances with Welford reductions.
+  bool welford = false;
 
   OpBuilder &b;
   mlir::Operation *op;

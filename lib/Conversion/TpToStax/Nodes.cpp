@@ -172,14 +172,20 @@ Value RuleContext::buildPointwise(RankedTensorType type, LayoutAttr layout,
 Value RuleContext::buildReduction(RankedTensorType type, ReductionKind kind,
                                   ArrayRef<int64_t> reductionRanges,
                                   const ComputedNode::Fn &body) {
+  return buildReduction(TypeRange{type}, kind, reductionRanges, body)[0];
+}
+
+ValueRange RuleContext::buildReduction(TypeRange types, ReductionKind kind,
+                                       ArrayRef<int64_t> reductionRanges,
+                                       const ComputedNode::Fn &body) {
+  auto type = cast<RankedTensorType>(types.front());
   auto layout = LayoutAttr::getRowMajor(b.getContext(), type.getShape());
   auto node = ReductionOp::create(
-      b, op->getLoc(), TypeRange{type},
-      ReductionKindAttr::get(b.getContext(), kind),
+      b, op->getLoc(), types, ReductionKindAttr::get(b.getContext(), kind),
       b.getDenseI64ArrayAttr(reductionRanges), layout,
       /*ranges=*/DenseI64ArrayAttr());
   fillBody(b, node, type.getRank() + reductionRanges.size(), body);
-  return node.getResult(0);
+  return node.getResults();
 }
 
 Value RuleContext::buildScatter(const NodePtr &base, ScatterMode mode,

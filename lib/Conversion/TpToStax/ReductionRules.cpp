@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace stax;
@@ -30,9 +31,10 @@ SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {
 
 /// Builds the reduction of `input` over `mask`; `value` turns the loaded
 /// element into the value to combine.
-Value reduce(RuleContext &ctx, const NodePtr &input, ArrayRef<bool> mask,
-             bool keepdim, RankedTensorType resultType, ReductionKind kind,
-             std::function<Value(BodyBuilder &, Value)> value) {
+ValueRange reduce(RuleContext &ctx, const NodePtr &input, ArrayRef<bool> mask,
+                  bool keepdim, TypeRange resultTypes, ReductionKind kind,
+                  std::function<Value(BodyBuilder &, Value)> value) {
+  auto resultType = cast<RankedTensorType>(resultTypes.front());
   ArrayRef<int64_t> shape = input->type.getShape();
   SmallVector<int64_t> rranges;
   for (auto [k, s] : llvm::enumerate(shape))
@@ -41,7 +43,7 @@ Value reduce(RuleContext &ctx, const NodePtr &input, ArrayRef<bool> mask,
   unsigned outRank = resultType.getRank();
   SmallVector<bool> maskCopy(mask);
   return ctx.buildReduction(
-      resultType, kind, rranges,
+      resultTypes, kind, rranges,
       [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
         // idx = output indices, then reduction indices.
         SmallVector<AffineExpr> in;
@@ -74,7 +76,7 @@ Result reduceLike(RuleContext &ctx, ReductionKind kind) {
   Value r = reduce(ctx, x, mask, op.getKeepdim(), rt, kind,
                    [=](BodyBuilder &bb, Value v) {
                      return bb.convert(bb.convert(v, elt), combine);
-                   });
+                   })[0];
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
 
@@ -98,13 +100,49 @@ Result argReduce(RuleContext &ctx, ReductionKind kind) {
     return failure();
   // The kernel compares the stored values themselves.
   Value r = reduce(ctx, x, mask, keepdim, rt, kind,
-                   [](BodyBuilder &, Value v) { return v; });
+                   [](BodyBuilder &, Value v) { return v; })[0];
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+/// var with `welford`: one Welford pass gives (mean, M2, count) in the
+/// computation type; var = M2 / max(0, count - correction), divided in f64
+/// and rounded once as the reference kernel divides. Not bitwise with the
+/// two-pass reference (Section 6.5: the arithmetic is reordered).
+Result varWelford(RuleContext &ctx) {
+  auto op = cast<tp::VarOp>(ctx.op);
+  RankedTensorType rt = ctx.resultType();
+  Type elt = rt.getElementType();
+  const NodePtr &x = ctx.operands[0];
+  if (!ctx.welford || !isa<FloatType>(elt) || x->type.getRank() == 0)
+    return failure();
+  Type ct = computeType(elt);
+  auto partial = RankedTensorType::get(rt.getShape(), ct);
+  SmallVector<Type> types(3, partial);
+  ValueRange w = reduce(ctx, x, reducedDims(op.getDims(), x->type.getRank()),
+                        op.getKeepdim(), types, ReductionKind::Welford,
+                        [=](BodyBuilder &bb, Value v) {
+                          return bb.convert(bb.convert(v, elt), ct);
+                        });
+  NodePtr m2 = RuleContext::rowMajorBuffer(w[1]);
+  NodePtr count = RuleContext::rowMajorBuffer(w[2]);
+  double correction = op.getCorrection().convertToDouble();
+  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
+      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
+        Type f64 = bb.b.getF64Type();
+        Value n = bb.convert(count->load(bb, idx), f64);
+        Value divisor = arith::MaximumFOp::create(
+            bb.b, bb.loc, bb.constant(0, f64),
+            arith::SubFOp::create(bb.b, bb.loc, n, bb.constant(correction, f64)));
+        Value s = bb.convert(m2->load(bb, idx), f64);
+        Value q = arith::DivFOp::create(bb.b, bb.loc, s, divisor);
+        return bb.convert(bb.convert(q, ct), elt);
+      })};
 }
 
 } // namespace
 
 void stax::lowering::registerReductionRules(RuleTable &r) {
+  r["tp.var"] = varWelford;
   r["tp.sum"] = [](RuleContext &c) { return reduceLike<tp::SumOp>(c, ReductionKind::Sum); };
   r["tp.prod"] = [](RuleContext &c) { return reduceLike<tp::ProdOp>(c, ReductionKind::Prod); };
   r["tp.amax"] = [](RuleContext &c) { return reduceLike<tp::AmaxOp>(c, ReductionKind::Max); };

@@ -49,9 +49,10 @@ bool isBufferSource(Operation *op) { return isa<tp::ConstantOp>(op); }
 
 class FunctionLowering {
 public:
-  FunctionLowering(func::FuncOp fn, Target target, bool strict, bool remarks)
+  FunctionLowering(func::FuncOp fn, Target target, bool strict, bool remarks,
+                   bool welford)
       : fn(fn), b(fn.getContext()), target(target), strict(strict),
-        remarks(remarks) {}
+        remarks(remarks), welford(welford) {}
 
   LogicalResult run();
 
@@ -71,7 +72,7 @@ private:
   func::FuncOp fn;
   OpBuilder b;
   Target target;
-  bool strict, remarks;
+  bool strict, remarks, welford;
   llvm::DenseMap<Value, NodePtr> nodes;
 };
 
@@ -221,6 +222,7 @@ LogicalResult FunctionLowering::lowerOp(Operation *op,
   }
   b.setInsertionPoint(op);
   RuleContext ctx(b, op, operands);
+  ctx.welford = welford;
   ctx.materialize = [&](const NodePtr &n) {
     return materializeRowMajor(n, op->getLoc());
   };
@@ -298,14 +300,17 @@ struct StaxLowerPass : public stax::impl::StaxLowerBase<StaxLowerPass> {
     }
     if (decompose) {
       OpPassManager pm(ModuleOp::getOperationName());
-      pm.addPass(createStaxDecompose());
+      StaxDecomposeOptions options;
+      if (welford) // var stays whole for its Welford rule
+        options.keep.push_back(tp::VarOp::getOperationName().str());
+      pm.addPass(createStaxDecompose(options));
       if (failed(runPipeline(pm, getOperation())))
         return signalPassFailure();
     }
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal() || !fn.getBody().hasOneBlock())
         continue;
-      if (failed(FunctionLowering(fn, t, strict, remarks).run()))
+      if (failed(FunctionLowering(fn, t, strict, remarks, welford).run()))
         return signalPassFailure();
     }
   }
