@@ -89,7 +89,7 @@ def test_what_stays():
         # external calls
         "tp.mm", "tp.bmm", "tp.constant",
         # fallbacks (see docs/Lowering.md)
-        "tp.max.dim", "tp.min.dim", "tp.pow", "tp.rand", "tp.randn",
+        "tp.pow", "tp.rand", "tp.randn",
         "tp.bernoulli", "tp.dropout_seeded", "tp.native_dropout",
         "tp.div", "tp.remainder", "tp.as_strided",
         # its decomposition declines these attributes (scale_grad_by_freq)

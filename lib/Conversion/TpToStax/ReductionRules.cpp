@@ -104,6 +104,42 @@ Result argReduce(RuleContext &ctx, ReductionKind kind) {
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
 
+/// max.dim / min.dim: the position of the first extreme (an argmax/argmin
+/// reduction) and the value read back at that position, so that the value
+/// is the element itself, as the reference kernel copies it.
+template <typename OpT>
+Result valueAndIndex(RuleContext &ctx, ReductionKind kind) {
+  auto op = cast<OpT>(ctx.op);
+  const NodePtr &x = ctx.operands[0];
+  int64_t rank = x->type.getRank();
+  auto indicesType = ctx.resultType(1);
+  if (rank == 0 || !indicesType.getElementType().isInteger(64))
+    return failure();
+  int64_t d = *tp::normalizeDim(static_cast<int64_t>(op.getDim()), rank);
+  SmallVector<bool> mask(rank, false);
+  mask[d] = true;
+  bool keepdim = op.getKeepdim();
+  Value positions = reduce(ctx, x, mask, keepdim, indicesType, kind,
+                           [](BodyBuilder &, Value v) { return v; })[0];
+  NodePtr index = RuleContext::rowMajorBuffer(positions);
+  int64_t size = x->type.getDimSize(d);
+  auto values = std::make_shared<ComputedNode>(
+      ctx.resultType(0), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+        Value p = index->load(bb, idx);
+        Value j = IndirectIndexOp::create(bb.b, bb.loc, bb.b.getIndexType(), p,
+                                          static_cast<uint64_t>(size),
+                                          /*wrap_negative=*/false,
+                                          /*check_bounds=*/true);
+        SmallVector<AffineExpr> src(idx);
+        if (keepdim)
+          src[d] = bb.symbol(j);
+        else
+          src.insert(src.begin() + d, bb.symbol(j));
+        return x->load(bb, src);
+      });
+  return SmallVector<NodePtr>{values, index};
+}
+
 /// var with `welford`: one Welford pass gives (mean, M2, count) in the
 /// computation type; var = M2 / max(0, count - correction), divided in f64
 /// and rounded once as the reference kernel divides. Not bitwise with the
@@ -143,6 +179,12 @@ Result varWelford(RuleContext &ctx) {
 
 void stax::lowering::registerReductionRules(RuleTable &r) {
   r["tp.var"] = varWelford;
+  r["tp.max.dim"] = [](RuleContext &c) {
+    return valueAndIndex<tp::MaxDimOp>(c, ReductionKind::Argmax);
+  };
+  r["tp.min.dim"] = [](RuleContext &c) {
+    return valueAndIndex<tp::MinDimOp>(c, ReductionKind::Argmin);
+  };
   r["tp.sum"] = [](RuleContext &c) { return reduceLike<tp::SumOp>(c, ReductionKind::Sum); };
   r["tp.prod"] = [](RuleContext &c) { return reduceLike<tp::ProdOp>(c, ReductionKind::Prod); };
   r["tp.amax"] = [](RuleContext &c) { return reduceLike<tp::AmaxOp>(c, ReductionKind::Max); };

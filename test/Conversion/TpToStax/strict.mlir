@@ -3,10 +3,10 @@
 
 // CHECK-TARGET: error: unknown target 'tpu' (expected cpu or cuda)
 
-func.func @fallback(%x: tensor<4x8xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'tp.max.dim' has no lowering rule (strict mode)}}
-  %v, %i = tp.max.dim %x {dim = 1 : i64} : tensor<4x8xf32> -> tensor<4xf32>, tensor<4xi64>
-  return %v : tensor<4xf32>
+func.func @fallback(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>) -> tensor<4x8xi64> {
+  // expected-error @+1 {{'tp.div' has no lowering rule (strict mode): this instance (types or attributes) is not covered}}
+  %d = tp.div %x, %y {rounding_mode = "floor"} : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
+  return %d : tensor<4x8xi64>
 }
 
 // -----
