@@ -89,10 +89,24 @@ def test_what_stays():
         # external calls
         "tp.mm", "tp.bmm", "tp.constant",
         # fallbacks (see docs/Lowering.md)
-        "tp.pow", "tp.rand", "tp.randn",
+        "tp.rand", "tp.randn",
         "tp.bernoulli", "tp.dropout_seeded", "tp.native_dropout",
         "tp.div", "tp.remainder", "tp.as_strided",
         # its decomposition declines these attributes (scale_grad_by_freq)
         "tp.embedding_dense_backward",
     }
     assert kept <= allowed, kept - allowed
+
+
+def test_tensor_pow_special_exponents():
+    """tp.pow's reference kernel special-cases exponents 2, 3, ±0.5, -1, -2
+    per element; the lowered select chain must pick the same branch."""
+    text = ("func.func @f(%a: tensor<2x7xf32>, %b: tensor<2x7xf32>) -> tensor<2x7xf32> {\n"
+            "  %0 = tp.pow %a, %b : tensor<2x7xf32>, tensor<2x7xf32> -> tensor<2x7xf32>\n"
+            "  return %0 : tensor<2x7xf32>\n}\n")
+    rng = np.random.default_rng(0)
+    a = (np.abs(rng.standard_normal((2, 7))) + 0.1).astype(np.float32)
+    b = np.array([[2, 3, 0.5, -0.5, -1, -2, 1.7],
+                  [0, 1, 2.5, -3, 4, 0.25, 2]], np.float32)
+    lowered = _check(text, [a, b])
+    assert "tp.pow" not in lowered

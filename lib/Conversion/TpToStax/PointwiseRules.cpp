@@ -419,6 +419,25 @@ Value powConstant(BodyBuilder &bb, Value x, double e) {
   return bb.convert(p, t);
 }
 
+/// x ** e for an exponent known only at run time: the kernel's special
+/// cases chosen by comparing e, every branch computed (they have no side
+/// effects) and the matching one selected.
+Value powTensor(BodyBuilder &bb, Value x, Value e) {
+  Value result = [&] {
+    Type t = x.getType(), f64 = bb.b.getF64Type();
+    Value p = math::PowFOp::create(bb.b, bb.loc, bb.convert(x, f64),
+                                   bb.convert(e, f64));
+    return bb.convert(p, t);
+  }();
+  for (double special : {-2.0, -1.0, -0.5, 0.5, 3.0, 2.0}) {
+    Value is = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OEQ, e,
+                                     bb.constant(special, e.getType()));
+    result = arith::SelectOp::create(bb.b, bb.loc, is,
+                                     powConstant(bb, x, special), result);
+  }
+  return result;
+}
+
 void registerBinary(RuleTable &r) {
   r["tp.add"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::AddOp>(ctx.op);
@@ -441,6 +460,8 @@ void registerBinary(RuleTable &r) {
        [](BodyBuilder &bb, Value a, Value b) { return imax(bb, a, b, false); }},
       true);
   r["tp.fmod"] = tensorBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  // Integer powers with negative exponents are run-time errors: they stay.
+  r["tp.pow"] = tensorBinary({powTensor, nullptr}, true);
   r["tp.atan2"] = tensorBinary({arithOp<math::Atan2Op>(), nullptr}, true);
   r["tp.bitwise_and"] = tensorBinary({nullptr, arithOp<arith::AndIOp>()}, true);
   r["tp.bitwise_or"] = tensorBinary({nullptr, arithOp<arith::OrIOp>()}, true);
