@@ -59,7 +59,6 @@ import warnings
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
@@ -78,22 +77,8 @@ STAX_OPT = Path(os.environ.get("STAX_OPT", Path(
 # ---------------------------------------------------------------------------
 
 
-def mlp_stack(x, *params):
-    h = x
-    for i in range(0, len(params), 2):
-        h = F.gelu(h @ params[i] + params[i + 1])
-    return h.sum()
-
-
-def mlp_inputs(n, hidden=64, batch=16):
-    g = torch.Generator().manual_seed(n)
-    x = torch.randn(batch, hidden, generator=g)
-    ps = []
-    for _ in range(n):
-        ps.append((torch.randn(hidden, hidden, generator=g)
-                   / math.sqrt(hidden)).requires_grad_())
-        ps.append((0.1 * torch.randn(hidden, generator=g)).requires_grad_())
-    return (x,) + tuple(ps)
+mlp_stack = corpus.mlp_stack
+mlp_inputs = corpus.mlp_stack_inputs
 
 
 def transformer_stack(n, d_model=32, nhead=2, ff=64, batch=2, seq=8):

@@ -505,6 +505,31 @@ def _mse_inputs():
 
 
 # ---------------------------------------------------------------------------
+# Parametric models (benchmarks and checkpointing tests; not in the registry)
+# ---------------------------------------------------------------------------
+
+
+def mlp_stack(x: Tensor, *params: Tensor) -> Tensor:
+    """N Linear+GELU layers, loss = sum: params are (W1, b1, W2, b2, ...)."""
+    h = x
+    for i in range(0, len(params), 2):
+        h = F.gelu(h @ params[i] + params[i + 1])
+    return h.sum()
+
+
+def mlp_stack_inputs(n: int, hidden: int = 64, batch: int = 16):
+    """Inputs of an n-layer `mlp_stack` (seeded by n); weights require grad."""
+    g = torch.Generator().manual_seed(n)
+    x = torch.randn(batch, hidden, generator=g)
+    ps = []
+    for _ in range(n):
+        ps.append((torch.randn(hidden, hidden, generator=g)
+                   / math.sqrt(hidden)).requires_grad_())
+        ps.append((0.1 * torch.randn(hidden, generator=g)).requires_grad_())
+    return (x,) + tuple(ps)
+
+
+# ---------------------------------------------------------------------------
 # Registry
 # ---------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ un-split joint graph, in float32 and float64.
 
 import functools
 import json
-import math
 import os
 import re
 import tempfile
@@ -19,28 +18,16 @@ import tempfile
 import numpy as np
 import pytest
 import torch
-import torch.nn.functional as F
 
 import stax
 from stax import corpus
 
 
-def mlp(x, *params):
-    h = x
-    for i in range(0, len(params), 2):
-        h = F.gelu(h @ params[i] + params[i + 1])
-    return h.sum()
+mlp = corpus.mlp_stack
 
 
-def mlp_inputs(n, hidden=8, batch=4):
-    g = torch.Generator().manual_seed(n)
-    x = torch.randn(batch, hidden, generator=g)
-    ps = []
-    for _ in range(n):
-        ps.append((torch.randn(hidden, hidden, generator=g)
-                   / math.sqrt(hidden)).requires_grad_())
-        ps.append((0.1 * torch.randn(hidden, generator=g)).requires_grad_())
-    return (x,) + tuple(ps)
+def mlp_inputs(n):
+    return corpus.mlp_stack_inputs(n, hidden=8, batch=4)
 
 
 @functools.lru_cache(maxsize=None)
