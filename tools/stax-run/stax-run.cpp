@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "Stax reference interpreter: runs a tp function on concrete inputs\n");
+      "Stax reference interpreter: runs a tp or lowered stax function on concrete inputs\n");
 
   DialectRegistry registry;
   stax::registerAllDialects(registry);
