@@ -533,20 +533,29 @@ template <> struct Rule<NativeLayerNormOp> {
   }
 };
 
-template <> struct Rule<NativeLayerNormBackwardOp> {
-  static LogicalResult vjp(NativeLayerNormBackwardOp op, OpBuilder &b,
-                           ValueRange adjoints, SmallVectorImpl<Value> &out) {
-    return vjpByDecomposition(op, b, adjoints, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeLayerNormBackward(op, b2, r);
-    });
+/// An op whose derivatives are those of its decomposition into primitives
+/// (so they are made of primitives, and differentiable again).
+template <typename OpT,
+          LogicalResult (*Decompose)(OpT, OpBuilder &, SmallVectorImpl<Value> &)>
+struct RuleByDecomposition {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    return vjpByDecomposition(op, b, adjoints, out,
+                              [&](OpBuilder &b2, SmallVectorImpl<Value> &r) {
+                                return Decompose(op, b2, r);
+                              });
   }
-  static LogicalResult jvp(NativeLayerNormBackwardOp op, OpBuilder &b,
-                           ValueRange tangents, SmallVectorImpl<Value> &out) {
-    return jvpByDecomposition(op, b, tangents, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeLayerNormBackward(op, b2, r);
-    });
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    return jvpByDecomposition(op, b, tangents, out,
+                              [&](OpBuilder &b2, SmallVectorImpl<Value> &r) {
+                                return Decompose(op, b2, r);
+                              });
   }
 };
+
+template <>
+struct Rule<NativeLayerNormBackwardOp> : RuleByDecomposition<NativeLayerNormBackwardOp, decomposeLayerNormBackward> {};
 
 //===----------------------------------------------------------------------===//
 // Losses
@@ -554,37 +563,13 @@ template <> struct Rule<NativeLayerNormBackwardOp> {
 
 /// nll_loss: derivatives with respect to self and the class weights (the
 /// latter through total_weight too, which is sum of the per-sample weights).
-template <> struct Rule<NllLossForwardOp> {
-  static LogicalResult vjp(NllLossForwardOp op, OpBuilder &b,
-                           ValueRange adjoints, SmallVectorImpl<Value> &out) {
-    return vjpByDecomposition(op, b, adjoints, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeNllLossForward(op, b2, r);
-    });
-  }
-  static LogicalResult jvp(NllLossForwardOp op, OpBuilder &b,
-                           ValueRange tangents, SmallVectorImpl<Value> &out) {
-    return jvpByDecomposition(op, b, tangents, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeNllLossForward(op, b2, r);
-    });
-  }
-};
+template <>
+struct Rule<NllLossForwardOp> : RuleByDecomposition<NllLossForwardOp, decomposeNllLossForward> {};
 
 /// nll_loss_backward is linear in grad_output; it also depends on the class
 /// weights and total_weight (self only gives the shape).
-template <> struct Rule<NllLossBackwardOp> {
-  static LogicalResult vjp(NllLossBackwardOp op, OpBuilder &b,
-                           ValueRange adjoints, SmallVectorImpl<Value> &out) {
-    return vjpByDecomposition(op, b, adjoints, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeNllLossBackward(op, b2, r);
-    });
-  }
-  static LogicalResult jvp(NllLossBackwardOp op, OpBuilder &b,
-                           ValueRange tangents, SmallVectorImpl<Value> &out) {
-    return jvpByDecomposition(op, b, tangents, out, [&](OpBuilder &b2, auto &r) {
-      return decomposeNllLossBackward(op, b2, r);
-    });
-  }
-};
+template <>
+struct Rule<NllLossBackwardOp> : RuleByDecomposition<NllLossBackwardOp, decomposeNllLossBackward> {};
 
 /// mse_loss = reduce((self - target)^2); mean divides by the broadcast numel.
 template <> struct Rule<MseLossOp> {
