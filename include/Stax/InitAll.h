@@ -12,8 +12,9 @@
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
+#include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "Stax/Pipelines/Pipelines.h"
-#include "Stax/Transforms/Passes.h"
+#include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -21,11 +22,11 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-namespace stax {
+namespace mlir::stax {
 
 /// Stax's own dialects and the upstream dialects their IR refers to.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::tp::TpDialect, stax::StaxDialect,
+  registry.insert<mlir::tp::TpDialect, mlir::stax::StaxDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::affine::AffineDialect,
                   mlir::tensor::TensorDialect>();
@@ -35,12 +36,12 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 /// Stax's passes and the generic upstream ones (canonicalize, cse, inline...).
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
-  registerStaxTransformsPasses();
+  tp::registerTpPasses();
   registerStaxConversionPasses();
-  registerStaxSchedulingPasses();
+  registerStaxPasses();
   registerPipelines();
 }
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_INITALL_H

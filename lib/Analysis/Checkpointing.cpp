@@ -7,7 +7,9 @@
 #include <cmath>
 #include <limits>
 
-using namespace stax;
+using namespace mlir;
+
+using namespace mlir::stax;
 using Action = CheckpointAction;
 
 std::string CheckpointAction::str() const {

@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace stax;
+using namespace mlir;
+
+using namespace mlir::stax;
 using NodeId = FlowNetwork::NodeId;
 
 int64_t stax::saturatingAdd(int64_t a, int64_t b) {

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace stax;
+using namespace mlir;
+
+using namespace mlir::stax;
 
 namespace {
 

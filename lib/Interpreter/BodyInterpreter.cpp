@@ -13,8 +13,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::detail;
+using namespace mlir::stax;
+using namespace mlir::stax::detail;
 namespace sx = ::stax;
 
 int64_t stax::detail::wrapInt(int64_t v, Type t) {

@@ -14,7 +14,7 @@
 #include <functional>
 #include <vector>
 
-namespace stax::detail {
+namespace mlir::stax::detail {
 
 /// One scalar: floats in `f`, integers, bools and indices in `i`.
 struct Scalar {
@@ -52,6 +52,6 @@ compileBody(mlir::Region &region, const KernelContext &ctx,
 /// `v` wrapped to the width of integer (or index) type `t`.
 int64_t wrapInt(int64_t v, mlir::Type t);
 
-} // namespace stax::detail
+} // namespace mlir::stax::detail
 
 #endif // STAX_LIB_INTERPRETER_BODYINTERPRETER_H

@@ -12,8 +12,8 @@
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::detail;
+using namespace mlir::stax;
+using namespace mlir::stax::detail;
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the kernel files

@@ -18,7 +18,7 @@
 #include <functional>
 #include <vector>
 
-namespace stax::detail {
+namespace mlir::stax::detail {
 
 using Inputs = llvm::ArrayRef<const Tensor *>;
 
@@ -154,6 +154,6 @@ evaluateNode(mlir::Operation *op,
 /// Copy of `t` converted to the (mapped) element type `elt`.
 Tensor convertTo(const Tensor &t, mlir::Type elt);
 
-} // namespace stax::detail
+} // namespace mlir::stax::detail
 
 #endif // STAX_LIB_INTERPRETER_KERNELS_H

@@ -13,8 +13,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::detail;
+using namespace mlir::stax;
+using namespace mlir::stax::detail;
 
 namespace {
 

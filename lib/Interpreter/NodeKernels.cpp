@@ -12,8 +12,8 @@
 #include <limits>
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::detail;
+using namespace mlir::stax;
+using namespace mlir::stax::detail;
 namespace sx = ::stax;
 
 namespace {

@@ -14,7 +14,7 @@
 #include <cstring>
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 std::string stax::npyDescr(Type t) {
   if (t.isF16()) return "<f2";

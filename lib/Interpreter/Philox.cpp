@@ -3,7 +3,9 @@
 #include "Stax/Interpreter/Philox.h"
 #include <cmath>
 
-using namespace stax::philox;
+using namespace mlir;
+
+using namespace mlir::stax::philox;
 
 namespace {
 /// One round: two 32x32->64 multiplications, the high halves xor-ed with the

@@ -11,8 +11,8 @@
 #include "Kernels.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::detail;
+using namespace mlir::stax;
+using namespace mlir::stax::detail;
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <limits>
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 double stax::roundToFloatType(double v, Type t) {
   if (t.isF64())

@@ -141,7 +141,7 @@ def _lowering(split: str, runs) -> bool:
     interpreted against their tp originals (bitwise: lowering only inlines
     and materializes, Section 6.9)."""
     _section("Lowered to stax (--stax-lower, cpu): the buffers of forward and backward")
-    lowered = stax.run_pipeline(split, "builtin.module(stax-lower)")
+    lowered = stax.run_pipeline(split, "builtin.module(stax-decompose,func.func(stax-lower))")
     print(lowered)
     ok = True
     for fn, args in runs:

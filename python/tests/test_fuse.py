@@ -26,7 +26,7 @@ warnings.filterwarnings("ignore")
 CASES = [(m, kind, target) for m in corpus.names()
          for kind in ("forward", "mincut") for target in ("cpu", "cuda")]
 
-_LOWER = "builtin.module(stax-lower{target=%s})"
+_LOWER = "builtin.module(stax-decompose,func.func(stax-lower{target=%s}))"
 _FUSE = "builtin.module(func.func(stax-fuse{remarks=false}))"
 
 # Models whose graphs hold a row reduction read back at its own row.

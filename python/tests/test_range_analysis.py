@@ -27,7 +27,7 @@ from test_lowering_corpus import _modules, assert_same_results
 RANGE = "func.func(stax-range-analysis)"
 
 def _lower(text, target="cpu", analyse=False):
-    passes = "stax-lower{target=%s}" % target
+    passes = "stax-decompose,func.func(stax-lower{target=%s})" % target
     if analyse:
         passes += "," + RANGE
     return stax.run_pipeline(text, "builtin.module(%s)" % passes)

@@ -30,7 +30,7 @@ warnings.filterwarnings("ignore")
 U32 = 2.0 ** -24
 SLACK = 1.01
 
-LOWER = "builtin.module(stax-lower{target=%s})"
+LOWER = "builtin.module(stax-decompose,func.func(stax-lower{target=%s}))"
 SPLIT = "builtin.module(func.func(stax-split-reductions%s))"
 NORMALIZE = "builtin.module(func.func(stax-normalize-loops))"
 

@@ -10,8 +10,8 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  stax::registerAllDialects(registry);
-  stax::registerAllPasses();
+  mlir::stax::registerAllDialects(registry);
+  mlir::stax::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Stax optimizer: tp/stax dialects, autodiff and lowering passes\n",
       registry));

@@ -4,7 +4,7 @@
 #include "gtest/gtest.h"
 #include <limits>
 
-using namespace stax;
+using namespace mlir::stax;
 using Action = CheckpointAction;
 
 TEST(Checkpointing, BinomialBoundariesAndRecurrence) {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <random>
 
-using namespace stax;
+using namespace mlir::stax;
 using Algo = MaxFlowAlgorithm;
 
 namespace {

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 TEST(Npy, RoundTripsEveryDtype) {
   MLIRContext ctx;

@@ -4,7 +4,9 @@
 #include "gtest/gtest.h"
 #include <cmath>
 
-using namespace stax::philox;
+using namespace mlir;
+
+using namespace mlir::stax::philox;
 
 // Known-answer vectors of philox4x32-10 from Random123's kat_vectors.
 TEST(Philox, KnownAnswers) {

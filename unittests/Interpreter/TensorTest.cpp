@@ -8,7 +8,7 @@
 #include <random>
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 TEST(Rounding, F32MatchesHardwareConversion) {
   MLIRContext ctx;

@@ -19,7 +19,13 @@
 #include <string>
 #include <vector>
 
-namespace stax {
+namespace mlir::stax {
+
+/// The reversal schedules of Section 5.8.
+enum class CheckpointScheduleKind {
+  Uniform, // sqrt(l) segments (Theorem 5.3)
+  Revolve, // binomial, s slots (Theorem 5.4)
+};
 
 struct CheckpointAction {
   enum class Kind {
@@ -85,6 +91,6 @@ struct ScheduleStats {
 ScheduleStats simulate(llvm::ArrayRef<CheckpointAction> schedule, unsigned l,
                        unsigned slots);
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_ANALYSIS_CHECKPOINTING_H

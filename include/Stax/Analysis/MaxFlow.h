@@ -22,7 +22,7 @@
 #include <limits>
 #include <vector>
 
-namespace stax {
+namespace mlir::stax {
 
 /// A capacity that never saturates. Any capacity >= kInfinite is treated as
 /// infinite; finite capacities must be in [0, kInfinite).
@@ -90,6 +90,6 @@ MaxFlowResult maxFlow(const FlowNetwork &network, FlowNetwork::NodeId s,
 int64_t cutCapacity(const FlowNetwork &network,
                     const std::vector<bool> &sourceSide);
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_ANALYSIS_MAXFLOW_H

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace stax {
+namespace mlir::stax {
 
 /// d(v) for a value no backward node reads (the upper clamp of d).
 inline constexpr int64_t kNoBackwardReader = 100;
@@ -93,6 +93,6 @@ struct SaveSetChoice {
 /// feasible set has infinite cost.
 std::optional<SaveSetChoice> bruteForceMinSaveSet(const RematProblem &problem);
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_ANALYSIS_REMATERIALIZATION_H

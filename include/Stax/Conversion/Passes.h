@@ -3,9 +3,11 @@
 #define STAX_CONVERSION_PASSES_H
 
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
+#include "Stax/Support/Target.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace stax {
+namespace mlir::stax {
 
 #define GEN_PASS_DECL
 #include "Stax/Conversion/Passes.h.inc"
@@ -13,6 +15,6 @@ namespace stax {
 #define GEN_PASS_REGISTRATION
 #include "Stax/Conversion/Passes.h.inc"
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_CONVERSION_PASSES_H

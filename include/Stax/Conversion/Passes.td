@@ -4,7 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def StaxLower : Pass<"stax-lower", "::mlir::ModuleOp"> {
+def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
   let summary = "Lower tp functions to stax nodes (fusion by composition)";
   let description = [{
     The graph interpreter of the spec's Section 6.1. Each `tp` op of a
@@ -19,26 +19,30 @@ def StaxLower : Pass<"stax-lower", "::mlir::ModuleOp"> {
     the chosen `target`. An intermediate buffer's layout follows the strides
     with which its body reads (Section 6.4); results are row-major.
 
-    Composite ops are first expanded by `--stax-decompose` (bitwise-equal
-    decompositions), unless `decompose=false`. Ops without a rule stay as
-    they are, with a remark naming them; `strict` makes that an error. Each
+    Run `--stax-decompose` first so that composite ops lower through their
+    bitwise-equal decompositions (`--stax-lowering-pipeline` does); a
+    composite op that is still there is an op without a rule. Ops without a
+    rule stay as they are, with a remark naming them; `strict` makes that an
+    error. The input must be functional `tp`: an in-place op is an error
+    (run `--stax-functionalize` first). Each
     materialized value's remark says why it went to memory when
     `remarks=true`. Function names and signatures do not change.
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Materialization thresholds to use: cpu or cuda">,
+    Option<"target", "target", "::mlir::stax::Target",
+           /*default=*/"::mlir::stax::Target::CPU",
+           "Materialization thresholds to use",
+           "::mlir::stax::targetOptionValues()">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail on ops without a lowering rule instead of keeping them">,
-    Option<"decompose", "decompose", "bool", /*default=*/"true",
-           "Run --stax-decompose first so composites lower through base ops">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark for every materialization decision">,
     Option<"welford", "welford", "bool", /*default=*/"false",
            "Lower tp.var with a one-pass Welford reduction (reorders the "
-           "arithmetic: class 2, within Welford's error bound, not bitwise)">,
+           "arithmetic: class 2, within Welford's error bound, not bitwise); "
+           "keep tp.var whole in --stax-decompose for it to apply">,
   ];
-  let dependentDialects = ["::stax::StaxDialect", "::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::stax::StaxDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::affine::AffineDialect"];
 }

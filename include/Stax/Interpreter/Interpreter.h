@@ -14,7 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
-namespace stax {
+namespace mlir::stax {
 
 struct InterpreterOptions {
   /// Compute every floating value in f64 (inputs are converted on entry).
@@ -31,6 +31,6 @@ interpret(mlir::ModuleOp module, llvm::StringRef entry,
 /// True when the interpreter has a kernel for operations named `opName`.
 bool hasKernel(llvm::StringRef opName);
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_INTERPRETER_INTERPRETER_H

@@ -7,7 +7,7 @@
 #include "mlir/Support/LLVM.h"
 #include <string>
 
-namespace stax {
+namespace mlir::stax {
 
 /// Reads a C-order .npy file (f16, f32, f64, i32, i64, bool, u8).
 /// Returns failure with a message in `error`.
@@ -29,6 +29,6 @@ void storeRawElement(const Tensor &tensor, int64_t i, char *bytes);
 /// Bytes per element of the tensor's element type.
 unsigned rawElementSize(mlir::Type elementType);
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_INTERPRETER_NPY_H

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace stax::philox {
+namespace mlir::stax::philox {
 
 using Block = std::array<uint32_t, 4>;
 using Key = std::array<uint32_t, 2>;
@@ -85,6 +85,6 @@ inline double uniformFromDword(uint64_t d) {
 /// t = 2 pi u2, for u1 in (0, 1] and u2 in [0, 1).
 std::pair<double, double> boxMuller(double u1, double u2);
 
-} // namespace stax::philox
+} // namespace mlir::stax::philox
 
 #endif // STAX_INTERPRETER_PHILOX_H

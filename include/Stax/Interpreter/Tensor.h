@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace stax {
+namespace mlir::stax {
 
 /// Rounds `v` to the nearest value of floating type `t` (f16, bf16, f32, f64).
 double roundToFloatType(double v, mlir::Type t);
@@ -107,6 +107,6 @@ void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn &&fn) {
   }
 }
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_INTERPRETER_TENSOR_H

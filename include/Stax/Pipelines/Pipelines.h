@@ -10,16 +10,24 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "Stax/Support/Target.h"
 
-namespace stax {
+namespace mlir::stax {
 
 struct LoweringPipelineOptions
     : public mlir::PassPipelineOptions<LoweringPipelineOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("cpu or cuda: materialization "
-                                            "thresholds, and cuda splits "
-                                            "long reductions"),
-                             llvm::cl::init("cpu")};
+  Option<Target> target{*this, "target",
+                        llvm::cl::desc("Materialization thresholds; cuda "
+                                       "also splits long reductions"),
+                        llvm::cl::init(Target::CPU), targetOptionValues()};
+  Option<bool> decompose{*this, "decompose",
+                         llvm::cl::desc("Expand composite ops first "
+                                        "(--stax-decompose)"),
+                         llvm::cl::init(true)};
+  Option<bool> welford{*this, "welford",
+                       llvm::cl::desc("Lower tp.var as one Welford pass "
+                                      "(class 2, not bitwise)"),
+                       llvm::cl::init(false)};
   Option<bool> strict{*this, "strict",
                       llvm::cl::desc("Fail on ops without a lowering rule"),
                       llvm::cl::init(false)};
@@ -41,15 +49,15 @@ struct LoweringPipelineOptions
                                llvm::cl::init(2048)};
 };
 
-/// tp -> stax and the scheduling passes: --stax-lower, then (cuda)
-/// --stax-split-reductions, --stax-normalize-loops, --stax-range-analysis
-/// and --stax-fuse, each on every function.
+/// tp -> stax and the scheduling passes: --stax-decompose, then on every
+/// function --stax-lower, (cuda) --stax-split-reductions, --stax-fuse,
+/// --stax-normalize-loops and --stax-range-analysis.
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const LoweringPipelineOptions &options);
 
 /// Registers `--stax-lowering-pipeline` with stax-opt.
 void registerPipelines();
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_PIPELINES_PIPELINES_H

@@ -11,8 +11,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::lowering;
+using namespace mlir::stax;
+using namespace mlir::stax::lowering;
 namespace tp = mlir::tp;
 
 namespace {

@@ -21,7 +21,7 @@
 #include <functional>
 #include <memory>
 
-namespace stax::lowering {
+namespace mlir::stax::lowering {
 
 using mlir::AffineExpr;
 using mlir::Location;
@@ -174,6 +174,6 @@ llvm::SmallVector<AffineExpr> broadcastIndex(llvm::ArrayRef<int64_t> inShape,
 /// The type values of element type `t` are computed in: f32 for f16/bf16.
 Type computeType(Type t);
 
-} // namespace stax::lowering
+} // namespace mlir::stax::lowering
 
 #endif // STAX_LIB_CONVERSION_TPTOSTAX_LOWERING_H

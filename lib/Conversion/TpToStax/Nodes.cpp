@@ -5,8 +5,8 @@
 #include "mlir/IR/AffineMap.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::lowering;
+using namespace mlir::stax;
+using namespace mlir::stax::lowering;
 
 //===----------------------------------------------------------------------===//
 // BodyBuilder

@@ -16,8 +16,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::lowering;
+using namespace mlir::stax;
+using namespace mlir::stax::lowering;
 namespace tp = mlir::tp;
 
 namespace {

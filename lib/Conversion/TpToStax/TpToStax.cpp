@@ -10,25 +10,24 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
-#include "Materialization.h"
+#include "Stax/Analysis/Materialization.h"
 #include "Stax/Conversion/Passes.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
-#include "Stax/Transforms/Passes.h"
+#include "Stax/Dialect/Tp/IR/Functional.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
-namespace stax {
+namespace mlir::stax {
 #define GEN_PASS_DEF_STAXLOWER
 #include "Stax/Conversion/Passes.h.inc"
-} // namespace stax
+} // namespace mlir::stax
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::lowering;
+using namespace mlir::stax;
+using namespace mlir::stax::lowering;
 
 namespace {
 
@@ -288,31 +287,13 @@ struct StaxLowerPass : public stax::impl::StaxLowerBase<StaxLowerPass> {
   using StaxLowerBase::StaxLowerBase;
 
   void runOnOperation() override {
-    Target t;
-    if (target == "cpu")
-      t = Target::CPU;
-    else if (target == "cuda")
-      t = Target::CUDA;
-    else {
-      getOperation().emitError() << "unknown target '" << target
-                                 << "' (expected cpu or cuda)";
+    func::FuncOp fn = getOperation();
+    if (fn.isExternal() || !fn.getBody().hasOneBlock())
+      return;
+    if (failed(tp::verifyFunctional(fn, getArgument())))
       return signalPassFailure();
-    }
-    if (decompose) {
-      OpPassManager pm(ModuleOp::getOperationName());
-      StaxDecomposeOptions options;
-      if (welford) // var stays whole for its Welford rule
-        options.keep.push_back(tp::VarOp::getOperationName().str());
-      pm.addPass(createStaxDecompose(options));
-      if (failed(runPipeline(pm, getOperation())))
-        return signalPassFailure();
-    }
-    for (auto fn : getOperation().getOps<func::FuncOp>()) {
-      if (fn.isExternal() || !fn.getBody().hasOneBlock())
-        continue;
-      if (failed(FunctionLowering(fn, t, strict, remarks, welford).run()))
-        return signalPassFailure();
-    }
+    if (failed(FunctionLowering(fn, target, strict, remarks, welford).run()))
+      return signalPassFailure();
   }
 };
 

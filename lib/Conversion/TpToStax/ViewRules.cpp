@@ -14,8 +14,8 @@
 #include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
-using namespace stax;
-using namespace stax::lowering;
+using namespace mlir::stax;
+using namespace mlir::stax::lowering;
 namespace tp = mlir::tp;
 
 namespace {

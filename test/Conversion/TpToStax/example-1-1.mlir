@@ -1,5 +1,5 @@
-// RUN: stax-opt --stax-lower %s | FileCheck %s --check-prefix=CHECK-LOWER
-// RUN: stax-opt --stax-lower %s | stax-run - --entry=forward > %t.lowered
+// RUN: stax-opt --stax-decompose --stax-lower %s | FileCheck %s --check-prefix=CHECK-LOWER
+// RUN: stax-opt --stax-decompose --stax-lower %s | stax-run - --entry=forward > %t.lowered
 // RUN: stax-run %s --entry=forward > %t.tp
 // RUN: diff %t.tp %t.lowered
 

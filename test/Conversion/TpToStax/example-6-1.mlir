@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lower="target=cuda" %s | FileCheck %s --check-prefix=CHECK-LOWER
+// RUN: stax-opt --stax-decompose --stax-lower="target=cuda" %s | FileCheck %s --check-prefix=CHECK-LOWER
 
 // Example 6.1 (Listing 6.3): the transpose is no node of its own, only the
 // index i0 + 256*i1 of x; y is read contiguously at 512*i0 + i1.

@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lower %s -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=CHECK-LOWER
+// RUN: stax-opt --stax-decompose --stax-lower %s -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=CHECK-LOWER
 
 // Matmuls are external calls: their operands are materialized row-major
 // (here the transposed weight), the call stays a tp op.

@@ -1,5 +1,5 @@
-// RUN: stax-opt --stax-lower="target=cpu remarks=true" %s 2>&1 | FileCheck %s --check-prefix=CHECK-CPU
-// RUN: stax-opt --stax-lower="target=cuda remarks=true" %s 2>&1 | FileCheck %s --check-prefix=CHECK-CUDA
+// RUN: stax-opt --stax-decompose --stax-lower="target=cpu remarks=true" %s 2>&1 | FileCheck %s --check-prefix=CHECK-CPU
+// RUN: stax-opt --stax-decompose --stax-lower="target=cuda remarks=true" %s 2>&1 | FileCheck %s --check-prefix=CHECK-CUDA
 
 // Section 6.6: exp(x) read by two users goes to memory on the cpu (an
 // expensive op with several users) and is inlined into the one node on cuda.

@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lower %s | stax-opt --stax-lower | FileCheck %s --check-prefix=CHECK-TWICE
+// RUN: stax-opt --stax-decompose --stax-lower %s | stax-opt --stax-decompose --stax-lower | FileCheck %s --check-prefix=CHECK-TWICE
 
 // Lowering partially lowered IR keeps the nodes and reads their buffers
 // with their own layouts (here a column-major intermediate).

@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lower --mlir-print-local-scope %s | FileCheck %s --check-prefix=CHECK-LOWER
+// RUN: stax-opt --stax-decompose --stax-lower --mlir-print-local-scope %s | FileCheck %s --check-prefix=CHECK-LOWER
 
 // Reshape of a contiguous buffer folds into strides; reshape of a
 // non-contiguous view (a transpose) keeps floordiv and mod in the index.

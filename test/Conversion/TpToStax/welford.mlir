@@ -1,5 +1,5 @@
-// RUN: stax-opt --stax-lower="welford=true" %s | FileCheck %s --check-prefix=CHECK-WELFORD
-// RUN: stax-opt --stax-lower %s | FileCheck %s --check-prefix=CHECK-TWOPASS
+// RUN: stax-opt --stax-decompose="keep=tp.var" --stax-lower="welford=true" %s | FileCheck %s --check-prefix=CHECK-WELFORD
+// RUN: stax-opt --stax-decompose --stax-lower %s | FileCheck %s --check-prefix=CHECK-TWOPASS
 
 // With `welford`, var is one Welford pass (mean, M2, count) and a division
 // by max(0, count - correction) in f64; by default it is the two-pass

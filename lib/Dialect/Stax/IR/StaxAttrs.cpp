@@ -4,7 +4,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 #include "Stax/Dialect/Stax/IR/StaxEnums.cpp.inc"
 #define GET_ATTRDEF_CLASSES

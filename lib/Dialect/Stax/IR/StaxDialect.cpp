@@ -5,7 +5,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 #include "Stax/Dialect/Stax/IR/StaxOpsDialect.cpp.inc"
 

@@ -4,7 +4,7 @@
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 #define GET_OP_CLASSES
 #include "Stax/Dialect/Stax/IR/StaxOps.cpp.inc"

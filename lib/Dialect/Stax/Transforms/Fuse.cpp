@@ -22,6 +22,7 @@
 // Kernels only regroup nodes that run in order, so values never change.
 //
 //===----------------------------------------------------------------------===//
+#include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 
@@ -35,10 +36,10 @@
 
 #include <queue>
 
-namespace stax {
+namespace mlir::stax {
 #define GEN_PASS_DEF_STAXFUSE
 #include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
-} // namespace stax
+} // namespace mlir::stax
 
 using namespace mlir;
 
@@ -640,6 +641,8 @@ void Fuser::buildKernel(const Group &g, Operation *before) {
 struct StaxFusePass : public stax::impl::StaxFuseBase<StaxFusePass> {
   using StaxFuseBase::StaxFuseBase;
   void runOnOperation() override {
+    if (failed(tp::verifyFunctional(getOperation(), getArgument())))
+      return signalPassFailure();
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;

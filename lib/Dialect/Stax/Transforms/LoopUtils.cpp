@@ -4,7 +4,7 @@
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 /// Coefficient of `d<pos>` in `e`, or nullopt when `e` is not linear in it.
 static std::optional<int64_t> coefficientOfDim(AffineExpr e, unsigned pos,

@@ -13,7 +13,7 @@
 #include "mlir/IR/Block.h"
 #include <optional>
 
-namespace stax::loops {
+namespace mlir::stax::loops {
 
 /// The coefficient of the block argument `arg` in the index `apply`
 /// computes, or nullopt when the index is not linear in it (it appears
@@ -30,6 +30,6 @@ std::optional<int64_t> coefficientOf(mlir::affine::AffineApplyOp apply,
 void substituteIndices(mlir::Block &block, unsigned numNew,
                        llvm::ArrayRef<mlir::AffineExpr> exprs);
 
-} // namespace stax::loops
+} // namespace mlir::stax::loops
 
 #endif // STAX_LIB_DIALECT_STAX_TRANSFORMS_LOOPUTILS_H

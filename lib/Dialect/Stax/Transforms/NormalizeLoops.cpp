@@ -14,16 +14,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopUtils.h"
+#include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 
-namespace stax {
+namespace mlir::stax {
 #define GEN_PASS_DEF_STAXNORMALIZELOOPS
 #include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
-} // namespace stax
+} // namespace mlir::stax
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 namespace {
 
@@ -275,6 +276,8 @@ struct StaxNormalizeLoopsPass
     : public stax::impl::StaxNormalizeLoopsBase<StaxNormalizeLoopsPass> {
   using StaxNormalizeLoopsBase::StaxNormalizeLoopsBase;
   void runOnOperation() override {
+    if (failed(tp::verifyFunctional(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<Operation *> nodes;
     getOperation().walk([&](Operation *op) {
       if (isa<PointwiseOp, ReductionOp, ScatterOp>(op) &&

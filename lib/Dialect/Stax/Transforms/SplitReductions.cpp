@@ -26,17 +26,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopUtils.h"
+#include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
-#include "Stax/Dialect/Stax/Transforms/SplitFactor.h"
+#include "Stax/Analysis/SplitFactor.h"
 
-namespace stax {
+namespace mlir::stax {
 #define GEN_PASS_DEF_STAXSPLITREDUCTIONS
 #include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
-} // namespace stax
+} // namespace mlir::stax
 
 using namespace mlir;
-using namespace stax;
+using namespace mlir::stax;
 
 namespace {
 
@@ -172,9 +173,6 @@ struct StaxSplitReductionsPass
   /// Options are checked per function so that the diagnostic names it.
   LogicalResult checkOptions() {
     func::FuncOp f = getOperation();
-    if (target != "cpu" && target != "cuda")
-      return f.emitError() << "stax-split-reductions: unknown target '"
-                           << target << "' (expected cpu or cuda)";
     std::pair<StringRef, int64_t> positive[] = {
         {"sm-count", smCount},
         {"warp-size", warpSize},
@@ -191,10 +189,12 @@ struct StaxSplitReductionsPass
   }
 
   void runOnOperation() override {
+    if (failed(tp::verifyFunctional(getOperation(), getArgument())))
+      return signalPassFailure();
     if (failed(checkOptions()))
       return signalPassFailure();
     // A CPU has few threads: parallelism over the outputs suffices there.
-    if (target == "cpu")
+    if (target == Target::CPU)
       return;
     SplitDevice device{smCount, warpSize, threadsPerSM, noSplitThreshold};
     SmallVector<std::pair<ReductionOp, int64_t>> work;

@@ -9,6 +9,7 @@ using namespace mlir::tp;
 #include "Stax/Dialect/Tp/IR/TpInterfaces.cpp.inc"
 
 void TpDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "Stax/Dialect/Tp/IR/TpOps.cpp.inc"

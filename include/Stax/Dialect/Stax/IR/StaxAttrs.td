@@ -17,7 +17,7 @@ def Stax_ReductionKind : I32EnumAttr<"ReductionKind", "combine of a reduction", 
     I32EnumAttrCase<"Any", 7, "any">,
     I32EnumAttrCase<"All", 8, "all">,
     I32EnumAttrCase<"WelfordCombine", 9, "welford_combine">]> {
-  let cppNamespace = "::stax";
+  let cppNamespace = "::mlir::stax";
   let genSpecializedAttr = 0;
 }
 def Stax_ReductionKindAttr : EnumAttr<Stax_Dialect, Stax_ReductionKind, "reduction_kind">;
@@ -25,7 +25,7 @@ def Stax_ReductionKindAttr : EnumAttr<Stax_Dialect, Stax_ReductionKind, "reducti
 def Stax_ScatterMode : I32EnumAttr<"ScatterMode", "how a scatter writes", [
     I32EnumAttrCase<"Overwrite", 0, "overwrite">,
     I32EnumAttrCase<"Accumulate", 1, "accumulate">]> {
-  let cppNamespace = "::stax";
+  let cppNamespace = "::mlir::stax";
   let genSpecializedAttr = 0;
 }
 def Stax_ScatterModeAttr : EnumAttr<Stax_Dialect, Stax_ScatterMode, "scatter_mode">;

@@ -12,7 +12,7 @@ include "mlir/IR/OpBase.td"
 
 def Stax_Dialect : Dialect {
   let name = "stax";
-  let cppNamespace = "::stax";
+  let cppNamespace = "::mlir::stax";
   let summary = "Loop-level IR: tensors as functions from indices to values";
   let description = [{
     After `--stax-lower`, a function computes its results with *nodes*:

@@ -3,10 +3,11 @@
 #define STAX_DIALECT_STAX_TRANSFORMS_PASSES_H
 
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
+#include "Stax/Support/Target.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace stax {
+namespace mlir::stax {
 
 #define GEN_PASS_DECL
 #include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
@@ -14,6 +15,6 @@ namespace stax {
 #define GEN_PASS_REGISTRATION
 #include "Stax/Dialect/Stax/Transforms/Passes.h.inc"
 
-} // namespace stax
+} // namespace mlir::stax
 
 #endif // STAX_DIALECT_STAX_TRANSFORMS_PASSES_H

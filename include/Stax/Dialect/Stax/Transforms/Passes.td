@@ -15,25 +15,26 @@ def StaxFuse : Pass<"stax-fuse", "::mlir::func::FuncOp"> {
     Option<"remarks", "remarks", "bool", /*default=*/"true",
            "Emit a remark for every fusion decision">,
   ];
-  let dependentDialects = ["::stax::StaxDialect"];
+  let dependentDialects = ["::mlir::stax::StaxDialect"];
 }
 
 def StaxNormalizeLoops : Pass<"stax-normalize-loops", "::mlir::func::FuncOp"> {
   let summary = "Drop size-1 loops, merge contiguous loops, order loops by stride";
-  let dependentDialects = ["::stax::StaxDialect",
+  let dependentDialects = ["::mlir::stax::StaxDialect",
                            "::mlir::affine::AffineDialect"];
 }
 
 def StaxRangeAnalysis : Pass<"stax-range-analysis", "::mlir::func::FuncOp"> {
   let summary = "Interval analysis of indices: drop proven checks, pick i32 indexing";
-  let dependentDialects = ["::stax::StaxDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::stax::StaxDialect", "::mlir::arith::ArithDialect"];
 }
 
 def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> {
   let summary = "Split long reductions into two levels for GPUs (Algorithm 6.1)";
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cuda\"",
-           "cpu (never splits) or cuda">,
+    Option<"target", "target", "::mlir::stax::Target",
+           /*default=*/"::mlir::stax::Target::CUDA",
+           "Target: cpu never splits", "::mlir::stax::targetOptionValues()">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors S (H100/H200: 132)">,
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
@@ -44,7 +45,7 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
            /*default=*/"8192",
            "Reductions of at most this many elements never split">,
   ];
-  let dependentDialects = ["::stax::StaxDialect",
+  let dependentDialects = ["::mlir::stax::StaxDialect",
                            "::mlir::affine::AffineDialect"];
 }
 

@@ -33,8 +33,17 @@ def Tp_Dialect : Dialect {
     `i64` attribute is an integer scalar and an `f64` attribute a floating one,
     which matters for type promotion (an integer tensor times `2.5` is `f32`).
   }];
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 0;
+  // The discardable attributes of DiscardableAttrs.h are verified wherever
+  // they appear (on ops, function arguments and results).
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Adds the attributes (TpAttrs.cpp, where their storage is defined).
+    void registerAttributes();
+  }];
 }
 
 #endif // STAX_DIALECT_TP_IR_TPDIALECT_TD

@@ -25,7 +25,8 @@
 // `functional` is the mnemonic of the value-semantics twin that
 // --stax-functionalize produces.
 class Tp_InPlaceOp<string mnemonic, string functional, list<Trait> traits = []>
-    : Op<Tp_Dialect, mnemonic, !listconcat([InferTypeOpAdaptor], traits)> {
+    : Op<Tp_Dialect, mnemonic,
+         !listconcat([InferTypeOpAdaptor, Tp_InPlace], traits)> {
   let summary = "in-place `" # functional # "`: overwrites `self` and returns it (aten." #
                 mnemonic # ")";
   let description = [{

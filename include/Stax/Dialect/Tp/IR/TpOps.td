@@ -10,7 +10,7 @@
 #ifndef STAX_DIALECT_TP_IR_TPOPS_TD
 #define STAX_DIALECT_TP_IR_TPOPS_TD
 
-include "Stax/Dialect/Tp/IR/TpDialect.td"
+include "Stax/Dialect/Tp/IR/TpAttrs.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -46,6 +46,7 @@ def Tp_View : NativeOpTrait<"tp::View">;
 def Tp_Reduction : NativeOpTrait<"tp::Reduction">;
 def Tp_Contraction : NativeOpTrait<"tp::Contraction">;
 def Tp_Random : NativeOpTrait<"tp::Random">;
+def Tp_InPlace : NativeOpTrait<"tp::InPlace">;
 
 //===----------------------------------------------------------------------===//
 // Base classes

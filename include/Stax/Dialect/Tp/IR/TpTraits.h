@@ -23,6 +23,9 @@ template <typename T> class Reduction : public TraitBase<T, Reduction> {};
 template <typename T> class Contraction : public TraitBase<T, Contraction> {};
 /// Draws random numbers: never recomputed, never CSE'd.
 template <typename T> class Random : public TraitBase<T, Random> {};
+/// Overwrites its first operand (Section 4.9). Exists only between import
+/// and --stax-functionalize: every other pass rejects it (Functional.h).
+template <typename T> class InPlace : public TraitBase<T, InPlace> {};
 } // namespace mlir::OpTrait::tp
 
 #endif // STAX_DIALECT_TP_IR_TPTRAITS_H

@@ -1,4 +1,4 @@
-// RUN: stax-opt %s --stax-lower=target=cuda --stax-split-reductions --stax-normalize-loops | FileCheck %s --check-prefix=CHECK-NORM
+// RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions --stax-normalize-loops | FileCheck %s --check-prefix=CHECK-NORM
 
 // Section 6.8: after normalization the first level of Example 6.2 reads
 // 8192*x0 + r over one merged loop of 128 (Proposition 6.3: s1 = 2 and

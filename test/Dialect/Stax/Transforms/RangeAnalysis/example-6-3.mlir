@@ -1,6 +1,6 @@
-// RUN: stax-opt %s --stax-lower --stax-range-analysis | FileCheck %s --check-prefix=CHECK-RA
-// RUN: stax-opt %s --stax-lower --stax-range-analysis -o %t.ra.mlir
-// RUN: stax-opt %s --stax-lower -o %t.plain.mlir
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-range-analysis | FileCheck %s --check-prefix=CHECK-RA
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-range-analysis -o %t.ra.mlir
+// RUN: stax-opt %s --stax-decompose --stax-lower -o %t.plain.mlir
 // RUN: stax-run %t.ra.mlir --entry=g2 --seed 1 > %t.ra.txt
 // RUN: stax-run %t.plain.mlir --entry=g2 --seed 1 > %t.plain.txt
 // RUN: diff %t.ra.txt %t.plain.txt

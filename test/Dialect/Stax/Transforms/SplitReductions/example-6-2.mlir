@@ -1,4 +1,4 @@
-// RUN: stax-opt %s --stax-lower=target=cuda --stax-split-reductions | FileCheck %s --check-prefix=CHECK-SPLIT
+// RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions | FileCheck %s --check-prefix=CHECK-SPLIT
 
 // Example 6.2: (x * x).sum(-1), x 64x16384, on S = 132, w = 32, T = 2048
 // (the defaults): n = 64 < 2S, n * n_r = 2^20 <= D_min, s = 32, k = 2.

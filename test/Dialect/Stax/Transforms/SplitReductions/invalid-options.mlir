@@ -5,7 +5,7 @@
 // Bad device options are rejected with a diagnostic naming the pass and
 // the option, on the function being split.
 
-// CHECK-TARGET: error: stax-split-reductions: unknown target 'tpu' (expected cpu or cuda)
+// CHECK-TARGET: for the --target option: Cannot find option named 'tpu'!
 // CHECK-WARP: error: stax-split-reductions: warp-size must be positive, got -32
 
 // expected-error @below {{stax-split-reductions: sm-count must be positive, got 0}}

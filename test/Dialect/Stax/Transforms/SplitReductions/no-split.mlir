@@ -1,6 +1,6 @@
-// RUN: stax-opt %s --stax-lower=target=cuda --stax-split-reductions | FileCheck %s --check-prefix=CHECK-KEEP
-// RUN: stax-opt %s --stax-lower=target=cuda --stax-split-reductions=target=cpu | FileCheck %s --check-prefix=CHECK-CPU
-// RUN: stax-opt %s --stax-lower=target=cuda --stax-split-reductions=sm-count=32 | FileCheck %s --check-prefix=CHECK-SM32
+// RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions | FileCheck %s --check-prefix=CHECK-KEEP
+// RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions=target=cpu | FileCheck %s --check-prefix=CHECK-CPU
+// RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions=sm-count=32 | FileCheck %s --check-prefix=CHECK-SM32
 
 // Reductions that Algorithm 6.1 (or the pass) leaves whole.
 

@@ -1,0 +1,26 @@
+// RUN: stax-opt %s --stax-joint-graph -split-input-file -verify-diagnostics
+
+// The only result depends on the argument through argmax: no derivative.
+// expected-error @+1 {{no floating-point result of @argmax depends differentiably on the differentiated arguments}}
+func.func @argmax(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<f32> {
+  // expected-note @+1 {{the dependence goes through 'tp.argmax', which has no floating-point result}}
+  %i = tp.argmax %x : tensor<4xf32> -> tensor<i64>
+  %f = tp._to_copy %i {dtype = f32} : tensor<i64> -> tensor<f32>
+  return %f : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 is differentiated but is not a floating-point tensor}}
+func.func @integer(%x: tensor<4xi64> {tp.requires_grad}) -> tensor<4xi64> {
+  return %x : tensor<4xi64>
+}
+
+// -----
+
+// In-place ops exist only before --stax-functionalize.
+func.func @in_place(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
+  // expected-error @+1 {{in-place op 'tp.add_': --stax-joint-graph needs functional tp; run --stax-functionalize first}}
+  %y = "tp.add_"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
