@@ -37,9 +37,6 @@ LogicalResult collectForward(ChainModel &m) {
   Block &body = m.fn.getBody().front();
   for (auto [i, op] : llvm::enumerate(body.without_terminator())) {
     m.position[&op] = i;
-    if (!tp::getPhase(&op))
-      return op.emitError() << "has no tp.phase in a joint function (run "
-                               "--stax-joint-graph first)";
     if (!tp::isForward(&op))
       continue;
     bool free = isFreeOp(&op) && llvm::all_of(op.getOperands(), [&](Value v) {
@@ -195,10 +192,9 @@ std::optional<std::pair<unsigned, unsigned>> assignGroups(ChainModel &m) {
 } // namespace
 
 FailureOr<ChainModel> stax::buildChainModel(func::FuncOp fn) {
+  if (failed(tp::verifyJointFunction(fn)))
+    return failure();
   std::optional<unsigned> outputs = tp::getJointOutputs(fn);
-  if (!outputs || !fn.getBody().hasOneBlock())
-    return fn.emitError() << "is not a joint function (run --stax-joint-graph "
-                             "first)";
   ChainModel m;
   m.fn = fn;
   m.numOutputs = *outputs;

@@ -122,10 +122,9 @@ std::string mincut::valueName(Value v, unsigned k) {
 
 FailureOr<JointGraphModel> mincut::buildModel(func::FuncOp fn,
                                               const ModelOptions &options) {
+  if (failed(tp::verifyJointFunction(fn)))
+    return failure();
   std::optional<unsigned> outputs = tp::getJointOutputs(fn);
-  if (!outputs || !fn.getBody().hasOneBlock())
-    return fn.emitError() << "is not a joint function (run --stax-joint-graph "
-                             "first)";
   JointGraphModel m;
   m.fn = fn;
   m.numOutputs = *outputs;

@@ -72,6 +72,42 @@ void tp::setJointOutputs(Operation *fn, unsigned numOutputs) {
 
 void tp::removeJointOutputs(Operation *fn) { fn->removeAttr(kJointOutputsAttr); }
 
+/// The phase of the op that computes `v`; Forward for arguments other than
+/// tangents.
+static std::optional<Phase> phaseOf(FunctionOpInterface fn, Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isTangent(fn, arg.getArgNumber()) ? Phase::Backward : Phase::Forward;
+  return getPhase(v.getDefiningOp());
+}
+
+LogicalResult tp::verifyJointFunction(FunctionOpInterface fn) {
+  std::optional<unsigned> outputs = getJointOutputs(fn);
+  if (!outputs || fn.isExternal() || !fn.getFunctionBody().hasOneBlock())
+    return fn.emitError() << "is not a joint function (run --stax-joint-graph "
+                             "first)";
+  Block &body = fn.getFunctionBody().front();
+  for (Operation &op : body.without_terminator()) {
+    std::optional<Phase> phase = getPhase(&op);
+    if (!phase)
+      return op.emitError() << "has no " << kPhaseAttr
+                            << " in a joint function (run --stax-joint-graph "
+                               "first)";
+    if (*phase == Phase::Backward)
+      continue;
+    for (OpOperand &operand : op.getOpOperands())
+      if (phaseOf(fn, operand.get()) != Phase::Forward)
+        return op.emitError() << "is a forward op but its operand #"
+                              << operand.getOperandNumber()
+                              << " is a backward value or a tangent";
+  }
+  Operation *ret = body.getTerminator();
+  for (unsigned i = 0; i < *outputs; ++i)
+    if (phaseOf(fn, ret->getOperand(i)) != Phase::Forward)
+      return ret->emitError() << "returns forward output #" << i
+                              << ", but the backward computes it";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -81,12 +117,12 @@ static LogicalResult verifyIndexAttr(Operation *op, NamedAttribute attr,
                                      int64_t bound, StringRef what) {
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || !value.getType().isSignlessInteger(64))
-    return op->emitOpError() << "attribute '" << attr.getName()
+    return op->emitOpError() << "attribute '" << attr.getName().getValue()
                              << "' must be an i64 integer";
   int64_t v = value.getInt();
   if (v < 0 || v >= bound)
     return op->emitOpError()
-           << "attribute '" << attr.getName() << "' is " << v << ", but "
+           << "attribute '" << attr.getName().getValue() << "' is " << v << ", but "
            << what << " (" << bound << ")";
   return success();
 }

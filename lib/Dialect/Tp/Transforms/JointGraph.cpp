@@ -196,8 +196,13 @@ LogicalResult JointGraphBuilder::run(ArrayRef<unsigned> args) {
     return diag;
   }
 
+  // Everything the function computed so far is the new joint's forward,
+  // including the backward of an earlier joint (second order): its tangents
+  // become ordinary inputs of the new forward.
   for (Operation &op : body.without_terminator())
     tp::setPhase(&op, tp::Phase::Forward);
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    fn.removeArgAttr(i, tp::kTangentAttr);
 
   // Tangent arguments: one per floating result, in result order.
   SmallVector<Value> tangents;

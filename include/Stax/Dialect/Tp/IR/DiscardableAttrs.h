@@ -60,6 +60,12 @@ std::optional<unsigned> getJointOutputs(Operation *fn);
 void setJointOutputs(Operation *fn, unsigned numOutputs);
 void removeJointOutputs(Operation *fn);
 
+/// Checks what the partitioners (--stax-mincut, --stax-checkpoint) rely on:
+/// a single-block joint function whose ops all carry a phase, whose forward
+/// reads neither a backward value nor a tangent argument, and whose forward
+/// outputs are computed by the forward. Errors name the offending op.
+LogicalResult verifyJointFunction(FunctionOpInterface fn);
+
 } // namespace mlir::tp
 
 #endif // STAX_DIALECT_TP_IR_DISCARDABLEATTRS_H
