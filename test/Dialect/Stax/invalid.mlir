@@ -155,3 +155,22 @@ func.func @kernel_content(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %k : tensor<4xf32>
 }
+
+// -----
+
+func.func @bad_bitwidth(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'stax.index_bitwidth' must be 32 or 64 (i64)}}
+  %r = "stax.pointwise"() <{layout = #stax.layout<[1]>}> ({
+  ^bb0(%i: index):
+    %v = stax.load %x[%i] : tensor<4xf32>
+    stax.yield %v : f32
+  }) {stax.index_bitwidth = 16 : i64} : () -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'stax.index_bitwidth' is only valid on a stax node or kernel}}
+func.func @bitwidth_on_func(%x: tensor<4xf32>) -> tensor<4xf32> attributes {stax.index_bitwidth = 32 : i64} {
+  return %x : tensor<4xf32>
+}

@@ -1,5 +1,6 @@
 //===- StaxDialect.cpp - stax dialect registration ------------------------===//
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
+#include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -15,4 +16,31 @@ void StaxDialect::initialize() {
 #define GET_OP_LIST
 #include "Stax/Dialect/Stax/IR/StaxOps.cpp.inc"
       >();
+}
+
+std::optional<unsigned> stax::getIndexBitwidth(Operation *op) {
+  if (auto w = op->getAttrOfType<IntegerAttr>(kIndexBitwidthAttr))
+    return static_cast<unsigned>(w.getInt());
+  return std::nullopt;
+}
+
+void stax::setIndexBitwidth(Operation *op, unsigned bitwidth) {
+  op->setAttr(kIndexBitwidthAttr,
+              IntegerAttr::get(IntegerType::get(op->getContext(), 64), bitwidth));
+}
+
+LogicalResult StaxDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kIndexBitwidthAttr)
+    return op->emitOpError() << "unknown stax attribute '" << name << "'";
+  if (!isa<PointwiseOp, ReductionOp, ScatterOp, KernelOp>(op))
+    return op->emitOpError() << "attribute '" << name
+                             << "' is only valid on a stax node or kernel";
+  auto w = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!w || !w.getType().isSignlessInteger(64) ||
+      (w.getInt() != 32 && w.getInt() != 64))
+    return op->emitOpError() << "attribute '" << name
+                             << "' must be 32 or 64 (i64)";
+  return success();
 }

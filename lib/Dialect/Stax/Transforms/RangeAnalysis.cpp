@@ -15,6 +15,7 @@
 //    index and address it computes lies in [-2^31, 2^31), else 64.
 //
 //===----------------------------------------------------------------------===//
+#include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Analysis/IndexRanges.h"
@@ -41,8 +42,6 @@ namespace mlir::stax {
 using namespace mlir;
 using namespace mlir::dataflow;
 
-/// The attribute that tells code generators the width of address arithmetic.
-static constexpr llvm::StringLiteral kIndexBitwidth = "stax.index_bitwidth";
 
 namespace {
 /// Upstream integer range analysis with our sound rule for affine.apply in
@@ -378,9 +377,7 @@ static bool fitsInI32(DataFlowSolver &solver, Operation *node) {
 }
 
 static void setBitwidth(Operation *op, bool narrow) {
-  op->setAttr(kIndexBitwidth,
-              IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                               narrow ? 32 : 64));
+  stax::setIndexBitwidth(op, narrow ? 32 : 64);
 }
 
 /// Marks every node, and every kernel with all its nodes narrow.
@@ -392,8 +389,7 @@ static void markBitwidths(DataFlowSolver &solver, func::FuncOp func) {
   func.walk([&](stax::KernelOp kernel) {
     bool narrow = llvm::all_of(
         kernel.getBody().front().without_terminator(), [](Operation &node) {
-          auto w = node.getAttrOfType<IntegerAttr>(kIndexBitwidth);
-          return w && w.getInt() == 32;
+          return stax::getIndexBitwidth(&node) == 32u;
         });
     setBitwidth(kernel, narrow);
   });

@@ -107,6 +107,14 @@ LogicalResult buildJVP(func::FuncOp fn, ArrayRef<unsigned> wrt) {
   for (unsigned k = numOutputs; k < results.size(); ++k)
     if (failed(fn.insertResult(k, results[k].getType(), DictionaryAttr())))
       return fn.emitError() << "cannot add a tangent result";
+  // A JVP of a joint graph (Hessian-vector products) is no longer a joint
+  // graph the partitioners understand: its tangent results would be taken
+  // for gradients. Drop the joint marks so that they refuse it.
+  if (tp::getJointOutputs(fn)) {
+    tp::removeJointOutputs(fn);
+    for (Operation &op : body.without_terminator())
+      op.removeAttr(tp::kPhaseAttr);
+  }
   return success();
 }
 

@@ -40,6 +40,8 @@ def Stax_Dialect : Dialect {
                            "::mlir::math::MathDialect",
                            "::mlir::affine::AffineDialect"];
   let useDefaultAttributePrinterParser = 1;
+  // stax.index_bitwidth (DiscardableAttrs.h) is verified wherever it appears.
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Adds the attributes (StaxAttrs.cpp, where their storage is defined).
     void registerAttributes();

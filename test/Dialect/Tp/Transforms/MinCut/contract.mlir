@@ -86,3 +86,16 @@ func.func @in_place(%x: tensor<4xf32> {tp.requires_grad}, %t: tensor<4xf32> {tp.
   %g = "tp.mul_"(%t, %y) {tp.phase = #tp.phase<bw>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %y, %g : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A JVP of a joint graph (Hessian-vector products) is no joint graph: its
+// tangent results are not gradients, and --stax-jvp drops the joint marks.
+// This input is what --stax-jvp used to leave behind.
+func.func @after_jvp(%x: tensor<4xf32> {tp.requires_grad}, %t: tensor<4xf32> {tp.tangent}, %v: tensor<4xf32> {tp.tangent}) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) attributes {tp.joint_outputs = 1 : i64} {
+  %y = tp.exp %x {tp.phase = #tp.phase<fw>} : tensor<4xf32> -> tensor<4xf32>
+  %g = tp.mul %t, %y {tp.phase = #tp.phase<bw>} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  // expected-error @+1 {{has no tp.phase in a joint function (run --stax-joint-graph first)}}
+  %dy = tp.mul %v, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %y, %g, %dy : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

@@ -1,0 +1,54 @@
+// RUN: stax-opt %s -split-input-file --stax-jvp="wrt=1" -verify-diagnostics
+// RUN: not stax-opt %s --stax-jvp="function=nope" 2>&1 | FileCheck %s --check-prefix=NOPE
+
+// The errors of --stax-jvp (lib/Dialect/Tp/Transforms/JVP.cpp). Every chunk
+// runs with wrt=1: a tangent for argument #1 only.
+
+// NOPE: error: no function named @nope
+
+// `wrt` names an argument the function does not have.
+// expected-error @+1 {{wrt names argument #1 but @one_arg has 1}}
+func.func @one_arg(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// `wrt` names an integer argument.
+// expected-error @+1 {{argument #1 is not a floating-point tensor}}
+func.func @integer(%x: tensor<4xf32>, %i: tensor<4xi64>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// A tangent reaches an op without DifferentiableOpInterface (here one from
+// another dialect): the error names the op and the function. The tangent of
+// %y flows into it; %x has no tangent.
+func.func @no_rule(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'math.exp' op is not differentiable, but a tangent of @no_rule flows through it}}
+  %e = math.exp %y : tensor<4xf32>
+  %z = tp.add %x, %e : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
+// An op without a rule that no tangent reaches is fine (math.exp of the
+// undifferentiated %x): no diagnostic.
+func.func @no_rule_off_path(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %e = math.exp %x : tensor<4xf32>
+  %z = tp.mul %e, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
+// Only single-block functions are differentiated.
+// expected-error @+1 {{autodiff supports single-block functions}}
+func.func @two_blocks(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+^bb1:
+  %z = tp.full {value = 0.0 : f64} : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
