@@ -14,7 +14,6 @@
 #include "Stax/Dialect/Tp/IR/TpDialect.h"
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "Stax/Pipelines/Pipelines.h"
-#include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
