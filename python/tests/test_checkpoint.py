@@ -178,6 +178,37 @@ def check_bitwise(fn, inputs, options):
     return entry
 
 
+# Chain length l (z_0..z_l) of each corpus model: the number of forward
+# values on every path from the inputs to the outputs, less one. Structural,
+# so the same under both schedules; pinned so that a model whose chain is no
+# longer found (or changes) fails rather than passing unsplit. 0: no chain.
+CORPUS_CHAIN_LENGTH = {
+    "example_5_1": 2,
+    "example_1_1": 3,
+    "mlp_gelu": 6,
+    "layernorm": 1,
+    "rmsnorm": 6,
+    "softmax_ce": 3,
+    "attention": 5,
+    "swiglu": 2,
+    "lstm_cell": 2,
+    # The output reads a value computed from one input alone besides the
+    # long chain (s / d with d = |y| + 1; clamp(f) * 1.5 - d with d =
+    # log1p(exp(-|x|) * b) while f also reads erf(a / 2)), so only the
+    # output lies on every path: no chain, the function is left unchanged.
+    "pointwise_chain": 0,
+    "pointwise_transcendental": 0,
+    "embedding_sum": 3,
+    "index_logsumexp": 2,
+    "transformer_encoder": 14,
+    "mse": 1,
+}
+
+
+def test_corpus_chain_lengths_cover_corpus():
+    assert set(CORPUS_CHAIN_LENGTH) == set(corpus.names())
+
+
 @pytest.mark.parametrize("schedule", ["schedule=revolve slots=2",
                                       "schedule=uniform"])
 @pytest.mark.parametrize("name", corpus.names())
@@ -185,7 +216,15 @@ def test_corpus_bitwise(name, schedule):
     """Every corpus model: attention, layer norm (three results, two read
     only by the backward), LSTM, embedding, losses with integer targets."""
     model = corpus.get(name)
-    check_bitwise(model.fn, model.make_inputs(), schedule)
+    entry = check_bitwise(model.fn, model.make_inputs(), schedule)
+    want = CORPUS_CHAIN_LENGTH[name]
+    if want == 0:
+        assert entry is None, "%s: unexpected chain %s" % (name, entry)
+        return
+    assert entry is not None, "%s: no chain found (expected length %d)" % (
+        name, want)
+    assert entry["chain_length"] == want, (name, entry["chain"])
+    assert len(entry["chain"]) == want + 1
 
 
 def transformer(n, d_model=16, nhead=2, ff=32):
@@ -213,4 +252,5 @@ def transformer(n, d_model=16, nhead=2, ff=32):
 def test_transformer_stack_bitwise(schedule):
     fn, inputs = transformer(2)
     entry = check_bitwise(fn, inputs, schedule)
+    assert entry is not None, "no chain found in a 2-layer transformer"
     assert entry["chain_length"] >= 4 and entry["recomputed_ops"] > 0

@@ -16,7 +16,8 @@
     graph's outputs after the model's own outputs, less the primal inputs it
     saves; views of primals such as `t(W)` count as activations there).  The
     joint graphs differ (we differentiate tp, functorch traces autograd), so
-    only the totals are compared.  `pytest -s -k table` prints the table.
+    only the totals are compared.  `pytest -s -k table` prints the table,
+    whose rows are checked too (test_saved_bytes_table).
 """
 
 import functools
@@ -232,19 +233,103 @@ def test_saved_bytes_not_more_than_functorch(name):
            theirs, [(n, b) for n, i, b in _functorch_saved(name) if not i]))
 
 
+_TENSOR = re.compile(r"tensor<((?:\d+x)*)[a-z]+(\d+)>")
+
+
+def _forward_value_bytes(joint):
+    """Bytes of saving every forward value: each result of each op of the
+    joint graph's forward phase, counted once (views included)."""
+    total = 0
+    for line in joint.splitlines():
+        if "#tp.phase<fw>" not in line:
+            continue
+        lhs = line.split(" = ", 1)[0].strip()        # %5, %7:3, %a, %b, %c
+        names = [n.strip() for n in lhs.split(",")]
+        count = (int(names[0].split(":")[1])
+                 if len(names) == 1 and ":" in names[0] else len(names))
+        results = line.rsplit("} : ", 1)[1].rsplit(" -> ", 1)[-1]
+        types = _TENSOR.findall(results)
+        assert len(types) == count, "cannot read the result types of: " + line
+        for dims, bits in types:
+            n = 1
+            for d in dims.split("x")[:-1]:
+                n *= int(d)
+            total += n * max(1, int(bits) // 8)
+    return total
+
+
+# Partitions computed by hand from the rules of --stax-mincut (docs/Passes.md,
+# Section 5.4): c(v) = trunc(beta * bytes(v) * 1.1^d), beta = 1 when the
+# forward writes v to memory anyway (a user that cannot fuse with it), else
+# 2; d = distance to the nearest backward reader (1 here).
+HAND_PARTITIONS = {
+    # relu(x + y) * 2 summed: the backward reads only relu's result
+    # (threshold_backward), pointwise and fusible with add and relu, so no
+    # value is in U: no source edge, flow 0, nothing saved; the backward
+    # recomputes add and relu from the primals x and y.
+    "example_1_1": dict(saved_bytes=0, max_flow=0,
+                        recomputed=["tp.add", "tp.relu"]),
+    # gelu(x @ W).sum(): gelu_backward reads mm's 32x64 f32 result (8192
+    # bytes), a matmul (in U), whose user gelu cannot fuse with it (beta 1):
+    # c = trunc(8192 * 1.1) = 9011. gelu's result is not read.
+    "example_5_1": dict(saved_bytes=8192, max_flow=9011, recomputed=[]),
+    # mse_loss(x @ W, t): the backward's sub reads mm's 8x4 f32 result (128
+    # bytes), in U, beta 1: c = trunc(128 * 1.1) = 140.
+    "mse": dict(saved_bytes=128, max_flow=140, recomputed=[]),
+    # s = embedding(idx, E).sum(1); (s * s).sum(): s is 4x8 f32 (128 bytes)
+    # reduced from 4x6x8 (768 bytes > 4 * 128, rule 3: in U); its users are
+    # pointwise muls that fuse with a reduction (beta 2):
+    # c = trunc(2 * 128 * 1.1) = 281. The embedding's result is not read.
+    "embedding_sum": dict(saved_bytes=128, max_flow=281, recomputed=[]),
+    # Pure pointwise programs: nothing is in U, so nothing is saved and the
+    # backward recomputes every forward value it reads.
+    "pointwise_chain": dict(saved_bytes=0, max_flow=0, recomputed=None),
+    "pointwise_transcendental": dict(saved_bytes=0, max_flow=0,
+                                     recomputed=None),
+}
+
+
 def test_saved_bytes_table():
-    """Prints model, our saved activation bytes, functorch's, max_flow (the
-    comparison itself is test_saved_bytes_not_more_than_functorch)."""
+    """The table of saved activation bytes (ours, functorch's, saving every
+    forward value) and max_flow, each row checked: ours <= functorch and <=
+    saving everything; the cut saves at most its capacity (c(v) >= bytes(v)
+    as beta >= 1 and d >= 1), and nothing exactly when the flow is 0; a
+    partition that saves nothing recomputes. The rows of HAND_PARTITIONS
+    must match exactly.  `pytest -s -k table` prints it."""
     rows = []
     for name in MODELS:
-        _, _, entry = _stax(name)
+        joint, _, entry = _stax(name)
         rows.append((name, entry["saved_bytes"],
-                     _functorch_activation_bytes(name), entry["max_flow"]))
+                     _functorch_activation_bytes(name),
+                     _forward_value_bytes(joint), entry["max_flow"],
+                     len(entry["recomputed"])))
     w = max(len(r[0]) for r in rows)
-    lines = ["%-*s %12s %12s %12s" % (w, "model", "stax bytes",
-                                      "functorch", "max_flow")]
+    lines = ["%-*s %12s %12s %12s %12s %10s" % (
+        w, "model", "stax bytes", "functorch", "save all", "max_flow",
+        "recomputed")]
     for r in rows:
-        lines.append("%-*s %12d %12d %12d" % (w, *r))
-    lines.append("%-*s %12d %12d" % (w, "total", sum(r[1] for r in rows),
-                                     sum(r[2] for r in rows)))
+        lines.append("%-*s %12d %12d %12d %12d %10d" % (w, *r))
+    lines.append("%-*s %12d %12d %12d" % (w, "total", sum(r[1] for r in rows),
+                                         sum(r[2] for r in rows),
+                                         sum(r[3] for r in rows)))
     print("\n" + "\n".join(lines))
+
+    for name, ours, theirs, save_all, max_flow, n_recomputed in rows:
+        _, _, entry = _stax(name)
+        assert not entry["fallback"], name
+        assert ours <= theirs, (name, ours, theirs)
+        assert 0 <= ours <= save_all, (name, ours, save_all)
+        assert ours <= max_flow, (name, ours, max_flow)
+        assert (ours == 0) == (max_flow == 0), (name, ours, max_flow)
+        if ours == 0:
+            assert n_recomputed > 0, "%s saves nothing and recomputes " \
+                "nothing" % name
+    assert sum(r[1] for r in rows) < sum(r[2] for r in rows)
+
+    assert set(HAND_PARTITIONS) <= set(MODELS)
+    for name, want in HAND_PARTITIONS.items():
+        _, _, entry = _stax(name)
+        assert entry["saved_bytes"] == want["saved_bytes"], (name, entry)
+        assert entry["max_flow"] == want["max_flow"], (name, entry)
+        if want["recomputed"] is not None:
+            assert entry["recomputed"] == want["recomputed"], (name, entry)

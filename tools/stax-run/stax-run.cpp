@@ -2,9 +2,21 @@
 //
 //   stax-run model.mlir --entry f --input x.npy --input w.npy --output-dir out
 //   stax-run model.mlir --seed 3 --f64
+//   stax-run model.mlir --print=exact
 //
 // Arguments without an --input file are filled with seeded random values:
 // floats uniform in [-1, 1), integers uniform in [--int-low, --int-high).
+//
+// Output (--print): `summary` (the default) prints min/max/mean and the first
+// 8 elements of each result, at 9 significant digits; `exact` prints every
+// element on its own line with its multi-index, with the digits that make
+// every value of its element type round-trip (max_digits10: %.17g for f64,
+// %.9g for f32, %.5g for f16, %.4g for bf16; integers in full), so two
+// outputs are textually equal iff every element of every result is (NaN
+// payloads aside); `hash` prints one FNV-1a 64-bit hash per result over its
+// element type, shape and every element (as its float64 bit pattern, or as
+// an int64), row-major. Tests that `diff` two runs use `exact` (or `hash`
+// for large results).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +27,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -24,6 +38,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir;
@@ -56,8 +71,29 @@ static cl::opt<std::string> outputDir("output-dir",
                                       cl::desc("Write result<i>.npy files here"),
                                       cl::cat(category));
 static cl::opt<bool> printValues("print-values",
-                                 cl::desc("Print every result element"),
+                                 cl::desc("With --print=summary, print every "
+                                          "result element (at 9 significant "
+                                          "digits)"),
                                  cl::cat(category));
+
+namespace {
+enum class PrintMode { Summary, Exact, Hash };
+} // namespace
+static cl::opt<PrintMode> printMode(
+    "print", cl::desc("How results are printed"),
+    cl::values(
+        clEnumValN(PrintMode::Summary, "summary",
+                   "min/max/mean and the first 8 elements at 9 significant "
+                   "digits (default)"),
+        clEnumValN(PrintMode::Exact, "exact",
+                   "every element, one per line with its index, in the "
+                   "round-tripping precision of its type (%.17g f64, %.9g "
+                   "f32, %.5g f16, %.4g bf16, integers in full): outputs "
+                   "are equal iff all elements are"),
+        clEnumValN(PrintMode::Hash, "hash",
+                   "type, shape and an FNV-1a 64-bit hash of every element "
+                   "(float64 bit patterns or int64), row-major")),
+    cl::init(PrintMode::Summary), cl::cat(category));
 
 /// Seeded values that do not depend on the C++ library's distributions.
 static stax::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &gen) {
@@ -100,6 +136,70 @@ static void printSummary(llvm::raw_ostream &os, unsigned index,
   if (shown < t.numel())
     os << ", ...";
   os << "]\n";
+}
+
+/// Significant decimal digits that make every value of floating type `t`
+/// round-trip (max_digits10).
+static int roundTripDigits(Type t) {
+  if (t.isF64())
+    return 17;
+  if (t.isF16())
+    return 5;
+  if (t.isBF16())
+    return 4;
+  return 9; // f32 (and any narrower type)
+}
+
+static void printExact(llvm::raw_ostream &os, unsigned index,
+                       const stax::Tensor &t) {
+  os << "result #" << index << ": " << t.type() << "\n";
+  std::string fmt = "%." + std::to_string(roundTripDigits(t.elementType())) +
+                    "g";
+  stax::forEachIndex(t.shape(), [&](int64_t linear, ArrayRef<int64_t> idx) {
+    os << "  [";
+    llvm::interleave(idx, os, ",");
+    os << "] ";
+    if (t.isFloat())
+      os << llvm::format(fmt.c_str(), t.getF(linear));
+    else
+      os << t.getI(linear);
+    os << "\n";
+  });
+}
+
+/// FNV-1a over 64-bit words, each fed little-endian: stable across hosts.
+struct Fnv1a64 {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  void add(uint64_t word) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= (word >> (8 * b)) & 0xff;
+      h *= 0x100000001b3ULL;
+    }
+  }
+};
+
+static void printHash(llvm::raw_ostream &os, unsigned index,
+                      const stax::Tensor &t) {
+  Fnv1a64 hash;
+  std::string typeStr;
+  llvm::raw_string_ostream(typeStr) << t.type();
+  for (char c : typeStr)
+    hash.add(static_cast<unsigned char>(c));
+  hash.add(static_cast<uint64_t>(t.rank()));
+  for (int64_t d : t.shape())
+    hash.add(static_cast<uint64_t>(d));
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (t.isFloat()) {
+      double v = t.getF(i);
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof(bits));
+      hash.add(bits);
+    } else {
+      hash.add(static_cast<uint64_t>(t.getI(i)));
+    }
+  }
+  os << "result #" << index << ": " << t.type() << " fnv1a64="
+     << llvm::format_hex(hash.h, 18) << "\n";
 }
 
 int main(int argc, char **argv) {
@@ -176,7 +276,17 @@ int main(int argc, char **argv) {
     return 1;
   llvm::outs() << "@" << fn.getSymName() << (f64 ? " (float64)" : "") << "\n";
   for (auto [i, t] : llvm::enumerate(*results)) {
-    printSummary(llvm::outs(), i, t);
+    switch (printMode) {
+    case PrintMode::Summary:
+      printSummary(llvm::outs(), i, t);
+      break;
+    case PrintMode::Exact:
+      printExact(llvm::outs(), i, t);
+      break;
+    case PrintMode::Hash:
+      printHash(llvm::outs(), i, t);
+      break;
+    }
     if (!outputDir.empty()) {
       llvm::sys::fs::create_directories(outputDir);
       llvm::SmallString<128> path(outputDir);

@@ -2,7 +2,12 @@
 //
 // Soundness of the interval rules --stax-range-analysis relies on
 // (Proposition 6.4): for every small input interval, every concrete result
-// of the operation lies in the interval the rule computes. The affine rules
+// of the operation lies in the interval the rule computes. Tightness, since
+// a rule returning the full range is sound too: where the rule is exact
+// (each dim used once through monotone steps: add, mul by a constant or a
+// dim, floordiv/ceildiv by a constant, mod of a contiguous dividend) the
+// interval equals the brute-force [min, max]; elsewhere it exceeds it by at
+// most a stated slack. The affine rules
 // are stax::inferAffineRange, which the analysis uses for affine.apply in
 // place of upstream's intrange::inferAffineExpr (unsound for mod, below);
 // the indirect index rule is stax.indirect_index's.
@@ -14,6 +19,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/Utils/InferIntRangeCommon.h"
 #include <gtest/gtest.h>
+#include <algorithm>
+#include <limits>
 #include <optional>
 
 using namespace mlir;
@@ -23,6 +30,10 @@ namespace {
 ConstantIntRanges range(int64_t lo, int64_t hi) {
   return ConstantIntRanges::fromSigned(APInt(64, lo, /*isSigned=*/true),
                                        APInt(64, hi, /*isSigned=*/true));
+}
+
+int64_t floorDivInt(int64_t a, int64_t c) {
+  return a / c - ((a % c != 0) && (a < 0));
 }
 
 bool contains(const ConstantIntRanges &r, int64_t v) {
@@ -70,6 +81,37 @@ protected:
       }
   }
 
+  /// Checks that the rule for `e` is the exact [min, max] of `e` over every
+  /// pair of small intervals, up to `slack(l0, u0, l1, u1)` on each side
+  /// (0: exact). Soundness is expectSound's.
+  template <typename Slack>
+  void expectTight(AffineExpr e, Slack slack) {
+    auto intervals = smallIntervals();
+    for (auto [l0, u0] : intervals)
+      for (auto [l1, u1] : intervals) {
+        ConstantIntRanges r =
+            stax::inferAffineRange(e, {range(l0, u0), range(l1, u1)}, {});
+        int64_t lo = std::numeric_limits<int64_t>::max();
+        int64_t hi = std::numeric_limits<int64_t>::min();
+        for (int64_t a = l0; a <= u0; ++a)
+          for (int64_t b = l1; b <= u1; ++b) {
+            int64_t v = evaluate(e, a, b);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+          }
+        int64_t s = slack(l0, u0, l1, u1);
+        int64_t rlo = r.smin().getSExtValue(), rhi = r.smax().getSExtValue();
+        ASSERT_TRUE(rlo <= lo && lo - rlo <= s && hi <= rhi && rhi - hi <= s)
+            << "rule for " << debugString(e) << " with d0 in [" << l0 << ", "
+            << u0 << "], d1 in [" << l1 << ", " << u1 << "]: got [" << rlo
+            << ", " << rhi << "], exact [" << lo << ", " << hi
+            << "], allowed slack " << s;
+      }
+  }
+  void expectExact(AffineExpr e) {
+    expectTight(e, [](int64_t, int64_t, int64_t, int64_t) { return 0; });
+  }
+
   static std::string debugString(AffineExpr e) {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -99,6 +141,61 @@ TEST_F(AffineIntervalTest, Mod) {
   expectSound(d0 % 3);
   expectSound((d0 * 3) % 8);
   expectSound((d0 + d1) % 4);
+}
+
+// Interval arithmetic is exact when each dim occurs once and every step is
+// monotone in its operand: the bounds of the result are reached at corners.
+TEST_F(AffineIntervalTest, AddAndMulAreExact) {
+  expectExact(d0 + d1);
+  expectExact(d0 - d1);
+  expectExact(d0 + 7);
+  expectExact(d0 * 3);
+  expectExact(d0 * -2);
+  expectExact(d0 * -2 + d1 * 5 - 4);
+  expectExact(d0 * d1); // bilinear: extremes at the corners
+}
+
+// Division by a positive constant is monotone, so bounds map to bounds.
+TEST_F(AffineIntervalTest, FloorDivAndCeilDivAreExact) {
+  expectExact(d0.floorDiv(3));
+  expectExact(d0.ceilDiv(3));
+  expectExact((d0 * 4 + d1).floorDiv(2));
+  expectExact((d0 - d1).ceilDiv(4));
+  expectExact((d0 * 3).floorDiv(2));
+}
+
+// A dividend taking every integer of its interval: within one period mod is
+// a shift; across a multiple of c it reaches c - 1 and then 0, so [0, c - 1]
+// is exact too.
+TEST_F(AffineIntervalTest, ModOfContiguousDividendIsExact) {
+  expectExact(d0 % 3);
+  expectExact(d0 % 4);
+  expectExact((d0 + d1) % 4);
+  expectExact((d0 - d1 + 2) % 5);
+}
+
+// Inexact cases, with the slack they are allowed.
+// A strided dividend skips residues: (3 * d0) mod 8 over [1, 3] is {3, 6, 1}
+// = [1, 6], the rule [0, 7]. The rule never leaves [0, c - 1], so the slack
+// is below c on each side, and 0 within one period (ModWithinOnePeriod).
+TEST_F(AffineIntervalTest, ModOfStridedDividendIsWithinOnePeriod) {
+  expectTight((d0 * 3) % 8, [](int64_t l0, int64_t u0, int64_t, int64_t) {
+    return floorDivInt(3 * l0, 8) == floorDivInt(3 * u0, 8) ? 0 : 7;
+  });
+}
+
+// A dim used twice loses the correlation of its uses: d0 - d0 floordiv 2
+// (= ceil(d0 / 2)) over [l, u] is [ceil(l/2), ceil(u/2)], the rule
+// [l - floor(u/2), u - floor(l/2)]: off by floor(u/2) - floor(l/2) <=
+// ceil((u - l) / 2) on each side.
+TEST_F(AffineIntervalTest, RepeatedDimIsWithinHalfTheWidth) {
+  expectTight(d0 - d0.floorDiv(2), [](int64_t l0, int64_t u0, int64_t,
+                                      int64_t) { return (u0 - l0 + 1) / 2; });
+  // And the rule does lose it somewhere (else this case belongs above).
+  ConstantIntRanges r =
+      stax::inferAffineRange(d0 - d0.floorDiv(2), {range(0, 5)}, {});
+  EXPECT_EQ(r.smin().getSExtValue(), -2);
+  EXPECT_EQ(r.smax().getSExtValue(), 5);
 }
 
 // Definition 6.4: [l, u] mod c = [0, c - 1] for l >= 0, c > 0; and g2's
