@@ -224,7 +224,9 @@ Result indexPut(RuleContext &ctx) {
       self, mode, adv.shape, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
         Index dst = selfIndex(bb, adv, indices, shape, pos);
         Value v = values->load(bb, broadcastIndex(values->type.getShape(), adv.shape, pos));
-        return std::make_pair(bb.index(rowMajorAddress(dst, shape)), bb.convert(v, elt));
+        Value addr = bb.index(rowMajorAddress(dst, shape));
+        Value converted = bb.convert(v, elt);
+        return std::make_pair(addr, converted);
       });
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
@@ -245,8 +247,9 @@ Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
       [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
         Index dst(pos);
         dst[d] = indirect(bb, index, pos, size, /*wrapNegative=*/false);
-        return std::make_pair(bb.index(rowMajorAddress(dst, shape)),
-                              bb.convert(src->load(bb, pos), elt));
+        Value addr = bb.index(rowMajorAddress(dst, shape));
+        Value value = bb.convert(src->load(bb, pos), elt);
+        return std::make_pair(addr, value);
       });
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }

@@ -166,9 +166,10 @@ Result varWelford(RuleContext &ctx) {
       rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
         Type f64 = bb.b.getF64Type();
         Value n = bb.convert(count->load(bb, idx), f64);
-        Value divisor = arith::MaximumFOp::create(
-            bb.b, bb.loc, bb.constant(0, f64),
-            arith::SubFOp::create(bb.b, bb.loc, n, bb.constant(correction, f64)));
+        Value zero = bb.constant(0, f64);
+        Value dof =
+            arith::SubFOp::create(bb.b, bb.loc, n, bb.constant(correction, f64));
+        Value divisor = arith::MaximumFOp::create(bb.b, bb.loc, zero, dof);
         Value s = bb.convert(m2->load(bb, idx), f64);
         Value q = arith::DivFOp::create(bb.b, bb.loc, s, divisor);
         return bb.convert(bb.convert(q, ct), elt);

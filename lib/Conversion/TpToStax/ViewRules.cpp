@@ -168,9 +168,9 @@ Result intoZeros(RuleContext &ctx, Cond inView, ViewNode::IndexMap gradIndex) {
 }
 
 Value cmpIndex(BodyBuilder &bb, arith::CmpIPredicate p, AffineExpr a, int64_t c) {
-  return arith::CmpIOp::create(
-      bb.b, bb.loc, p, bb.index(a),
-      bb.index(getAffineConstantExpr(c, a.getContext())));
+  Value lhs = bb.index(a);
+  Value rhs = bb.index(getAffineConstantExpr(c, a.getContext()));
+  return arith::CmpIOp::create(bb.b, bb.loc, p, lhs, rhs);
 }
 
 Value allOf(BodyBuilder &bb, ArrayRef<Value> conds) {
