@@ -133,11 +133,11 @@ BinarySemantics addLike(double alpha, int64_t ialpha, bool subtract) {
           }};
 }
 
-BinarySemantics divide(std::optional<StringRef> mode) {
+BinarySemantics divide(std::optional<tp::RoundingMode> mode) {
   if (!mode)
     return {[](const FloatMath &m, double a, double b) { return m.div(a, b); },
             nullptr};
-  bool floor = *mode == "floor";
+  bool floor = *mode == tp::RoundingMode::Floor;
   return {[=](const FloatMath &m, double a, double b) {
             double q = a / b;
             return m.r(floor ? std::floor(q) : std::trunc(q));
@@ -313,7 +313,7 @@ void registerUnary(KernelRegistry &r) {
     return m.mul(x, m.tanh(m.log1p(m.exp(x))));
   });
   r.add<tp::GeluOp>([](tp::GeluOp op, Inputs in, const KernelContext &ctx) {
-    bool tanhApprox = op.getApproximate() == "tanh";
+    bool tanhApprox = op.getApproximate() == tp::GeluApproximate::Tanh;
     return unary(op, *in[0], ctx, [=](const FloatMath &m, double x) {
       if (!tanhApprox) // x * 0.5 * (1 + erf(x / sqrt(2)))
         return m.mul(m.mul(x, 0.5), m.add(1.0, m.erf(m.mul(x, 0.7071067811865476))));

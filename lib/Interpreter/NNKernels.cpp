@@ -405,7 +405,7 @@ FailureOr<Tensor> pointwiseBackward(OpT op, Inputs in,
 
 FailureOr<Tensor> geluBackward(tp::GeluBackwardOp op, Inputs in,
                                const KernelContext &ctx) {
-  if (op.getApproximate() == "tanh") {
+  if (op.getApproximate() == tp::GeluApproximate::Tanh) {
     return pointwiseBackward(op, in, ctx, [](const FloatMath &m, double g,
                                              double x) {
       const double kBeta = m.r(0.7978845608028654); // sqrt(2 / pi)
@@ -424,9 +424,6 @@ FailureOr<Tensor> geluBackward(tp::GeluBackwardOp op, Inputs in,
       return m.mul(g, m.add(leftD, rightD));
     });
   }
-  if (op.getApproximate() != "none")
-    return runtimeError(op, "unknown approximate \"" + op.getApproximate() +
-                                "\"");
   return pointwiseBackward(op, in, ctx, [](const FloatMath &m, double g,
                                            double x) {
     const double kAlpha = m.r(0.7071067811865476); // 1 / sqrt(2)

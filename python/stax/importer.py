@@ -780,8 +780,19 @@ _DIMS = _dims
 _STR = _str
 
 
-def _gelu_approx(v):
-    return _str(v) if v is not None else None
+def _enum(mnemonic: str, names=None):
+    """An enum attribute `#tp.<mnemonic><value>`; `names` maps PyTorch's
+    integer encoding (at::Reduction) to the keyword."""
+    def convert(v):
+        if v is None:
+            return None
+        return "#tp.%s<%s>" % (mnemonic, names[int(v)] if names else v)
+    return convert
+
+
+_gelu_approx = _enum("approximate")
+_LOSS_REDUCTION = _enum("reduction", ("none", "mean", "sum"))
+_ROUNDING_MODE = _enum("rounding_mode")
 
 
 # ---------------------------------------------------------------------------
@@ -859,9 +870,9 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("max", "other"), _binary("tp.maximum"))
     put(ov("min", "other"), _binary("tp.minimum"))
     put(ov("div", "Tensor_mode"),
-        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _STR)))
+        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
     put(ov("div", "Scalar_mode"),
-        _scalar_op("tp.div.Scalar", rounding_mode=("rounding_mode", _STR)))
+        _scalar_op("tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
     put(ov("pow", "Tensor_Tensor"), _binary("tp.pow", "tp.pow.Tensor_Scalar",
                                             b="exponent"))
     put(ov("pow", "Tensor_Scalar"), _scalar_op("tp.pow.Tensor_Scalar", b="exponent"))
@@ -913,15 +924,15 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("native_layer_norm_backward"), _layer_norm_backward)
     put(ov("nll_loss_forward"),
         _op("tp.nll_loss_forward", ins=("self", "target", "weight?"),
-            reduction=_I64, ignore_index=_I64))
+            reduction=_LOSS_REDUCTION, ignore_index=_I64))
     put(ov("nll_loss_backward"),
         _op("tp.nll_loss_backward",
             ins=("grad_output", "self", "target", "weight?", "total_weight"),
-            reduction=_I64, ignore_index=_I64))
-    put(ov("mse_loss"), _op("tp.mse_loss", ins=("self", "target"), reduction=_I64))
+            reduction=_LOSS_REDUCTION, ignore_index=_I64))
+    put(ov("mse_loss"), _op("tp.mse_loss", ins=("self", "target"), reduction=_LOSS_REDUCTION))
     put(ov("mse_loss_backward"),
         _op("tp.mse_loss_backward", ins=("grad_output", "self", "target"),
-            reduction=_I64))
+            reduction=_LOSS_REDUCTION))
     put(ov("gelu_backward"), _op("tp.gelu_backward", ins=("grad_output", "self"),
                                  approximate=_gelu_approx))
     put(ov("threshold_backward"),
@@ -1017,13 +1028,13 @@ def _build_table() -> Dict[Any, Emitter]:
     inplace(ov("mul_", "Tensor"), _binary("tp.mul_", "tp.mul_.Scalar"))
     inplace(ov("div_", "Tensor"), _binary("tp.div_", "tp.div_.Scalar"))
     inplace(ov("div_", "Tensor_mode"),
-            _binary("tp.div_", "tp.div_.Scalar", rounding_mode=("rounding_mode", _STR)))
+            _binary("tp.div_", "tp.div_.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
     inplace(ov("add_", "Scalar"), _scalar_op("tp.add_.Scalar", alpha=True))
     inplace(ov("sub_", "Scalar"), _scalar_op("tp.sub_.Scalar", alpha=True))
     inplace(ov("mul_", "Scalar"), _scalar_op("tp.mul_.Scalar"))
     inplace(ov("div_", "Scalar"), _scalar_op("tp.div_.Scalar"))
     inplace(ov("div_", "Scalar_mode"),
-            _scalar_op("tp.div_.Scalar", rounding_mode=("rounding_mode", _STR)))
+            _scalar_op("tp.div_.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
     for n in ("neg_", "relu_", "sigmoid_", "tanh_", "zero_"):
         inplace(ov(n), _op(f"tp.{n}"))
     inplace(ov("clamp_"), _clamp_())

@@ -73,7 +73,7 @@ def _cases():
     for op in ["log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal"]:
         add(op, unary(op, spec="positive"))
     add("gelu", unary("gelu"))
-    add("gelu_tanh", unary("gelu", 'approximate = "tanh"'))
+    add("gelu_tanh", unary("gelu", 'approximate = #tp.approximate<tanh>'))
     add("leaky_relu", unary("leaky_relu", "negative_slope = 0.2 : f64"))
     add("elu", unary("elu", "alpha = 1.3 : f64, scale = 1.1 : f64, "
                              "input_scale = 0.9 : f64"))
@@ -90,7 +90,7 @@ def _cases():
     add("mul", binary("mul", shapes=((3, 1), (4,))))
     add("mul_0d", binary("mul", shapes=((3, 4), ())))
     add("div", binary("div", shapes=((3, 4), (4,)), specs=("float", "positive")))
-    add("div_floor", binary("div", 'rounding_mode = "floor"',
+    add("div_floor", binary("div", 'rounding_mode = #tp.rounding_mode<floor>',
                             specs=("float", "positive")))
     add("maximum", binary("maximum", shapes=((3, 4), (4,))))
     add("minimum", binary("minimum", shapes=((3, 1), (3, 4))))
@@ -113,7 +113,7 @@ def _cases():
     add("rsub.Scalar", unary("rsub.Scalar", "other = 1.0 : f64, alpha = 2.0 : f64"))
     add("mul.Scalar", unary("mul.Scalar", "other = -1.5 : f64"))
     add("div.Scalar", unary("div.Scalar", "other = 4.0 : f64"))
-    add("div.Scalar_trunc", unary("div.Scalar", 'other = 0.3 : f64, rounding_mode = "trunc"'))
+    add("div.Scalar_trunc", unary("div.Scalar", 'other = 0.3 : f64, rounding_mode = #tp.rounding_mode<trunc>'))
     add("pow.Tensor_Scalar_3", unary("pow.Tensor_Scalar", "other = 3 : i64"))
     add("pow.Tensor_Scalar_2", unary("pow.Tensor_Scalar", "other = 2 : i64"))
     add("pow.Tensor_Scalar_frac", unary("pow.Tensor_Scalar", "other = 2.5 : f64",

@@ -82,13 +82,13 @@ CASES = [
      [("float", [4, 5]), ("index", [4], 0, 5), ("positive", [5])]),
     ("nll_loss_forward.none_ignore",
      _module([("x", _t([6, 3]), True), ("t", "tensor<6xi64>", False)],
-             "%0:2 = tp.nll_loss_forward %x, %t {reduction = 0 : i64, ignore_index = 1 : i64}"
+             "%0:2 = tp.nll_loss_forward %x, %t {reduction = #tp.reduction<none>, ignore_index = 1 : i64}"
              " : (tensor<6x3xf64>, tensor<6xi64>) -> (tensor<6xf64>, tensor<f64>)",
              [("%0#0", _t([6])), ("%0#1", _t([]))]),
      [("float", [6, 3]), ("index", [6], 0, 3)]),
     ("nll_loss_forward.sum_1d",
      _module([("x", _t([5]), True), ("t", "tensor<i64>", False), ("w", _t([5]), True)],
-             "%0:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = 2 : i64} : "
+             "%0:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = #tp.reduction<sum>} : "
              "(tensor<5xf64>, tensor<i64>, tensor<5xf64>) -> (tensor<f64>, tensor<f64>)",
              [("%0#0", _t([]))]),
      [("float", [5]), ("index", [], 0, 5), ("float", [5])]),
@@ -103,7 +103,7 @@ CASES = [
     ("nll_loss_backward.none",
      _module([("g", _t([4]), True), ("x", _t([4, 5]), True), ("t", "tensor<4xi64>", False),
               ("tw", _t([]), True)],
-             "%0 = tp.nll_loss_backward %g, %x, %t, %tw {reduction = 0 : i64, "
+             "%0 = tp.nll_loss_backward %g, %x, %t, %tw {reduction = #tp.reduction<none>, "
              "ignore_index = 2 : i64} : (tensor<4xf64>, tensor<4x5xf64>, tensor<4xi64>, "
              "tensor<f64>) -> tensor<4x5xf64>",
              [("%0", _t([4, 5]))]),
@@ -115,7 +115,7 @@ CASES = [
      [("float", [3, 4]), ("float", [3, 4])]),
     ("mse_loss.none_broadcast",
      _module([("a", _t([3, 4]), True), ("b", _t([4]), True)],
-             "%0 = tp.mse_loss %a, %b {reduction = 0 : i64} : (tensor<3x4xf64>, "
+             "%0 = tp.mse_loss %a, %b {reduction = #tp.reduction<none>} : (tensor<3x4xf64>, "
              "tensor<4xf64>) -> tensor<3x4xf64>",
              [("%0", _t([3, 4]))]),
      [("float", [3, 4]), ("float", [4])]),
@@ -127,13 +127,13 @@ CASES = [
      [("float", []), ("float", [3, 4]), ("float", [3, 4])]),
     ("mse_loss_backward.sum_broadcast",
      _module([("g", _t([]), True), ("a", _t([3, 4]), True), ("b", _t([4]), True)],
-             "%0 = tp.mse_loss_backward %g, %a, %b {reduction = 2 : i64} : (tensor<f64>, "
+             "%0 = tp.mse_loss_backward %g, %a, %b {reduction = #tp.reduction<sum>} : (tensor<f64>, "
              "tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>",
              [("%0", _t([3, 4]))]),
      [("float", []), ("float", [3, 4]), ("float", [4])]),
     _pointwise_backward("gelu_backward", "gelu_backward", [3, 4], [3, 4], [3, 4]),
     _pointwise_backward("gelu_backward.tanh_broadcast", "gelu_backward", [3, 1], [3, 4],
-                        [3, 4], '{approximate = "tanh"}'),
+                        [3, 4], '{approximate = #tp.approximate<tanh>}'),
     _pointwise_backward("threshold_backward", "threshold_backward", [3, 4], [3, 4], [3, 4],
                         "{threshold = 0.0 : f64}"),
     _pointwise_backward("tanh_backward", "tanh_backward", [3, 4], [3, 4], [3, 4]),

@@ -79,7 +79,7 @@ for elt in ("f32", "f16"):
     case("gelu_erf_" + elt, "tp.gelu", "%x: " + t,
          "%r = tp.gelu %x : {t} -> {t}\nreturn %r : {t}".format(t=t), t)
     case("gelu_tanh_" + elt, "tp.gelu", "%x: " + t,
-         '%r = tp.gelu %x {{approximate = "tanh"}} : {t} -> {t}\nreturn %r : {t}'
+         '%r = tp.gelu %x {{approximate = #tp.approximate<tanh>}} : {t} -> {t}\nreturn %r : {t}'
          .format(t=t), t)
 case("sigmoid_int", "tp.sigmoid", "%x: tensor<6xi64>",
      "%r = tp.sigmoid %x : tensor<6xi64> -> tensor<6xf32>\n"
@@ -117,7 +117,7 @@ case("rsub_f16", "tp.rsub.Scalar", "%x: tensor<6xf16>",
 for elt in ("f32", "f16"):
     t = "tensor<5x7x%s>" % elt
     sig = "%g: {t}, %x: {t}".format(t=t)
-    for op, attrs in [("gelu_backward", ""), ("gelu_backward", '{approximate = "tanh"}'),
+    for op, attrs in [("gelu_backward", ""), ("gelu_backward", '{approximate = #tp.approximate<tanh>}'),
                       ("tanh_backward", ""), ("sigmoid_backward", ""),
                       ("silu_backward", ""), ("threshold_backward", "{threshold = 0 : i64}")]:
         name = op + ("_tanh" if "tanh\"" in attrs else "") + "_" + elt
@@ -210,13 +210,15 @@ for name, x, ns, stat, affine, elt in [
 
 # --- losses -------------------------------------------------------------------
 NLL = "%x: tensor<5x4xf32>, %t: tensor<5xi64>, %w: tensor<4xf32>, %go: tensor<5xf32>"
+_REDUCTIONS = ("none", "mean", "sum")  # at::Reduction's numbering
 for reduction, out in ((0, "tensor<5xf32>"), (1, "tensor<f32>"), (2, "tensor<f32>")):
     for weighted in (False, True):
         for ignore in (-100, 1):
             wt = " weight(%w)" if weighted else ""
             wty = ", tensor<4xf32>" if weighted else ""
             name = "nll_r%d%s%s" % (reduction, "_w" if weighted else "", "_ign" if ignore == 1 else "")
-            attrs = "{reduction = %d : i64, ignore_index = %d : i64}" % (reduction, ignore)
+            attrs = "{reduction = #tp.reduction<%s>, ignore_index = %d : i64}" % (
+                _REDUCTIONS[reduction], ignore)
             fwd = ("%l:2 = tp.nll_loss_forward %x, %t{wt} {a} : (tensor<5x4xf32>, tensor<5xi64>{wty})"
                    " -> ({o}, tensor<f32>)\n").format(wt=wt, a=attrs, wty=wty, o=out)
             case(name, "tp.nll_loss_forward", NLL,
@@ -230,23 +232,23 @@ for reduction, out in ((0, "tensor<5xf32>"), (1, "tensor<f32>"), (2, "tensor<f32
             case(name + "_backward", "tp.nll_loss_backward", NLL,
                  fwd + bwd + "return %gx : tensor<5x4xf32>", "tensor<5x4xf32>", {"t": (0, 4)})
 case("nll_1d", "tp.nll_loss_forward", "%x: tensor<4xf32>, %t: tensor<i64>, %w: tensor<4xf32>",
-     "%l:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = 0 : i64} : (tensor<4xf32>, tensor<i64>, tensor<4xf32>) -> (tensor<f32>, tensor<f32>)\n"
-     "%g:2 = tp.nll_loss_forward %x, %t {reduction = 1 : i64} : (tensor<4xf32>, tensor<i64>) -> (tensor<f32>, tensor<f32>)\n"
-     "%b = tp.nll_loss_backward %g#1, %x, %t weight(%w), %l#1 {reduction = 1 : i64} : (tensor<f32>, tensor<4xf32>, tensor<i64>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+     "%l:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = #tp.reduction<none>} : (tensor<4xf32>, tensor<i64>, tensor<4xf32>) -> (tensor<f32>, tensor<f32>)\n"
+     "%g:2 = tp.nll_loss_forward %x, %t {reduction = #tp.reduction<mean>} : (tensor<4xf32>, tensor<i64>) -> (tensor<f32>, tensor<f32>)\n"
+     "%b = tp.nll_loss_backward %g#1, %x, %t weight(%w), %l#1 {reduction = #tp.reduction<mean>} : (tensor<f32>, tensor<4xf32>, tensor<i64>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
      "return %l#0, %l#1, %g#0, %g#1, %b : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>",
      "tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<4xf32>", {"t": (0, 4)})
 case("nll_f16", "tp.nll_loss_forward", "%x: tensor<5x4xf16>, %t: tensor<5xi64>",
-     "%l:2 = tp.nll_loss_forward %x, %t {reduction = 1 : i64} : (tensor<5x4xf16>, tensor<5xi64>) -> (tensor<f16>, tensor<f16>)\n"
+     "%l:2 = tp.nll_loss_forward %x, %t {reduction = #tp.reduction<mean>} : (tensor<5x4xf16>, tensor<5xi64>) -> (tensor<f16>, tensor<f16>)\n"
      "return %l#0, %l#1 : tensor<f16>, tensor<f16>", "tensor<f16>, tensor<f16>", {"t": (0, 4)})
 for reduction, out in ((0, "tensor<4x6xf32>"), (1, "tensor<f32>"), (2, "tensor<f32>")):
     case("mse_r%d" % reduction, "tp.mse_loss", "%a: tensor<4x6xf32>, %b: tensor<6xf32>",
-         "%r = tp.mse_loss %a, %b {{reduction = {r} : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> {o}\n"
-         "return %r : {o}".format(r=reduction, o=out), out)
+         "%r = tp.mse_loss %a, %b {{reduction = #tp.reduction<{r}>}} : (tensor<4x6xf32>, tensor<6xf32>) -> {o}\n"
+         "return %r : {o}".format(r=_REDUCTIONS[reduction], o=out), out)
     gt = out if reduction == 0 else "tensor<f32>"
     case("mse_backward_r%d" % reduction, "tp.mse_loss_backward",
          "%g: {g}, %a: tensor<4x6xf32>, %b: tensor<6xf32>".format(g=gt),
-         "%r = tp.mse_loss_backward %g, %a, %b {{reduction = {r} : i64}} : ({g}, tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>\n"
-         "return %r : tensor<4x6xf32>".format(r=reduction, g=gt), "tensor<4x6xf32>")
+         "%r = tp.mse_loss_backward %g, %a, %b {{reduction = #tp.reduction<{r}>}} : ({g}, tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>\n"
+         "return %r : tensor<4x6xf32>".format(r=_REDUCTIONS[reduction], g=gt), "tensor<4x6xf32>")
 case("mse_f16", "tp.mse_loss", "%a: tensor<4x6xf16>, %b: tensor<4x6xf16>",
      "%r = tp.mse_loss %a, %b : (tensor<4x6xf16>, tensor<4x6xf16>) -> tensor<f16>\n"
      "return %r : tensor<f16>", "tensor<f16>")

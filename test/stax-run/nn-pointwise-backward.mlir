@@ -9,7 +9,7 @@ func.func @main(%g: tensor<3x1xf32>, %x: tensor<3x4xf32>, %m: tensor<3x4xi1>)
         tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xi1>,
         tensor<3x4xf32>) {
   %0 = tp.gelu_backward %g, %x : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
-  %1 = tp.gelu_backward %g, %x {approximate = "tanh"} : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = tp.gelu_backward %g, %x {approximate = #tp.approximate<tanh>} : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   %2 = tp.threshold_backward %g, %x {threshold = 0.0 : f64} : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   %3 = tp.tanh_backward %g, %x : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   %4 = tp.sigmoid_backward %g, %x : (tensor<3x1xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>

@@ -11,14 +11,14 @@ func.func @main(%x: tensor<4x6xf32>, %t: tensor<4xi64>, %w: tensor<6xf32>,
         tensor<4x6xf32>) {
   %sm = tp._softmax %x {dim = 1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>
   %ls = tp._log_softmax %x {dim = 1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>
-  %nll:2 = tp.nll_loss_forward %ls, %t weight(%w) {reduction = 1 : i64}
+  %nll:2 = tp.nll_loss_forward %ls, %t weight(%w) {reduction = #tp.reduction<mean>}
       : (tensor<4x6xf32>, tensor<4xi64>, tensor<6xf32>) -> (tensor<f32>, tensor<f32>)
   %one = tp.full {value = 1.0 : f64} : tensor<f32>
-  %gls = tp.nll_loss_backward %one, %ls, %t weight(%w), %nll#1 {reduction = 1 : i64}
+  %gls = tp.nll_loss_backward %one, %ls, %t weight(%w), %nll#1 {reduction = #tp.reduction<mean>}
       : (tensor<f32>, tensor<4x6xf32>, tensor<4xi64>, tensor<6xf32>, tensor<f32>) -> tensor<4x6xf32>
   %gx = tp._log_softmax_backward_data %gls, %ls {dim = 1 : i64}
       : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
-  %none:2 = tp.nll_loss_forward %ls, %t {reduction = 0 : i64, ignore_index = 1 : i64}
+  %none:2 = tp.nll_loss_forward %ls, %t {reduction = #tp.reduction<none>, ignore_index = 1 : i64}
       : (tensor<4x6xf32>, tensor<4xi64>) -> (tensor<4xf32>, tensor<f32>)
   %mse = tp.mse_loss %sm, %target : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<f32>
   %gmse = tp.mse_loss_backward %one, %sm, %target

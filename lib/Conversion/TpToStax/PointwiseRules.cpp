@@ -333,13 +333,15 @@ BinaryFns addLike(double alpha, bool subtract) {
 
 /// True division, or floor/trunc of the unrounded quotient (computed in f64
 /// and rounded once, as `m.r(std::floor(a / b))`).
-BinaryFns divide(std::optional<StringRef> mode) {
+BinaryFns divide(std::optional<tp::RoundingMode> mode) {
   if (!mode)
     return {arithOp<arith::DivFOp>(), nullptr};
-  bool floor = *mode == "floor";
+  bool floor = *mode == tp::RoundingMode::Floor;
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
             Type t = a.getType(), f64 = bb.b.getF64Type();
-            Value q = arith::DivFOp::create(bb.b, bb.loc, bb.convert(a, f64), bb.convert(b, f64));
+            Value a64 = bb.convert(a, f64);
+            Value b64 = bb.convert(b, f64);
+            Value q = arith::DivFOp::create(bb.b, bb.loc, a64, b64);
             Value r = floor ? math::FloorOp::create(bb.b, bb.loc, q).getResult()
                             : math::TruncOp::create(bb.b, bb.loc, q).getResult();
             return bb.convert(r, t);
@@ -392,7 +394,9 @@ BinaryFns compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
 template <typename OpT> BinaryFns truth() {
   auto f = [](BodyBuilder &bb, Value a, Value b) -> Value {
     Type i1 = bb.b.getI1Type();
-    return OpT::create(bb.b, bb.loc, bb.convert(a, i1), bb.convert(b, i1));
+    Value a1 = bb.convert(a, i1);
+    Value b1 = bb.convert(b, i1);
+    return OpT::create(bb.b, bb.loc, a1, b1);
   };
   return {f, f};
 }
@@ -412,10 +416,15 @@ Value powConstant(BodyBuilder &bb, Value x, double e) {
     return math::RsqrtOp::create(bb.b, bb.loc, x);
   if (e == -1)
     return div(bb.constant(1.0, t), x);
-  if (e == -2)
-    return div(bb.constant(1.0, t), mul(x, x));
+  if (e == -2) {
+    Value one = bb.constant(1.0, t);
+    Value square = mul(x, x);
+    return div(one, square);
+  }
   Type f64 = bb.b.getF64Type();
-  Value p = math::PowFOp::create(bb.b, bb.loc, bb.convert(x, f64), bb.constant(e, f64));
+  Value x64 = bb.convert(x, f64);
+  Value e64 = bb.constant(e, f64);
+  Value p = math::PowFOp::create(bb.b, bb.loc, x64, e64);
   return bb.convert(p, t);
 }
 
@@ -425,8 +434,9 @@ Value powConstant(BodyBuilder &bb, Value x, double e) {
 Value powTensor(BodyBuilder &bb, Value x, Value e) {
   Value result = [&] {
     Type t = x.getType(), f64 = bb.b.getF64Type();
-    Value p = math::PowFOp::create(bb.b, bb.loc, bb.convert(x, f64),
-                                   bb.convert(e, f64));
+    Value x64 = bb.convert(x, f64);
+    Value e64 = bb.convert(e, f64);
+    Value p = math::PowFOp::create(bb.b, bb.loc, x64, e64);
     return bb.convert(p, t);
   }();
   for (double special : {-2.0, -1.0, -0.5, 0.5, 3.0, 2.0}) {
@@ -536,8 +546,9 @@ void registerSelection(RuleTable &r) {
     Type elt = rt.getElementType();
     return one(pointwise(rt, ctx.operands, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
       Value c = bb.convert(in[0], bb.b.getI1Type());
-      return arith::SelectOp::create(bb.b, bb.loc, c, bb.convert(in[1], elt),
-                                     bb.convert(in[2], elt));
+      Value x = bb.convert(in[1], elt);
+      Value y = bb.convert(in[2], elt);
+      return arith::SelectOp::create(bb.b, bb.loc, c, x, y);
     }));
   };
   r["tp.masked_fill.Scalar"] = [](RuleContext &ctx) -> Result {
@@ -599,16 +610,17 @@ void registerSelection(RuleTable &r) {
           Type i64 = bb.b.getI64Type(), f64 = bb.b.getF64Type();
           Value k = arith::IndexCastOp::create(bb.b, bb.loc, i64, bb.index(index[0]));
           if (integral) {
-            Value v = arith::AddIOp::create(
-                bb.b, bb.loc, bb.constantInt(static_cast<int64_t>(start), i64),
-                arith::MulIOp::create(bb.b, bb.loc,
-                                      bb.constantInt(static_cast<int64_t>(step), i64), k));
+            Value first = bb.constantInt(static_cast<int64_t>(start), i64);
+            Value offset = arith::MulIOp::create(
+                bb.b, bb.loc, bb.constantInt(static_cast<int64_t>(step), i64), k);
+            Value v = arith::AddIOp::create(bb.b, bb.loc, first, offset);
             return bb.convert(v, elt);
           }
-          Value v = arith::AddFOp::create(
-              bb.b, bb.loc, bb.constant(start, f64),
-              arith::MulFOp::create(bb.b, bb.loc, bb.constant(step, f64),
-                                    bb.convert(k, f64)));
+          Value first = bb.constant(start, f64);
+          Value step64 = bb.constant(step, f64);
+          Value k64 = bb.convert(k, f64);
+          Value offset = arith::MulFOp::create(bb.b, bb.loc, step64, k64);
+          Value v = arith::AddFOp::create(bb.b, bb.loc, first, offset);
           return bb.convert(v, elt);
         }));
   };

@@ -5,7 +5,7 @@
 
 func.func @fallback(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>) -> tensor<4x8xi64> {
   // expected-error @+1 {{'tp.div' has no lowering rule (strict mode): this instance (types or attributes) is not covered}}
-  %d = tp.div %x, %y {rounding_mode = "floor"} : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
+  %d = tp.div %x, %y {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
   return %d : tensor<4x8xi64>
 }
 

@@ -76,7 +76,7 @@ func.func @result_type(%a: tensor<4xf32>, %b: tensor<4xf64>) {
 // -----
 
 func.func @rounding_mode(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'tp.div_' op rounding_mode must be "trunc" or "floor", got "ceil"}}
+  // expected-error @+1 {{'tp.div_' op attribute 'rounding_mode' failed to satisfy constraint: rounding of a division}}
   %0 = tp.div_ %a, %a {rounding_mode = "ceil"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return
 }

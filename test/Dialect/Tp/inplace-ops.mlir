@@ -18,16 +18,16 @@ func.func @arith(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %d: tensor<4x3xf64>,
   %3 = tp.mul_ %i, %i : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
   // CHECK: tp.div_ %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
   %4 = tp.div_ %x, %y : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
-  // CHECK: tp.div_ %{{.*}}, %{{.*}} {rounding_mode = "floor"} : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
-  %5 = tp.div_ %i, %i {rounding_mode = "floor"} : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
+  // CHECK: tp.div_ %{{.*}}, %{{.*}} {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
+  %5 = tp.div_ %i, %i {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
   // CHECK: tp.add_.Scalar %{{.*}} {alpha = 2 : i64, other = 1 : i64} : tensor<4x3xi64> -> tensor<4x3xi64>
   %6 = tp.add_.Scalar %i {other = 1 : i64, alpha = 2 : i64} : tensor<4x3xi64> -> tensor<4x3xi64>
   // CHECK: tp.sub_.Scalar %{{.*}} {other = 1.500000e+00 : f64} : tensor<4x3xf32> -> tensor<4x3xf32>
   %7 = tp.sub_.Scalar %x {other = 1.5 : f64} : tensor<4x3xf32> -> tensor<4x3xf32>
   // CHECK: tp.mul_.Scalar %{{.*}} {other = 2 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>
   %8 = tp.mul_.Scalar %x {other = 2 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>
-  // CHECK: tp.div_.Scalar %{{.*}} {other = 2 : i64, rounding_mode = "trunc"} : tensor<4x3xi64> -> tensor<4x3xi64>
-  %9 = tp.div_.Scalar %i {other = 2 : i64, rounding_mode = "trunc"} : tensor<4x3xi64> -> tensor<4x3xi64>
+  // CHECK: tp.div_.Scalar %{{.*}} {other = 2 : i64, rounding_mode = #tp.rounding_mode<trunc>} : tensor<4x3xi64> -> tensor<4x3xi64>
+  %9 = tp.div_.Scalar %i {other = 2 : i64, rounding_mode = #tp.rounding_mode<trunc>} : tensor<4x3xi64> -> tensor<4x3xi64>
   return
 }
 

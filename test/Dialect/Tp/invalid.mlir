@@ -154,7 +154,7 @@ func.func @c16(%a: tensor<4x3xf32>) {
 // -----
 
 func.func @c17(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'tp.gelu' op approximate must be "none" or "tanh", got "erf"}}
+  // expected-error @+1 {{'tp.gelu' op attribute 'approximate' failed to satisfy constraint: GELU formula}}
   %0 = tp.gelu %a {approximate = "erf"} : tensor<4xf32> -> tensor<4xf32>
   return
 }
@@ -170,7 +170,7 @@ func.func @c18(%a: tensor<4xf32>) {
 // -----
 
 func.func @c19(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'tp.div' op rounding_mode must be "trunc" or "floor", got "ceil"}}
+  // expected-error @+1 {{'tp.div' op attribute 'rounding_mode' failed to satisfy constraint: rounding of a division}}
   %0 = tp.div %a, %a {rounding_mode = "ceil"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return
 }
@@ -178,8 +178,9 @@ func.func @c19(%a: tensor<4xf32>) {
 // -----
 
 func.func @c20(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'tp.div.Scalar' op rounding_mode must be "trunc" or "floor", got "up"}}
-  %0 = tp.div.Scalar %a {other = 2 : i64, rounding_mode = "up"} : tensor<4xf32> -> tensor<4xf32>
+  // expected-error @+2 {{expected ::mlir::tp::RoundingMode to be one of: trunc, floor}}
+  // expected-error @+1 {{failed to parse Tp_RoundingModeAttr parameter 'value'}}
+  %0 = tp.div.Scalar %a {other = 2 : i64, rounding_mode = #tp.rounding_mode<up>} : tensor<4xf32> -> tensor<4xf32>
   return
 }
 
@@ -293,8 +294,7 @@ func.func @c32(%a: tensor<4x3xf32>, %t: tensor<4xi64>, %w: tensor<4xf32>) {
 // -----
 
 func.func @c33(%a: tensor<4x3xf32>, %t: tensor<4xi64>) {
-  // expected-error @+2 {{'tp.nll_loss_forward' op reduction must be 0 (none), 1 (mean) or 2 (sum), got 3}}
-  // expected-error @+1 {{failed to infer returned types}}
+  // expected-error @+1 {{'tp.nll_loss_forward' op attribute 'reduction' failed to satisfy constraint: reduction of a loss}}
   %0:2 = tp.nll_loss_forward %a, %t {reduction = 3 : i64} : (tensor<4x3xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<f32>)
   return
 }

@@ -97,8 +97,8 @@ func.func @unary_float(%x: tensor<4x3xf32>, %i: tensor<4x3xi64>) {
   %23 = tp.mish %x : tensor<4x3xf32> -> tensor<4x3xf32>
   // CHECK: tp.gelu %{{.*}} : tensor<4x3xf32>
   %24 = tp.gelu %x : tensor<4x3xf32> -> tensor<4x3xf32>
-  // CHECK: tp.gelu %{{.*}} {approximate = "tanh"}
-  %25 = tp.gelu %x {approximate = "tanh"} : tensor<4x3xf32> -> tensor<4x3xf32>
+  // CHECK: tp.gelu %{{.*}} {approximate = #tp.approximate<tanh>}
+  %25 = tp.gelu %x {approximate = #tp.approximate<tanh>} : tensor<4x3xf32> -> tensor<4x3xf32>
   // CHECK: tp.leaky_relu %{{.*}} {negative_slope = 2.000000e-01 : f64}
   %26 = tp.leaky_relu %x {negative_slope = 0.2 : f64} : tensor<4x3xf32> -> tensor<4x3xf32>
   // CHECK: tp.elu
@@ -126,8 +126,8 @@ func.func @binary(%x: tensor<4x3xf32>, %y: tensor<3xf32>, %i: tensor<4x1xi64>, %
   // Integer true division gives f32; with a rounding mode it stays integer.
   // CHECK: tp.div %{{.*}}, %{{.*}} : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xf32>
   %3 = tp.div %i, %i : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xf32>
-  // CHECK: tp.div %{{.*}}, %{{.*}} {rounding_mode = "floor"} : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xi64>
-  %4 = tp.div %i, %i {rounding_mode = "floor"} : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xi64>
+  // CHECK: tp.div %{{.*}}, %{{.*}} {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xi64>
+  %4 = tp.div %i, %i {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x1xi64>, tensor<4x1xi64> -> tensor<4x1xi64>
   // CHECK: tp.maximum
   %5 = tp.maximum %x, %y : tensor<4x3xf32>, tensor<3xf32> -> tensor<4x3xf32>
   // CHECK: tp.minimum

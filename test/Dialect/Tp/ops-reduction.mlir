@@ -60,16 +60,16 @@ func.func @nn(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %t: tensor<4xi64>, %g: ten
   %6:3 = tp.native_layer_norm_backward %x, %x, %4#1, %4#2 weight(%w) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
   // CHECK: tp.nll_loss_forward %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<f32>)
   %7:2 = tp.nll_loss_forward %1, %t : (tensor<4x8xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<f32>)
-  // CHECK: tp.nll_loss_forward %{{.*}}, %{{.*}} weight(%{{.*}}) {reduction = 0 : i64}
-  %8:2 = tp.nll_loss_forward %1, %t weight(%w) {reduction = 0 : i64} : (tensor<4x8xf32>, tensor<4xi64>, tensor<8xf32>) -> (tensor<4xf32>, tensor<f32>)
+  // CHECK: tp.nll_loss_forward %{{.*}}, %{{.*}} weight(%{{.*}}) {reduction = #tp.reduction<none>}
+  %8:2 = tp.nll_loss_forward %1, %t weight(%w) {reduction = #tp.reduction<none>} : (tensor<4x8xf32>, tensor<4xi64>, tensor<8xf32>) -> (tensor<4xf32>, tensor<f32>)
   // CHECK: tp.nll_loss_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = 1 : i64}
   %9 = tp.nll_loss_backward %g, %1, %t, %7#1 {ignore_index = 1 : i64} : (tensor<f32>, tensor<4x8xf32>, tensor<4xi64>, tensor<f32>) -> tensor<4x8xf32>
-  // CHECK: tp.mse_loss %{{.*}}, %{{.*}} {reduction = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
-  %10 = tp.mse_loss %x, %0 {reduction = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // CHECK: tp.mse_loss %{{.*}}, %{{.*}} {reduction = #tp.reduction<sum>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  %10 = tp.mse_loss %x, %0 {reduction = #tp.reduction<sum>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
   // CHECK: tp.mse_loss_backward
   %11 = tp.mse_loss_backward %g, %x, %0 : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  // CHECK: tp.gelu_backward %{{.*}}, %{{.*}} {approximate = "tanh"}
-  %12 = tp.gelu_backward %x, %x {approximate = "tanh"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // CHECK: tp.gelu_backward %{{.*}}, %{{.*}} {approximate = #tp.approximate<tanh>}
+  %12 = tp.gelu_backward %x, %x {approximate = #tp.approximate<tanh>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   // CHECK: tp.threshold_backward %{{.*}}, %{{.*}} {threshold = 0 : i64}
   %13 = tp.threshold_backward %x, %x {threshold = 0 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   // CHECK: tp.tanh_backward

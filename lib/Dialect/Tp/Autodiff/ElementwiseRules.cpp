@@ -306,9 +306,9 @@ template <> struct Partials<LeakyReluOp> {
     Location loc = op.getLoc();
     RankedTensorType rt = tensorType(op.getResult());
     Value pos = GtScalarOp::create(b, loc, op.getSelf(), f64Attr(b, 0.0));
-    return Partial::times(WhereOp::create(
-        b, loc, pos, full(b, loc, rt, 1.0),
-        full(b, loc, rt, op.getNegativeSlope().convertToDouble())));
+    Value one = full(b, loc, rt, 1.0);
+    Value slope = full(b, loc, rt, op.getNegativeSlope().convertToDouble());
+    return Partial::times(WhereOp::create(b, loc, pos, one, slope));
   }
 };
 
@@ -339,9 +339,9 @@ template <> struct Partials<SoftplusOp> {
     double threshold = op.getThreshold().convertToDouble();
     Value bx = mulScalar(b, loc, op.getSelf(), beta);
     Value linear = GtScalarOp::create(b, loc, bx, f64Attr(b, threshold));
-    return Partial::times(WhereOp::create(
-        b, loc, linear, full(b, loc, tensorType(op.getResult()), 1.0),
-        SigmoidOp::create(b, loc, bx)));
+    Value one = full(b, loc, tensorType(op.getResult()), 1.0);
+    Value sigmoid = SigmoidOp::create(b, loc, bx);
+    return Partial::times(WhereOp::create(b, loc, linear, one, sigmoid));
   }
 };
 
@@ -351,12 +351,11 @@ template <> struct Partials<HardtanhOp> {
   static Partial get(HardtanhOp op, OpBuilder &b, unsigned) {
     Location loc = op.getLoc();
     Value x = op.getSelf();
-    Value inside = LogicalAndOp::create(
-        b, loc,
-        GtScalarOp::create(b, loc, x,
-                           f64Attr(b, op.getMinVal().convertToDouble())),
-        LtScalarOp::create(b, loc, x,
-                           f64Attr(b, op.getMaxVal().convertToDouble())));
+    Value aboveMin = GtScalarOp::create(
+        b, loc, x, f64Attr(b, op.getMinVal().convertToDouble()));
+    Value belowMax = LtScalarOp::create(
+        b, loc, x, f64Attr(b, op.getMaxVal().convertToDouble()));
+    Value inside = LogicalAndOp::create(b, loc, aboveMin, belowMax);
     return Partial::times(
         maskAs(b, loc, inside, tensorType(op.getResult()).getElementType()));
   }
@@ -422,9 +421,9 @@ template <typename OpT, bool isMax> struct ExtremumPartials {
     Value wins = selfGreater ? Value(GtOp::create(b, loc, a, c))
                              : Value(LtOp::create(b, loc, a, c));
     Value tie = EqOp::create(b, loc, a, c);
-    return Partial::times(
-        add(b, loc, maskAs(b, loc, wins, elt),
-            mulScalar(b, loc, maskAs(b, loc, tie, elt), 0.5)));
+    Value winsMask = maskAs(b, loc, wins, elt);
+    Value halfTie = mulScalar(b, loc, maskAs(b, loc, tie, elt), 0.5);
+    return Partial::times(add(b, loc, winsMask, halfTie));
   }
 };
 template <>
@@ -447,9 +446,9 @@ template <> struct Partials<PowOp> {
           b, loc, d, EqScalarOp::create(b, loc, e, zero), zero));
     }
     Value d = mul(b, loc, op.getResult(), LogOp::create(b, loc, x));
-    Value mask =
-        LogicalAndOp::create(b, loc, EqScalarOp::create(b, loc, x, zero),
-                             GeScalarOp::create(b, loc, e, zero));
+    Value xZero = EqScalarOp::create(b, loc, x, zero);
+    Value eNonNegative = GeScalarOp::create(b, loc, e, zero);
+    Value mask = LogicalAndOp::create(b, loc, xZero, eNonNegative);
     return Partial::times(MaskedFillScalarOp::create(b, loc, d, mask, zero));
   }
 };
@@ -460,7 +459,9 @@ template <typename OpT, bool isFloor> struct ModPartials {
     if (i == 0)
       return Partial::constant(1.0);
     Value q = DivOp::create(b, op.getLoc(), op.getSelf(), op.getOther(),
-                            b.getStringAttr(isFloor ? "floor" : "trunc"));
+                            RoundingModeAttr::get(b.getContext(),
+                                                  isFloor ? RoundingMode::Floor
+                                                          : RoundingMode::Trunc));
     return Partial::times(q, -1.0);
   }
 };
@@ -472,7 +473,9 @@ template <> struct Partials<Atan2Op> {
   static Partial get(Atan2Op op, OpBuilder &b, unsigned i) {
     Location loc = op.getLoc();
     Value a = op.getSelf(), c = op.getOther();
-    Value denom = add(b, loc, mul(b, loc, a, a), mul(b, loc, c, c));
+    Value aSquared = mul(b, loc, a, a);
+    Value cSquared = mul(b, loc, c, c);
+    Value denom = add(b, loc, aSquared, cSquared);
     return {i == 0 ? c : a, denom, i == 0 ? 1.0 : -1.0};
   }
 };
@@ -685,9 +688,9 @@ template <> struct Rule<WhereOp> {
                                         rt.getElementType()),
                   0.0);
     };
-    Value r =
-        WhereOp::create(b, loc, op.getCondition(), orZeros(ts, op.getSelf()),
-                        orZeros(to, op.getOther()));
+    Value self = orZeros(ts, op.getSelf());
+    Value other = orZeros(to, op.getOther());
+    Value r = WhereOp::create(b, loc, op.getCondition(), self, other);
     out.push_back(fitTo(b, loc, r, rt));
     return success();
   }

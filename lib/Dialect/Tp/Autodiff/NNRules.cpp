@@ -126,7 +126,7 @@ template <> struct PointwiseBackward<GeluBackwardOp> {
     Location loc = op.getLoc();
     Value x = op.getSelf();
     Value x2 = mul(b, loc, x, x);
-    if (op.getApproximate() == "tanh") {
+    if (op.getApproximate() == GeluApproximate::Tanh) {
       // gelu(x) = x (1 + t) / 2, t = tanh(u), u = k (x + c x^3):
       // gelu''(x) = (1 - t^2) (u' + x (u'' - 2 t u'^2) / 2),
       // u' = k (1 + 3 c x^2), u'' = 6 k c x.
@@ -250,20 +250,21 @@ LogicalResult decomposeNllLossForward(NllLossForwardOp op, OpBuilder &b,
   };
   RankedTensorType outType = tensorType(op.getOutput());
   switch (op.getReduction()) {
-  case 0:
+  case LossReduction::None:
     results.push_back(outType.getRank() == 0
                           ? Value(ViewOp::create(b, loc, loss, ArrayRef<int64_t>{}))
                           : loss);
     // total_weight is 0 for the per-sample output of a 2-D self.
     results.push_back(outType.getRank() == 0 ? total(p.weight) : Value());
     return success();
-  case 1: {
+  case LossReduction::Mean: {
     Value tw = total(p.weight);
-    results.push_back(DivOp::create(b, loc, total(loss), tw, StringAttr()));
+    results.push_back(
+        DivOp::create(b, loc, total(loss), tw, RoundingModeAttr()));
     results.push_back(tw);
     return success();
   }
-  case 2:
+  case LossReduction::Sum:
     results.push_back(total(loss));
     results.push_back(total(p.weight));
     return success();
@@ -282,7 +283,7 @@ LogicalResult decomposeNllLossBackward(NllLossBackwardOp op, OpBuilder &b,
                           static_cast<int64_t>(op.getIgnoreIndex()), elt);
   // grad_output is [N] for the per-sample loss of a 2-D self, else 0-d.
   Value v = mul(b, loc, neg(b, loc, p.weight), op.getGradOutput());
-  if (op.getReduction() == 1)
+  if (op.getReduction() == LossReduction::Mean)
     v = div(b, loc, v, op.getTotalWeight());
   v = castTo(b, loc, v, elt);
   v = ViewOp::create(b, loc, v, ArrayRef<int64_t>{p.samples, 1});
@@ -305,8 +306,9 @@ LogicalResult decomposeLayerNormBackward(NativeLayerNormBackwardOp op,
   Value dxhat = w ? mul(b, loc, go, w) : go;
   Value a = sumKeepDims(b, loc, dxhat, dims);
   Value c = sumKeepDims(b, loc, mul(b, loc, dxhat, xhat), dims);
-  Value inner = sub(b, loc, sub(b, loc, mulScalar(b, loc, dxhat, m), a),
-                    mul(b, loc, xhat, c));
+  Value centered = sub(b, loc, mulScalar(b, loc, dxhat, m), a);
+  Value correction = mul(b, loc, xhat, c);
+  Value inner = sub(b, loc, centered, correction);
   Value gi = mul(b, loc, mulScalar(b, loc, op.getRstd(), 1.0 / m), inner);
   results.push_back(tangentFor(b, loc, gi, op.getGradInput()));
   results.push_back(adjointFor(b, loc, mul(b, loc, go, xhat), op.getGradWeight()));
@@ -403,7 +405,9 @@ template <> struct Rule<SoftmaxBackwardDataOp> {
     Value suy = sumKeepDims(b, loc, mul(b, loc, u, y), {*dim});
     Value s = sumKeepDims(b, loc, mul(b, loc, g, y), {*dim});
     out.push_back(adjointFor(b, loc, mul(b, loc, y, sub(b, loc, u, suy)), g));
-    Value dy = sub(b, loc, mul(b, loc, u, sub(b, loc, g, s)), mul(b, loc, g, suy));
+    Value dyLeft = mul(b, loc, u, sub(b, loc, g, s));
+    Value dyRight = mul(b, loc, g, suy);
+    Value dy = sub(b, loc, dyLeft, dyRight);
     out.push_back(adjointFor(b, loc, dy, y));
     return success();
   }
@@ -417,9 +421,13 @@ template <> struct Rule<SoftmaxBackwardDataOp> {
       return pushNulls(out, 1);
     // dr = dy (g - s) + y (dg - sum(dg y + g dy)).
     Value s = sumKeepDims(b, loc, mul(b, loc, g, y), {*dim});
-    Value inner = add(b, loc, mul(b, loc, dg, y), mul(b, loc, g, dy));
-    Value r = add(b, loc, mul(b, loc, dy, sub(b, loc, g, s)),
-                  mul(b, loc, y, sub(b, loc, dg, sumKeepDims(b, loc, inner, {*dim}))));
+    Value dgY = mul(b, loc, dg, y);
+    Value gDy = mul(b, loc, g, dy);
+    Value inner = add(b, loc, dgY, gDy);
+    Value left = mul(b, loc, dy, sub(b, loc, g, s));
+    Value right =
+        mul(b, loc, y, sub(b, loc, dg, sumKeepDims(b, loc, inner, {*dim})));
+    Value r = add(b, loc, left, right);
     out.push_back(tangentFor(b, loc, r, op.getResult()));
     return success();
   }
@@ -452,9 +460,11 @@ template <> struct Rule<LogSoftmaxBackwardDataOp> {
     // dr = dg - p sum(dg) - p dy sum(g).
     Value p = ExpOp::create(b, loc, y);
     Value r = sub(b, loc, dg, mul(b, loc, p, sumKeepDims(b, loc, dg, {*dim})));
-    if (dy)
-      r = sub(b, loc, r,
-              mul(b, loc, mul(b, loc, p, dy), sumKeepDims(b, loc, g, {*dim})));
+    if (dy) {
+      Value pDy = mul(b, loc, p, dy);
+      Value gSum = sumKeepDims(b, loc, g, {*dim});
+      r = sub(b, loc, r, mul(b, loc, pDy, gSum));
+    }
     out.push_back(tangentFor(b, loc, r, op.getResult()));
     return success();
   }
@@ -484,7 +494,9 @@ template <> struct Rule<NativeLayerNormOp> {
       Value a = mulScalar(b, loc, sumKeepDims(b, loc, dxhat, dims), 1.0 / m);
       Value c = mulScalar(b, loc, sumKeepDims(b, loc, mul(b, loc, dxhat, xhat), dims),
                           1.0 / m);
-      gx = mul(b, loc, rstd, sub(b, loc, sub(b, loc, dxhat, a), mul(b, loc, xhat, c)));
+      Value centered = sub(b, loc, dxhat, a);
+      Value correction = mul(b, loc, xhat, c);
+      gx = mul(b, loc, rstd, sub(b, loc, centered, correction));
     }
     if (gMean) // d mean / dx = 1 / M
       gx = add(b, loc, gx, broadcastTo(b, loc, mulScalar(b, loc, gMean, 1.0 / m), shape));
@@ -520,7 +532,9 @@ template <> struct Rule<NativeLayerNormOp> {
                                  1.0 / m);
       Value r3 = mul(b, loc, rstd, mul(b, loc, rstd, rstd));
       drstd = neg(b, loc, mul(b, loc, r3, halfDvar));
-      dxhat = add(b, loc, mul(b, loc, dxc, rstd), mul(b, loc, xc, drstd));
+      Value dxcRstd = mul(b, loc, dxc, rstd);
+      Value xcDrstd = mul(b, loc, xc, drstd);
+      dxhat = add(b, loc, dxcRstd, xcDrstd);
     }
     Value dout = (w && dxhat) ? mul(b, loc, dxhat, w) : dxhat;
     if (dw)
@@ -604,7 +618,7 @@ template <> struct Rule<MseLossOp> {
       return pushNulls(out, 1);
     Value d = sub(b, loc, op.getSelf(), op.getTarget());
     Value t = mul(b, loc, mulScalar(b, loc, d, norm(op)), dd);
-    if (op.getReduction() != 0)
+    if (op.getReduction() != LossReduction::None)
       t = SumOp::create(b, loc, t, b.getDenseI64ArrayAttr({}),
                         b.getBoolAttr(false), TypeAttr());
     out.push_back(tangentFor(b, loc, t, op.getResult()));
@@ -616,7 +630,7 @@ template <> struct Rule<MseLossOp> {
 template <> struct Rule<MseLossBackwardOp> {
   static double norm(MseLossBackwardOp op) {
     double n = static_cast<double>(tensorType(op.getSelf()).getNumElements());
-    return op.getReduction() == 1 ? 2.0 / n : 2.0;
+    return op.getReduction() == LossReduction::Mean ? 2.0 / n : 2.0;
   }
   static LogicalResult vjp(MseLossBackwardOp op, OpBuilder &b,
                            ValueRange adjoints, SmallVectorImpl<Value> &out) {

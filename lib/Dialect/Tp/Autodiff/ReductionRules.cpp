@@ -182,7 +182,7 @@ template <> struct Rule<MeanOp> {
     gk = castTo(b, loc, gk, in.getElementType());
     Value r = broadcastTo(b, loc, gk, in.getShape());
     double n = static_cast<double>(reducedCount(in, op.getDims()));
-    out.push_back(DivScalarOp::create(b, loc, r, f64Attr(b, n), StringAttr()));
+    out.push_back(DivScalarOp::create(b, loc, r, f64Attr(b, n), RoundingModeAttr()));
     return success();
   }
   static LogicalResult jvp(MeanOp op, OpBuilder &b, ValueRange tangents,

@@ -46,7 +46,7 @@ Value autodiff::mul(OpBuilder &b, Location loc, Value x, Value y) {
 Value autodiff::div(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x)
     return Value();
-  return DivOp::create(b, loc, x, y, StringAttr());
+  return DivOp::create(b, loc, x, y, RoundingModeAttr());
 }
 
 Value autodiff::neg(OpBuilder &b, Location loc, Value x) {

@@ -120,12 +120,6 @@ LogicalResult requireBroadcastsToSelf(Loc loc, StringRef op,
   return success();
 }
 
-LogicalResult verifyMode(Operation *op, std::optional<StringRef> mode) {
-  if (mode && *mode != "trunc" && *mode != "floor")
-    return op->emitOpError("rounding_mode must be \"trunc\" or \"floor\", got \"")
-           << *mode << "\"";
-  return success();
-}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -159,9 +153,6 @@ LogicalResult DivInPlaceOp::inferReturnTypes(MLIRContext *, Loc loc,
                                                       : Promotion::IntToFloat,
                             types);
 }
-LogicalResult DivInPlaceOp::verify() {
-  return verifyMode(*this, getRoundingMode());
-}
 
 LogicalResult AddScalarInPlaceOp::inferReturnTypes(
     MLIRContext *, Loc loc, Adaptor adaptor, SmallVectorImpl<Type> &types) {
@@ -185,9 +176,6 @@ LogicalResult DivScalarInPlaceOp::inferReturnTypes(
                             adaptor.getRoundingMode() ? Promotion::Default
                                                       : Promotion::IntToFloat,
                             types);
-}
-LogicalResult DivScalarInPlaceOp::verify() {
-  return verifyMode(*this, getRoundingMode());
 }
 
 LogicalResult NegInPlaceOp::inferReturnTypes(MLIRContext *, Loc loc,
@@ -255,7 +243,7 @@ LogicalResult CopyInPlaceOp::inferReturnTypes(MLIRContext *, Loc loc,
       failed(requireBroadcastsToSelf(loc, op, *s, adaptor.getSrc(), "src")))
     return failure();
   if (getTypeCategory(cast<RankedTensorType>(adaptor.getSrc().getType())
-                          .getElementType()) == 3)
+                          .getElementType()) == TypeCategory::Unsupported)
     return emitInferError(loc, op, "unsupported src element type");
   types.push_back(*s);
   return success();

@@ -40,14 +40,14 @@ double tp::getScalarAsDouble(TypedAttr attr) {
   return static_cast<double>(i.getValue().getSExtValue());
 }
 
-int tp::getTypeCategory(Type t) {
+TypeCategory tp::getTypeCategory(Type t) {
   if (t.isSignlessInteger(1))
-    return 0;
+    return TypeCategory::Bool;
   if (isa<IntegerType>(t))
-    return 1;
+    return TypeCategory::Integer;
   if (isa<FloatType>(t))
-    return 2;
-  return 3;
+    return TypeCategory::Floating;
+  return TypeCategory::Unsupported;
 }
 
 static int floatRank(Type t) {
@@ -61,10 +61,10 @@ static int floatRank(Type t) {
 Type tp::promoteElementTypes(Type a, Type b) {
   if (a == b)
     return a;
-  int ca = getTypeCategory(a), cb = getTypeCategory(b);
+  TypeCategory ca = getTypeCategory(a), cb = getTypeCategory(b);
   if (ca != cb)
     return ca > cb ? a : b;
-  if (ca == 2) {
+  if (ca == TypeCategory::Floating) {
     int ra = floatRank(a), rb = floatRank(b);
     if (ra == 1 && rb == 1) // f16 with bf16
       return Float32Type::get(a.getContext());
@@ -114,29 +114,29 @@ static FailureOr<Type> applyPromotion(std::optional<Location> loc,
                                       StringRef opName, Type t,
                                       Promotion promotion) {
   MLIRContext *ctx = t.getContext();
-  int cat = getTypeCategory(t);
-  if (cat == 3)
+  TypeCategory cat = getTypeCategory(t);
+  if (cat == TypeCategory::Unsupported)
     return emitInferError(loc, opName, "unsupported element type");
   switch (promotion) {
   case Promotion::Same:
   case Promotion::Default:
     return t;
   case Promotion::IntToFloat:
-    return cat == 2 ? t : getDefaultFloatType(ctx);
+    return cat == TypeCategory::Floating ? t : getDefaultFloatType(ctx);
   case Promotion::FloatOnly:
-    if (cat != 2)
+    if (cat != TypeCategory::Floating)
       return emitInferError(loc, opName,
                             "expects floating-point operands, got integer or "
                             "bool");
     return t;
   case Promotion::IntOnly:
-    if (cat == 2)
+    if (cat == TypeCategory::Floating)
       return emitInferError(loc, opName,
                             "expects integer or bool operands, got floating "
                             "point");
     return t;
   case Promotion::IntToLong:
-    return cat == 2 ? t : Type(IntegerType::get(ctx, 64));
+    return cat == TypeCategory::Floating ? t : Type(IntegerType::get(ctx, 64));
   case Promotion::ToBool:
     return Type(IntegerType::get(ctx, 1));
   }
@@ -204,9 +204,9 @@ LogicalResult tp::inferBinaryScalar(std::optional<Location> loc,
   if (!scalar || !isScalarAttr(scalar))
     return emitInferError(loc, opName, "expects an i64, f64 or bool scalar");
   Type t = a->getElementType();
-  int ct = getTypeCategory(t), cs = getTypeCategory(scalar.getType());
+  TypeCategory ct = getTypeCategory(t), cs = getTypeCategory(scalar.getType());
   if (cs > ct)
-    t = cs == 2 ? getDefaultFloatType(t.getContext())
+    t = cs == TypeCategory::Floating ? getDefaultFloatType(t.getContext())
                 : Type(IntegerType::get(t.getContext(), 64));
   auto elt = applyPromotion(loc, opName, t, promotion);
   if (failed(elt))

@@ -122,7 +122,7 @@ public:
   Value sub(Value x, Value y) { return tp::SubOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return tp::MulOp::create(b, loc, x, y); }
   Value div(Value x, Value y) {
-    return tp::DivOp::create(b, loc, x, y, StringAttr());
+    return tp::DivOp::create(b, loc, x, y, tp::RoundingModeAttr());
   }
   Value neg(Value x) { return tp::NegOp::create(b, loc, x); }
   Value abs(Value x) { return tp::AbsOp::create(b, loc, x); }
@@ -152,7 +152,7 @@ public:
     if (c == 1.0)
       return x;
     return tp::DivScalarOp::create(b, loc, x, scalar(c, eltOf(x)),
-                                   StringAttr());
+                                   tp::RoundingModeAttr());
   }
   /// `c - x` (`m.sub(c, x)`).
   Value rsubS(Value x, double c) {
@@ -286,7 +286,7 @@ FailureOr<Results> gelu(OpBuilder &b, tp::GeluOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.loadT(op.getSelf());
   Value half = d.mulS(x, 0.5);
-  if (op.getApproximate() != "tanh") {
+  if (op.getApproximate() != tp::GeluApproximate::Tanh) {
     Value cdf = d.addS(d.erf(d.mulRaw(x, 0.7071067811865476)), 1.0);
     return Results{d.done(d.mul(half, cdf))};
   }
@@ -300,7 +300,9 @@ FailureOr<Results> leakyRelu(OpBuilder &b, tp::LeakyReluOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.loadT(op.getSelf());
   double slope = op.getNegativeSlope().convertToDouble();
-  return Results{d.done(d.where(d.gtZero(x), x, d.mulS(x, slope)))};
+  Value isPositive = d.gtZero(x);
+  Value negative = d.mulS(x, slope);
+  return Results{d.done(d.where(isPositive, x, negative))};
 }
 
 // x > 0 ? x * scale : (exp(x * input_scale) - 1) * (alpha * scale).
@@ -318,7 +320,9 @@ FailureOr<Results> elu(OpBuilder &b, tp::EluOp op) {
     negative = d.mulS(expm1, alpha);
   else // the coefficient is a product rounded in T
     negative = d.mul(expm1, d.mulS(d.constT(alpha), scale));
-  return Results{d.done(d.where(d.gtZero(x), d.mulS(x, scale), negative))};
+  Value isPositive = d.gtZero(x);
+  Value positive = d.mulS(x, scale);
+  return Results{d.done(d.where(isPositive, positive, negative))};
 }
 
 // bx = x * beta; bx > threshold ? x : log1p(exp(bx)) / beta.
@@ -377,7 +381,7 @@ template <typename OpT> D backwardBuilder(OpBuilder &b, OpT op) {
 FailureOr<Results> geluBackward(OpBuilder &b, tp::GeluBackwardOp op) {
   D d = backwardBuilder(b, op);
   Value g = d.load(op.getGradOutput()), x = d.load(op.getSelf());
-  if (op.getApproximate() == "tanh") {
+  if (op.getApproximate() == tp::GeluApproximate::Tanh) {
     const double kBeta = 0.7978845608028654, kKappa = 0.044715;
     Value xSq = d.mul(x, x);
     Value xCube = d.mul(xSq, x);
@@ -590,7 +594,9 @@ FailureOr<Results> nativeLayerNormBackward(OpBuilder &b,
   Value a = d.sum(dxhat, dims, true);
   Value c = d.sum(d.mul(dxhat, xhat), dims, true);
   Value scale = d.divRaw(rstd, n);
-  Value gi = d.mul(scale, d.sub(d.sub(d.mulRaw(dxhat, n), a), d.mul(xhat, c)));
+  Value centered = d.sub(d.mulRaw(dxhat, n), a);
+  Value correction = d.mul(xhat, c);
+  Value gi = d.mul(scale, d.sub(centered, correction));
   Value gw = sumRows(d, d.mul(g, xhat), lead);
   Value gb = sumRows(d, g, lead);
   return Results{d.done(gi), d.done(gw), d.done(gb)};
@@ -672,15 +678,18 @@ FailureOr<Results> nllLossBackward(OpBuilder &b, tp::NllLossBackwardOp op) {
     v = d.div(v, d.view(d.loadT(op.getTotalWeight()), {}));
   v = d.maskedFill(v, o.ignored, 0.0);
   Value zeros = d.full(shapeOf(o.self), d.T, 0.0);
-  Value grad = tp::ScatterOp::create(b, d.loc, zeros, d.unsqueeze(o.safe, 1),
-                                     d.unsqueeze(v, 1), u(1));
+  Value index = d.unsqueeze(o.safe, 1);
+  Value src = d.unsqueeze(v, 1);
+  Value grad = tp::ScatterOp::create(b, d.loc, zeros, index, src, u(1));
   return Results{d.done(d.view(grad, shapeOf(op.getSelf())))};
 }
 
 // (a - b)^2, then its sum (sum) or sum / numel (mean).
 FailureOr<Results> mseLoss(OpBuilder &b, tp::MseLossOp op) {
   D d(b, op, eltOf(op.getResult()));
-  Value diff = d.sub(d.load(op.getSelf()), d.load(op.getTarget()));
+  Value self = d.load(op.getSelf());
+  Value target = d.load(op.getTarget());
+  Value diff = d.sub(self, target);
   Value sq = d.mul(diff, diff);
   int64_t reduction = static_cast<int64_t>(op.getReduction());
   if (reduction == 0)
@@ -694,12 +703,16 @@ FailureOr<Results> mseLoss(OpBuilder &b, tp::MseLossOp op) {
 // ((a - b) * norm) * g with norm = 2 / numel(self) (mean) or 2.
 FailureOr<Results> mseLossBackward(OpBuilder &b, tp::MseLossBackwardOp op) {
   D d(b, op, eltOf(op.getResult()));
-  Value diff = d.sub(d.load(op.getSelf()), d.load(op.getTarget()));
+  Value self = d.load(op.getSelf());
+  Value target = d.load(op.getTarget());
+  Value diff = d.sub(self, target);
   int64_t reduction = static_cast<int64_t>(op.getReduction());
   double norm = reduction == 1
                     ? 2.0 / static_cast<double>(numel(shapeOf(op.getSelf())))
                     : 2.0;
-  Value r = d.mul(d.mulS(diff, norm), d.loadT(op.getGradOutput()));
+  Value scaled = d.mulS(diff, norm);
+  Value g = d.loadT(op.getGradOutput());
+  Value r = d.mul(scaled, g);
   if (shapeOf(r) != shapeOf(op.getResult()))
     return failure(); // operands that do not broadcast to self
   return Results{d.done(r)};
@@ -718,7 +731,9 @@ FailureOr<Results> addContraction(OpBuilder &b, OpT op, Value a, Value c) {
   if (d.rt.isInteger(1))
     return failure();
   bool fp = isFloat(d.rt);
-  Value v = ProductOp::create(b, d.loc, d.loadT(a), d.loadT(c));
+  Value lhs = d.loadT(a);
+  Value rhs = d.loadT(c);
+  Value v = ProductOp::create(b, d.loc, lhs, rhs);
   double alpha = tp::getScalarAsDouble(op.getAlpha()),
          beta = tp::getScalarAsDouble(op.getBeta());
   auto isOne = [&](double s) {
@@ -760,7 +775,9 @@ Value matmulOf(D &d, Value a, Value c, ArrayRef<int64_t> outShape) {
   int64_t n = sa[sa.size() - 2], k = sa.back(), m = sc.back();
   if (sc.size() == 2) {
     int64_t rows = numel(ArrayRef(sa).drop_back());
-    Value p = tp::MmOp::create(d.b, d.loc, d.view(a, {rows, k}), d.view(c, sc));
+    Value lhs = d.view(a, {rows, k});
+    Value rhs = d.view(c, sc);
+    Value p = tp::MmOp::create(d.b, d.loc, lhs, rhs);
     return d.view(p, outShape);
   }
   auto batch = *tp::broadcastShapes(ArrayRef(sa).drop_back(2),
@@ -771,8 +788,9 @@ Value matmulOf(D &d, Value a, Value c, ArrayRef<int64_t> outShape) {
     full.append({r, cols});
     return d.reshape(d.expand(d.view(v, s), full), {batches, r, cols});
   };
-  Value p = tp::BmmOp::create(d.b, d.loc, batched(a, sa, n, k),
-                              batched(c, sc, k, m));
+  Value lhs = batched(a, sa, n, k);
+  Value rhs = batched(c, sc, k, m);
+  Value p = tp::BmmOp::create(d.b, d.loc, lhs, rhs);
   return d.view(p, outShape);
 }
 

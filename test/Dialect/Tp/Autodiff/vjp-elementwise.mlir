@@ -114,10 +114,10 @@ func.func @silu(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
 // CHECK-LABEL: func.func @gelu
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<4xf32> {tp.tangent})
 // CHECK-NEXT: %[[Y:.*]] = tp.gelu %[[X]] {
-// CHECK-NEXT: %[[G:.*]] = tp.gelu_backward %[[T]], %[[X]] {approximate = "tanh"{{.*}}}
+// CHECK-NEXT: %[[G:.*]] = tp.gelu_backward %[[T]], %[[X]] {approximate = #tp.approximate<tanh>{{.*}}}
 // CHECK-NEXT: return %[[Y]], %[[G]] :
 func.func @gelu(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
-  %y = tp.gelu %x {approximate = "tanh"} : tensor<4xf32> -> tensor<4xf32>
+  %y = tp.gelu %x {approximate = #tp.approximate<tanh>} : tensor<4xf32> -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
 

@@ -23,4 +23,41 @@ def Tp_PhaseAttr : EnumAttr<Tp_Dialect, Tp_Phase, "phase"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// `reduction=` of the losses, with PyTorch's numbering (at::Reduction).
+def Tp_LossReduction : I32EnumAttr<"LossReduction", "reduction of a loss", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Mean", 1, "mean">,
+    I32EnumAttrCase<"Sum", 2, "sum">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
+}
+def Tp_LossReductionAttr : EnumAttr<Tp_Dialect, Tp_LossReduction, "reduction"> {
+  let summary = "reduction of a loss: `#tp.reduction<none|mean|sum>`";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// `approximate=` of gelu and gelu_backward.
+def Tp_GeluApproximate : I32EnumAttr<"GeluApproximate", "GELU formula", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Tanh", 1, "tanh">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
+}
+def Tp_GeluApproximateAttr : EnumAttr<Tp_Dialect, Tp_GeluApproximate, "approximate"> {
+  let summary = "GELU formula: `#tp.approximate<none>` (erf) or `<tanh>`";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// `rounding_mode=` of div (absent: true division).
+def Tp_RoundingMode : I32EnumAttr<"RoundingMode", "rounding of a division", [
+    I32EnumAttrCase<"Trunc", 0, "trunc">,
+    I32EnumAttrCase<"Floor", 1, "floor">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
+}
+def Tp_RoundingModeAttr : EnumAttr<Tp_Dialect, Tp_RoundingMode, "rounding_mode"> {
+  let summary = "rounding of a division: `#tp.rounding_mode<trunc|floor>`";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // STAX_DIALECT_TP_IR_TPATTRS_TD

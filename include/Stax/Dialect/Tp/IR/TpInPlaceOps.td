@@ -71,8 +71,7 @@ def Tp_MulInPlaceOp : Tp_BinaryInPlaceOp<"mul_", "mul"> {
 }
 def Tp_DivInPlaceOp : Tp_BinaryInPlaceOp<"div_", "div"> {
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other,
-                       OptionalAttr<StrAttr>:$rounding_mode);
-  let hasVerifier = 1;
+                       OptionalAttr<Tp_RoundingModeAttr>:$rounding_mode);
 }
 
 def Tp_AddScalarInPlaceOp : Tp_ScalarInPlaceOp<"add_.Scalar", "add.Scalar"> {
@@ -86,8 +85,7 @@ def Tp_MulScalarInPlaceOp : Tp_ScalarInPlaceOp<"mul_.Scalar", "mul.Scalar"> {
 }
 def Tp_DivScalarInPlaceOp : Tp_ScalarInPlaceOp<"div_.Scalar", "div.Scalar"> {
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other,
-                       OptionalAttr<StrAttr>:$rounding_mode);
-  let hasVerifier = 1;
+                       OptionalAttr<Tp_RoundingModeAttr>:$rounding_mode);
 }
 
 def Tp_NegInPlaceOp : Tp_UnaryInPlaceOp<"neg_", "neg">;

@@ -38,8 +38,10 @@ TypedAttr getIntScalar(MLIRContext *ctx, int64_t value);
 /// A scalar attribute's value as a double (bool: 0 or 1).
 double getScalarAsDouble(TypedAttr attr);
 
-/// PyTorch's category order: bool < integer < floating.
-int getTypeCategory(Type elementType);
+/// PyTorch's type categories, in promotion order: bool < integer < floating.
+/// Element types of no category (index, complex...) are Unsupported.
+enum class TypeCategory { Bool, Integer, Floating, Unsupported };
+TypeCategory getTypeCategory(Type elementType);
 /// The common type of two tensor element types (result_type of two
 /// dimensioned tensors).
 Type promoteElementTypes(Type a, Type b);

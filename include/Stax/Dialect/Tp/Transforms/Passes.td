@@ -53,7 +53,7 @@ def StaxDecompose : Pass<"stax-decompose"> {
   let summary = "Expand composite tp ops into base ops (the decomposition table)";
   let description = [{
     Section 4.8: operators that are not part of the backend base are expanded
-    through one declarative table (lib/Transforms/Decompose.cpp) that maps
+    through one declarative table (lib/Dialect/Tp/Transforms/Decompose.cpp) that maps
     each composite op to a function building base `tp` ops. Ops produced by
     a decomposition are decomposed in turn (`silu_backward` builds a
     `tp.sigmoid`, which is decomposed unless kept).

@@ -101,7 +101,7 @@ func.func @gelu_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
 // CHECK-NEXT: %[[R16:.*]] = tp._to_copy %[[R]] {dtype = f16} : tensor<4xf32> -> tensor<4xf16>
 // CHECK-NEXT: return %[[R16]]
 func.func @gelu_tanh_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
-  %0 = tp.gelu %x {approximate = "tanh"} : tensor<4xf16> -> tensor<4xf16>
+  %0 = tp.gelu %x {approximate = #tp.approximate<tanh>} : tensor<4xf16> -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
 

@@ -32,7 +32,7 @@ func.func @gelu_backward(%g: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> 
 // CHECK-NOT: tp.rsub
 // CHECK: return
 func.func @gelu_backward_tanh(%g: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = tp.gelu_backward %g, %x {approximate = "tanh"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %0 = tp.gelu_backward %g, %x {approximate = #tp.approximate<tanh>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 

@@ -18,7 +18,7 @@
 // CHECK-NEXT: %[[R:.*]] = tp.div %[[LS]], %[[WSUM]]
 // CHECK-NEXT: return %[[R]], %[[WSUM]]
 func.func @nll_mean_weighted(%x: tensor<5x4xf32>, %t: tensor<5xi64>, %w: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) {
-  %0:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = 1 : i64}
+  %0:2 = tp.nll_loss_forward %x, %t weight(%w) {reduction = #tp.reduction<mean>}
       : (tensor<5x4xf32>, tensor<5xi64>, tensor<4xf32>) -> (tensor<f32>, tensor<f32>)
   return %0#0, %0#1 : tensor<f32>, tensor<f32>
 }
@@ -34,7 +34,7 @@ func.func @nll_mean_weighted(%x: tensor<5x4xf32>, %t: tensor<5xi64>, %w: tensor<
 // CHECK: %[[Z:.*]] = tp.full {value = 0.000000e+00 : f64} : tensor<f32>
 // CHECK-NEXT: return %[[L]], %[[Z]]
 func.func @nll_none(%x: tensor<5x4xf32>, %t: tensor<5xi64>) -> (tensor<5xf32>, tensor<f32>) {
-  %0:2 = tp.nll_loss_forward %x, %t {reduction = 0 : i64, ignore_index = 1 : i64}
+  %0:2 = tp.nll_loss_forward %x, %t {reduction = #tp.reduction<none>, ignore_index = 1 : i64}
       : (tensor<5x4xf32>, tensor<5xi64>) -> (tensor<5xf32>, tensor<f32>)
   return %0#0, %0#1 : tensor<5xf32>, tensor<f32>
 }
@@ -54,7 +54,7 @@ func.func @nll_none(%x: tensor<5x4xf32>, %t: tensor<5xi64>) -> (tensor<5xf32>, t
 // CHECK-NEXT: %[[R:.*]] = tp.scatter %[[Z]], %[[I]], %[[S]] {dim = 1 : i64}
 // CHECK-NEXT: return %[[R]]
 func.func @nll_backward(%g: tensor<f32>, %x: tensor<5x4xf32>, %t: tensor<5xi64>, %tw: tensor<f32>) -> tensor<5x4xf32> {
-  %0 = tp.nll_loss_backward %g, %x, %t, %tw {reduction = 1 : i64}
+  %0 = tp.nll_loss_backward %g, %x, %t, %tw {reduction = #tp.reduction<mean>}
       : (tensor<f32>, tensor<5x4xf32>, tensor<5xi64>, tensor<f32>) -> tensor<5x4xf32>
   return %0 : tensor<5x4xf32>
 }

@@ -85,7 +85,7 @@ func.func @copy_then_mutate_source(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<
 // Every in-place op has a twin.
 // CHECK-LABEL: func.func @twins
 // CHECK: tp.sub %{{.*}}, %{{.*}} {alpha = 2 : i64}
-// CHECK: tp.div %{{.*}}, %{{.*}} {rounding_mode = "floor"}
+// CHECK: tp.div %{{.*}}, %{{.*}} {rounding_mode = #tp.rounding_mode<floor>}
 // CHECK: tp.add.Scalar %{{.*}} {alpha = 3 : i64, other = 1 : i64}
 // CHECK: tp.sub.Scalar %{{.*}} {other = 1 : i64}
 // CHECK: tp.div.Scalar %{{.*}} {other = 2 : i64}
@@ -98,7 +98,7 @@ func.func @copy_then_mutate_source(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<
 func.func @twins(%x: tensor<4xf32>, %y: tensor<4xf32>, %m: tensor<4xi1>) -> tensor<4xf32> {
   %t = tp.clone %x : tensor<4xf32> -> tensor<4xf32>
   %0 = tp.sub_ %t, %y {alpha = 2 : i64} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
-  %1 = tp.div_ %t, %y {rounding_mode = "floor"} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  %1 = tp.div_ %t, %y {rounding_mode = #tp.rounding_mode<floor>} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %2 = tp.add_.Scalar %t {other = 1 : i64, alpha = 3 : i64} : tensor<4xf32> -> tensor<4xf32>
   %3 = tp.sub_.Scalar %t {other = 1 : i64} : tensor<4xf32> -> tensor<4xf32>
   %4 = tp.div_.Scalar %t {other = 2 : i64} : tensor<4xf32> -> tensor<4xf32>

@@ -1,0 +1,59 @@
+//===- TpReductionOps.td - tp reductions -------------------*- tablegen -*-===//
+//
+// The tp reductions.
+// Included by TpOps.td, which defines the base classes; C++ in
+// lib/Dialect/Tp/IR/TpReductionOps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STAX_DIALECT_TP_IR_TPREDUCTIONOPS_TD
+#define STAX_DIALECT_TP_IR_TPREDUCTIONOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Tp_SumOp : Tp_ReductionOp<"sum", "IntToLong">;
+def Tp_ProdOp : Tp_ReductionOp<"prod", "IntToLong">;
+def Tp_MeanOp : Tp_ReductionOp<"mean", "FloatOnly">;
+def Tp_AmaxOp : Tp_ReductionOp<"amax">;
+def Tp_AminOp : Tp_ReductionOp<"amin">;
+def Tp_LogsumexpOp : Tp_ReductionOp<"logsumexp", "IntToFloat">;
+def Tp_AnyOp : Tp_ReductionOp<"any", "ToBool">;
+def Tp_AllOp : Tp_ReductionOp<"all", "ToBool">;
+def Tp_VarOp : Tp_Op<"var", [Tp_Reduction]> {
+  let summary = "variance over `dims` with Bessel `correction` (aten.var.correction)";
+  let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
+                       DefaultValuedAttr<F64Attr, "1.0">:$correction,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Tp_Tensor:$result);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
+}
+def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction]> {
+  let summary = "maximum and its (first) index along `dim` (aten.max.dim)";
+  let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
+}
+def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction]> {
+  let summary = "minimum and its (first) index along `dim` (aten.min.dim)";
+  let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
+}
+class Tp_ArgReductionOp<string mnemonic> : Tp_Op<mnemonic, [Tp_Reduction]> {
+  let summary = "index of the first extreme value along `dim` (all dims flattened when absent)";
+  let arguments = (ins Tp_Tensor:$self, OptionalAttr<I64Attr>:$dim,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim);
+  let results = (outs Tp_IndexTensor:$result);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
+  let extraClassDefinition = Tp_InferBy<
+      "::mlir::tp::inferArgReduction(loc, name, adaptor.getSelf().getType(), "
+      "adaptor.getDim(), adaptor.getKeepdim(), types)">.inferBody;
+}
+def Tp_ArgmaxOp : Tp_ArgReductionOp<"argmax">;
+def Tp_ArgminOp : Tp_ArgReductionOp<"argmin">;
+
+#endif // STAX_DIALECT_TP_IR_TPREDUCTIONOPS_TD
