@@ -9,10 +9,10 @@ mkdir -p docs/Dialects
 cp "$BUILD_DIR/docs/Dialects/TpDialect.md" docs/Dialects/Tp.md
 cp "$BUILD_DIR/docs/Dialects/StaxDialect.md" docs/Dialects/Stax.md
 {
-  cat "$BUILD_DIR/docs/Passes/StaxTransformsPasses.md"
+  cat "$BUILD_DIR/docs/Passes/TpPasses.md"
   echo
   cat "$BUILD_DIR/docs/Passes/StaxConversionPasses.md"
   echo
-  cat "$BUILD_DIR/docs/Passes/StaxSchedulingPasses.md"
+  cat "$BUILD_DIR/docs/Passes/StaxPasses.md"
 } > docs/Passes.md
 echo "docs/Dialects/{Tp,Stax}.md and docs/Passes.md updated"

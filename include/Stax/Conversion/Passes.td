@@ -31,7 +31,7 @@ def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
   let options = [
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CPU",
-           "Materialization thresholds to use",
+           "Materialization thresholds to use: cpu or cuda",
            "::mlir::stax::targetOptionValues()">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Fail on ops without a lowering rule instead of keeping them">,

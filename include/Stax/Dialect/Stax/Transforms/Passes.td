@@ -34,7 +34,7 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
   let options = [
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CUDA",
-           "Target: cpu never splits", "::mlir::stax::targetOptionValues()">,
+           "cpu (never splits) or cuda", "::mlir::stax::targetOptionValues()">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors S (H100/H200: 132)">,
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",

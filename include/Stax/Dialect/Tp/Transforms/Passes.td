@@ -15,7 +15,7 @@ def StaxJointGraph : Pass<"stax-joint-graph", "::mlir::ModuleOp"> {
     argument to a differentiable result get adjoints. Each op's
     vector-Jacobian product comes from its `DifferentiableOpInterface`.
 
-    Every op is marked `tp.phase = "fw"` or `"bw"`. The output is itself
+    Every op is marked `tp.phase = #tp.phase<fw>` or `#tp.phase<bw>`. The output is itself
     differentiable `tp`, so running the pass again gives second-order
     derivatives. A derivative that would flow through an op without rules is
     an error naming the op.
@@ -135,7 +135,7 @@ def StaxMinCut : Pass<"stax-mincut", "::mlir::ModuleOp"> {
   let options = [
     Option<"algorithm", "algorithm", "::mlir::stax::MaxFlowAlgorithm",
            /*default=*/"::mlir::stax::MaxFlowAlgorithm::EdmondsKarp",
-           "Max-flow algorithm", [{::llvm::cl::values(
+           "Max-flow algorithm: edmonds-karp (the spec's) or dinic", [{::llvm::cl::values(
              clEnumValN(::mlir::stax::MaxFlowAlgorithm::EdmondsKarp,
                         "edmonds-karp", "Edmonds-Karp (the spec's)"),
              clEnumValN(::mlir::stax::MaxFlowAlgorithm::Dinic, "dinic",
@@ -195,7 +195,8 @@ def StaxCheckpoint : Pass<"stax-checkpoint", "::mlir::ModuleOp"> {
   let options = [
     Option<"scheduleKind", "schedule", "::mlir::stax::CheckpointScheduleKind",
            /*default=*/"::mlir::stax::CheckpointScheduleKind::Revolve",
-           "Checkpoint schedule", [{::llvm::cl::values(
+           "Checkpoint schedule: uniform (Theorem 5.3) or revolve "
+           "(Theorem 5.4)", [{::llvm::cl::values(
              clEnumValN(::mlir::stax::CheckpointScheduleKind::Uniform,
                         "uniform", "sqrt(l) segments (Theorem 5.3)"),
              clEnumValN(::mlir::stax::CheckpointScheduleKind::Revolve,
