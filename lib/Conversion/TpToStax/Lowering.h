@@ -14,12 +14,15 @@
 #ifndef STAX_LIB_CONVERSION_TPTOSTAX_LOWERING_H
 #define STAX_LIB_CONVERSION_TPTOSTAX_LOWERING_H
 
+
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include <functional>
+#include <map>
 #include <memory>
+#include <vector>
 
 namespace mlir::stax::lowering {
 
@@ -34,6 +37,9 @@ using mlir::Value;
 /// indices introduced so far (symbol k of an index expression is
 /// `symbols[k]`).
 struct BodyBuilder {
+  BodyBuilder(OpBuilder &b, Location loc, mlir::ValueRange loopIndices)
+      : b(b), loc(loc), dims(loopIndices.begin(), loopIndices.end()) {}
+
   OpBuilder &b;
   Location loc;
   llvm::SmallVector<Value> dims;
@@ -41,6 +47,15 @@ struct BodyBuilder {
   /// While set, loads only read where this i1 is true (and give zero
   /// elsewhere): the masked loads of concatenation.
   Value mask = {};
+
+  /// The value of `node` at `index` (under the current mask): emitted by
+  /// `emit` the first time, the same SSA value afterwards. A value read
+  /// several times in one body (x * x) is computed once, so lowering time
+  /// and body size stay linear in the graph instead of doubling per reuse.
+  Value memoized(const class Node *node, llvm::ArrayRef<AffineExpr> index,
+                 llvm::function_ref<Value()> emit);
+  /// (node, mask, index expressions) -> value, for `memoized`.
+  std::map<std::vector<const void *>, Value> emitted;
 
   /// The loop indices as expressions d0, d1, ...
   llvm::SmallVector<AffineExpr> dimExprs(unsigned first, unsigned count) const;
@@ -93,7 +108,7 @@ public:
   using Fn = std::function<Value(BodyBuilder &, llvm::ArrayRef<AffineExpr>)>;
   ComputedNode(RankedTensorType type, Fn fn) : Node(type), fn(std::move(fn)) {}
   Value load(BodyBuilder &bb, llvm::ArrayRef<AffineExpr> index) override {
-    return fn(bb, index);
+    return bb.memoized(this, index, [&] { return fn(bb, index); });
   }
   Fn fn;
 };

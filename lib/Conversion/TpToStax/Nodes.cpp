@@ -64,6 +64,22 @@ AffineExpr BodyBuilder::symbol(Value v) {
   return getAffineSymbolExpr(symbols.size() - 1, b.getContext());
 }
 
+Value BodyBuilder::memoized(const Node *node, ArrayRef<AffineExpr> index,
+                            llvm::function_ref<Value()> emit) {
+  std::vector<const void *> key{node, mask.getAsOpaquePointer()};
+  for (AffineExpr e : index)
+    key.push_back(simplifyAffineExpr(e, dims.size(), symbols.size())
+                      .getAsOpaquePointer());
+  auto it = emitted.find(key);
+  // Reuse only what dominates the insertion point: a value of this block.
+  if (it != emitted.end() &&
+      it->second.getParentBlock() == b.getInsertionBlock())
+    return it->second;
+  Value v = emit();
+  emitted[key] = v;
+  return v;
+}
+
 Value BodyBuilder::constant(double v, Type t) {
   if (auto ft = dyn_cast<FloatType>(t))
     return arith::ConstantOp::create(b, loc, FloatAttr::get(ft, v));
@@ -156,7 +172,7 @@ static void fillBody(OpBuilder &b, OpT node, unsigned numIndices,
     block->addArgument(b.getIndexType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
-  BodyBuilder bb{b, loc, SmallVector<Value>(block->getArguments()), {}};
+  BodyBuilder bb(b, loc, block->getArguments());
   Value v = body(bb, bb.dimExprs(0, numIndices));
   YieldOp::create(b, loc, ValueRange{v});
 }
@@ -203,7 +219,7 @@ Value RuleContext::buildScatter(const NodePtr &base, ScatterMode mode,
     block->addArgument(b.getIndexType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
-  BodyBuilder bb{b, loc, SmallVector<Value>(block->getArguments()), {}};
+  BodyBuilder bb(b, loc, block->getArguments());
   auto [addr, value] = body(bb, bb.dimExprs(0, ranges.size()));
   YieldOp::create(b, loc, ValueRange{addr, value});
   return node.getResult();

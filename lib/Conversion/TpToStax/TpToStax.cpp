@@ -85,7 +85,7 @@ PointwiseOp FunctionLowering::emitNode(const NodePtr &node, Location loc,
     block->addArgument(b.getIndexType(), loc);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
-  BodyBuilder bb{b, loc, SmallVector<Value>(block->getArguments()), {}};
+  BodyBuilder bb(b, loc, block->getArguments());
   Value v = node->load(bb, bb.dimExprs(0, node->type.getRank()));
   YieldOp::create(b, loc, ValueRange{v});
   return op;
