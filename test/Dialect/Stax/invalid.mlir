@@ -174,3 +174,30 @@ func.func @bad_bitwidth(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @bitwidth_on_func(%x: tensor<4xf32>) -> tensor<4xf32> attributes {stax.index_bitwidth = 32 : i64} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// An overlapping layout would store two elements at one address (the 4x4
+// result came back with unwritten zeros).
+func.func @overlapping_layout(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'stax.pointwise' op layout #stax.layout<[1, 1]> stores two elements of the 2-d range [4, 4] at one address; a node's layout must be injective}}
+  %r = stax.pointwise layout <[1, 1]> : tensor<4x4xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = stax.load %x[%i] : tensor<4x4xf32>
+    stax.yield %v : f32
+  }
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// A broadcast-like zero stride overlaps too.
+func.func @zero_stride_layout(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{stores two elements of the 2-d range [4, 4] at one address}}
+  %r = stax.pointwise layout <[4, 0]> : tensor<4x4xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = stax.load %x[%i] : tensor<4x4xf32>
+    stax.yield %v : f32
+  }
+  return %r : tensor<4x4xf32>
+}

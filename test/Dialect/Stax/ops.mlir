@@ -44,3 +44,14 @@ func.func @nodes(%x: tensor<4x3xf32>, %idx: tensor<2xi64>) -> tensor<4x3xf32> {
   }
   return %s : tensor<4x3xf32>
 }
+
+// Interleaved but injective layouts are accepted (addresses 0, 2, 3, 5).
+// CHECK-RT-LABEL: func.func @interleaved_layout
+func.func @interleaved_layout(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %r = stax.pointwise layout <[3, 2]> : tensor<2x2xf32> {
+  ^bb0(%i: index, %j: index):
+    %v = stax.load %x[%i] : tensor<2x2xf32>
+    stax.yield %v : f32
+  }
+  return %r : tensor<2x2xf32>
+}

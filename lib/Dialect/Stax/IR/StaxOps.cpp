@@ -2,6 +2,9 @@
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/InterleavedRange.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -13,19 +16,70 @@ using namespace mlir::stax;
 // Shared node helpers
 //===----------------------------------------------------------------------===//
 
-/// Checks that `layout` describes a buffer of type `type`.
+/// True when no two indices of `extents` share an address under `strides`
+/// (non-negative). Dimensions sorted by stride must each step over the whole
+/// extent of the smaller ones; layouts that interleave instead are checked
+/// exhaustively when small, and rejected when large (lowering never makes
+/// them).
+static bool isInjective(ArrayRef<int64_t> strides, ArrayRef<int64_t> extents) {
+  SmallVector<std::pair<int64_t, int64_t>> dims; // (stride, extent)
+  int64_t numel = 1;
+  for (auto [s, e] : llvm::zip(strides, extents)) {
+    if (e == 0)
+      return true; // no element, no collision
+    if (e > 1)
+      dims.push_back({s, e});
+    if (llvm::MulOverflow(numel, e, numel))
+      return false;
+  }
+  llvm::sort(dims);
+  bool nested = true;
+  int64_t span = 1; // addresses covered by the dims so far
+  for (auto [s, e] : dims) {
+    if (s < span) {
+      nested = false;
+      break;
+    }
+    if (llvm::MulOverflow(s, e, span))
+      return false;
+  }
+  if (nested)
+    return true;
+  if (numel > (int64_t(1) << 16))
+    return false;
+  llvm::DenseSet<int64_t> seen;
+  for (int64_t flat = 0; flat < numel; ++flat) {
+    int64_t addr = 0, rest = flat;
+    for (auto [s, e] : llvm::reverse(dims)) {
+      addr += (rest % e) * s;
+      rest /= e;
+    }
+    if (!seen.insert(addr).second)
+      return false;
+  }
+  return true;
+}
+
+/// Checks that `layout` stores a buffer whose indices range over `extents`:
+/// one stride per dimension, nothing negative, and no two elements at one
+/// address (a write through an overlapping layout would lose values).
 static LogicalResult verifyLayout(Operation *op, LayoutAttr layout,
-                                  size_t numLoops) {
+                                  ArrayRef<int64_t> extents) {
   if (layout.getFlexible())
     return success();
-  if (layout.getStrides().size() != numLoops)
+  if (layout.getStrides().size() != extents.size())
     return op->emitOpError() << "layout has " << layout.getStrides().size()
                              << " strides but the buffer has rank "
-                             << numLoops;
+                             << extents.size();
   if (layout.getOffset() < 0 ||
       llvm::any_of(layout.getStrides(), [](int64_t s) { return s < 0; }))
     return op->emitOpError() << "layout strides and offset must be "
                                 "non-negative";
+  if (!isInjective(layout.getStrides(), extents))
+    return op->emitOpError()
+           << "layout " << layout << " stores two elements of the "
+           << extents.size() << "-d range [" << llvm::interleaved(extents)
+           << "] at one address; a node's layout must be injective";
   return success();
 }
 
@@ -155,7 +209,7 @@ LogicalResult PointwiseOp::verify() {
   auto type = getResult().getType();
   size_t loops = getIterationRanges().size();
   if (failed(verifyRanges(*this, getRangesAttr(), type)) ||
-      failed(verifyLayout(*this, getLayout(), loops)))
+      failed(verifyLayout(*this, getLayout(), getIterationRanges())))
     return failure();
   return verifyBody(*this, getBody(), loops, {type.getElementType()});
 }
@@ -227,7 +281,7 @@ LogicalResult ReductionOp::verify() {
     return emitOpError() << "reduction ranges must be non-negative";
   size_t loops = getIterationRanges().size();
   if (failed(verifyRanges(*this, getRangesAttr(), type)) ||
-      failed(verifyLayout(*this, getLayout(), loops)))
+      failed(verifyLayout(*this, getLayout(), getIterationRanges())))
     return failure();
   unsigned numIndices = loops + getReductionRanges().size();
   auto yield = cast<YieldOp>(getBody().front().getTerminator());
@@ -326,7 +380,7 @@ LogicalResult ScatterOp::verify() {
     return emitOpError() << "result type " << type
                          << " must equal the base type "
                          << getBase().getType();
-  if (failed(verifyLayout(*this, getLayout(), type.getRank())))
+  if (failed(verifyLayout(*this, getLayout(), type.getShape())))
     return failure();
   Type elt = type.getElementType();
   Type index = IndexType::get(getContext());

@@ -268,9 +268,8 @@ LogicalResult decomposeNllLossForward(NllLossForwardOp op, OpBuilder &b,
     results.push_back(total(loss));
     results.push_back(total(p.weight));
     return success();
-  default:
-    return op.emitOpError("unknown reduction");
   }
+  llvm_unreachable("LossReduction has three cases");
 }
 
 LogicalResult decomposeNllLossBackward(NllLossBackwardOp op, OpBuilder &b,

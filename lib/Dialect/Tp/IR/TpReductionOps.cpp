@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -73,4 +74,89 @@ LogicalResult MinDimOp::inferReturnTypes(MLIRContext *, Loc loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   return inferValueIndexReduction(loc, getOperationName(), adaptor, types);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions without identity
+//===----------------------------------------------------------------------===//
+
+/// The reduced dimensions of a max/min-like op (normalized); nullopt means
+/// all of them.
+static std::optional<SmallVector<int64_t>> reducedDims(Operation *op) {
+  auto single = [](std::optional<int64_t> d) {
+    return d ? std::optional<SmallVector<int64_t>>(SmallVector<int64_t>{*d})
+             : std::nullopt;
+  };
+  if (auto o = dyn_cast<AmaxOp>(op))
+    return o.getDims().empty() ? std::nullopt
+                               : std::optional(SmallVector<int64_t>(o.getDims()));
+  if (auto o = dyn_cast<AminOp>(op))
+    return o.getDims().empty() ? std::nullopt
+                               : std::optional(SmallVector<int64_t>(o.getDims()));
+  if (auto o = dyn_cast<MaxDimOp>(op))
+    return single(o.getDim());
+  if (auto o = dyn_cast<MinDimOp>(op))
+    return single(o.getDim());
+  if (auto o = dyn_cast<ArgmaxOp>(op))
+    return single(o.getDim());
+  if (auto o = dyn_cast<ArgminOp>(op))
+    return single(o.getDim());
+  return std::nullopt;
+}
+
+LogicalResult tp::verifyNonEmptyReduction(Operation *op) {
+  auto self = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!self || !self.hasStaticShape())
+    return success();
+  std::optional<SmallVector<int64_t>> dims = reducedDims(op);
+  if (!dims) {
+    if (self.getNumElements() == 0)
+      return op->emitOpError()
+             << "reduces every dimension of an empty tensor " << self
+             << ": there is no identity (PyTorch raises an error)";
+    return success();
+  }
+  for (int64_t d : *dims) {
+    std::optional<int64_t> n = normalizeDim(d, self.getRank());
+    if (n && self.getRank() > 0 && self.getDimSize(*n) == 0)
+      return op->emitOpError()
+             << "reduces dimension " << *n << " of size 0 of " << self
+             << ": there is no identity (PyTorch raises an error)";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor sizes
+//===----------------------------------------------------------------------===//
+
+/// Bytes of one element as stored (a bool takes one byte).
+static int64_t elementBytes(Type t) {
+  if (t.isIntOrFloat())
+    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
+
+static LogicalResult checkSize(Operation *op, Type type, StringRef what,
+                               unsigned index) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  if (!t || !t.hasStaticShape())
+    return success();
+  int64_t bytes = elementBytes(t.getElementType());
+  for (int64_t d : t.getShape())
+    if (llvm::MulOverflow(bytes, d, bytes))
+      return op->emitOpError()
+             << what << " #" << index << " of type " << t
+             << " has more than 2^63 - 1 bytes";
+  return success();
+}
+
+LogicalResult tp::verifyTensorSizes(Operation *op) {
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(checkSize(op, v.getType(), "operand", i)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(checkSize(op, v.getType(), "result", i)))
+      return failure();
+  return success();
 }

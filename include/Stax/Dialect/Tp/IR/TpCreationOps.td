@@ -16,7 +16,7 @@
 // Creation ops take their shape and dtype from the result type, which the
 // assembly format prints; they need no type inference.
 class Tp_CreationOp<string mnemonic, list<Trait> traits = []>
-    : Op<Tp_Dialect, mnemonic, !listconcat([Pure], traits)>;
+    : Op<Tp_Dialect, mnemonic, !listconcat([Pure, Tp_SizedTensors], traits)>;
 
 def Tp_ConstantOp : Tp_CreationOp<"constant",
     [ConstantLike, AllTypesMatch<["value", "result"]>]> {

@@ -52,13 +52,16 @@ def Tp_Reduction : NativeOpTrait<"tp::Reduction">;
 def Tp_Contraction : NativeOpTrait<"tp::Contraction">;
 def Tp_Random : NativeOpTrait<"tp::Random">;
 def Tp_InPlace : NativeOpTrait<"tp::InPlace">;
+def Tp_SizedTensors : NativeOpTrait<"tp::SizedTensors">;
+def Tp_NonEmptyReduction : NativeOpTrait<"tp::NonEmptyReduction">;
 
 //===----------------------------------------------------------------------===//
 // Base classes
 //===----------------------------------------------------------------------===//
 
 class Tp_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tp_Dialect, mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)>;
+    : Op<Tp_Dialect, mnemonic,
+         !listconcat([Pure, InferTypeOpAdaptor, Tp_SizedTensors], traits)>;
 
 // Defines inferReturnTypes as a call of a family's C++ function. `call` is
 // the expression that returns the LogicalResult, with `loc`, `adaptor`,

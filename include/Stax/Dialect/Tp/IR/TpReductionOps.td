@@ -16,8 +16,8 @@
 def Tp_SumOp : Tp_ReductionOp<"sum", "IntToLong">;
 def Tp_ProdOp : Tp_ReductionOp<"prod", "IntToLong">;
 def Tp_MeanOp : Tp_ReductionOp<"mean", "FloatOnly">;
-def Tp_AmaxOp : Tp_ReductionOp<"amax">;
-def Tp_AminOp : Tp_ReductionOp<"amin">;
+def Tp_AmaxOp : Tp_ReductionOp<"amax", "Same", [Tp_NonEmptyReduction]>;
+def Tp_AminOp : Tp_ReductionOp<"amin", "Same", [Tp_NonEmptyReduction]>;
 def Tp_LogsumexpOp : Tp_ReductionOp<"logsumexp", "IntToFloat">;
 def Tp_AnyOp : Tp_ReductionOp<"any", "ToBool">;
 def Tp_AllOp : Tp_ReductionOp<"all", "ToBool">;
@@ -29,21 +29,22 @@ def Tp_VarOp : Tp_Op<"var", [Tp_Reduction]> {
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
-def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction]> {
+def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "maximum and its (first) index along `dim` (aten.max.dim)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
 }
-def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction]> {
+def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "minimum and its (first) index along `dim` (aten.min.dim)";
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
 }
-class Tp_ArgReductionOp<string mnemonic> : Tp_Op<mnemonic, [Tp_Reduction]> {
+class Tp_ArgReductionOp<string mnemonic>
+    : Tp_Op<mnemonic, [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "index of the first extreme value along `dim` (all dims flattened when absent)";
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<I64Attr>:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);

@@ -11,6 +11,15 @@
 
 #include "mlir/IR/OpDefinition.h"
 
+namespace mlir::tp {
+/// Every tensor an op reads or writes has an element and byte count that
+/// fits in int64 (a shape of 2^64 elements would otherwise wrap to 0).
+LogicalResult verifyTensorSizes(Operation *op);
+/// max/min-like reductions have no identity: reducing a dimension of size 0
+/// (or all dimensions of an empty tensor) is an error, as in PyTorch.
+LogicalResult verifyNonEmptyReduction(Operation *op);
+} // namespace mlir::tp
+
 namespace mlir::OpTrait::tp {
 /// Each result element depends on the operand elements at the same
 /// (broadcast) index only.
@@ -26,6 +35,21 @@ template <typename T> class Random : public TraitBase<T, Random> {};
 /// Overwrites its first operand (Section 4.9). Exists only between import
 /// and --stax-functionalize: every other pass rejects it (Functional.h).
 template <typename T> class InPlace : public TraitBase<T, InPlace> {};
+/// Checks the sizes of the op's tensors (verifyTensorSizes).
+template <typename T> class SizedTensors : public TraitBase<T, SizedTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::tp::verifyTensorSizes(op);
+  }
+};
+/// A reduction without identity (verifyNonEmptyReduction).
+template <typename T>
+class NonEmptyReduction : public TraitBase<T, NonEmptyReduction> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return ::mlir::tp::verifyNonEmptyReduction(op);
+  }
+};
 } // namespace mlir::OpTrait::tp
 
 #endif // STAX_DIALECT_TP_IR_TPTRAITS_H
