@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stax/InitAll.h"
+#include "Stax/Support/BugReport.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  mlir::stax::installBugReportMessage();
   mlir::DialectRegistry registry;
   mlir::stax::registerAllDialects(registry);
   mlir::stax::registerAllPasses();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stax/InitAll.h"
+#include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -58,6 +59,7 @@ static LogicalResult staxToLLVMIR(Operation *op, raw_ostream &os) {
 }
 
 int main(int argc, char **argv) {
+  stax::installBugReportMessage();
   registerToLLVMIRTranslation();
   TranslateFromMLIRRegistration staxToLLVM(
       "stax-to-llvmir", "Translate a Stax module lowered to LLVM into LLVM IR",
