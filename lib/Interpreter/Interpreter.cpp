@@ -154,6 +154,9 @@ LogicalResult FunctionRunner::checkArgs(func::FuncOp fn,
       return fn.emitError() << "argument #" << i
                             << " is not a ranked tensor, which the "
                                "interpreter cannot feed";
+    if (hasDynamicDim(t.getShape()))
+      return fn.emitError() << "argument #" << i << " of type " << t << " "
+                            << allocationError(t.getShape());
     if (t.getShape() != arg.shape() ||
         ctx.mapType(t.getElementType()) != arg.elementType())
       return fn.emitError() << "argument #" << i << " has type "
@@ -161,6 +164,31 @@ LogicalResult FunctionRunner::checkArgs(func::FuncOp fn,
                             << t;
   }
   return success();
+}
+
+/// Refuses, before anything runs, an op whose results the interpreter could
+/// not allocate (see allocationError): a dynamic dimension, a size that
+/// overflows int64, more bytes than maxTensorBytes(). Every op result is
+/// allocated by the kernel or node that `run` dispatches it to, so checking
+/// here covers them all, and the nodes of a `stax.kernel` too (walked).
+/// A call's results are checked in the callee, where they are produced.
+static LogicalResult checkResultSizes(Operation *root) {
+  WalkResult walk = root->walk([](Operation *op) {
+    if (isa<func::CallOp>(op))
+      return WalkResult::advance();
+    for (auto [i, v] : llvm::enumerate(op->getResults())) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (!t)
+        continue;
+      std::string why = allocationError(t.getShape());
+      if (!why.empty()) {
+        op->emitOpError() << "result #" << i << " of type " << t << " " << why;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 FailureOr<SmallVector<Tensor>>
@@ -193,6 +221,8 @@ FunctionRunner::run(func::FuncOp fn, ArrayRef<Tensor> args, int depth) {
         results.push_back(*t);
       return results;
     }
+    if (failed(checkResultSizes(&op)))
+      return failure();
     SmallVector<Tensor> out;
     if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());

@@ -1,5 +1,5 @@
 // RUN: not stax-run %s --entry=oob 2>&1 | FileCheck %s --check-prefix=CHECK-OOB
-// RUN: not stax-run %s --entry=nokernel 2>&1 | FileCheck %s --check-prefix=CHECK-KERNEL
+// RUN: not stax-run %s --random-inputs --entry=nokernel 2>&1 | FileCheck %s --check-prefix=CHECK-KERNEL
 // RUN: not stax-run %s --entry=missing 2>&1 | FileCheck %s --check-prefix=CHECK-MISSING
 // RUN: not stax-run %s --entry=nokernel --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-NPY
 // RUN: not stax-run %s --entry=nokernel --input=%s --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-ARGS

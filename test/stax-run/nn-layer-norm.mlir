@@ -1,5 +1,5 @@
-// RUN: stax-run %s --seed 0 | FileCheck %s
-// RUN: stax-run %s --seed 0 --f64 | FileCheck %s --check-prefix=F64
+// RUN: stax-run %s --random-inputs --seed 0 | FileCheck %s
+// RUN: stax-run %s --random-inputs --seed 0 --f64 | FileCheck %s --check-prefix=F64
 // Golden summaries (min/max/mean of each result) on seeded inputs; the
 // values were checked against PyTorch 1.13's aten ops in float64.
 // native_layer_norm and its backward (weight and bias present) on seeded

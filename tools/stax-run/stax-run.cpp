@@ -1,11 +1,20 @@
 //===- stax-run.cpp - run a function with the reference interpreter -------===//
 //
 //   stax-run model.mlir --entry f --input x.npy --input w.npy --output-dir out
-//   stax-run model.mlir --seed 3 --f64
-//   stax-run model.mlir --print=exact
+//   stax-run model.mlir --random-inputs --seed 3 --f64
+//   stax-run model.mlir --random-inputs --print=exact
 //
-// Arguments without an --input file are filled with seeded random values:
-// floats uniform in [-1, 1), integers uniform in [--int-low, --int-high).
+// Every argument needs an --input file, or --random-inputs, which fills the
+// arguments without one with seeded (--seed) random values: floats uniform
+// in [-1, 1), bools 0 or 1, other integers uniform in [--int-low,
+// --int-high). Arguments and results must have static shapes.
+//
+// No tensor may need more than --max-bytes bytes (default 16 GiB; the
+// interpreter stores 8 bytes per element, whatever the element type). An
+// argument or op result over it, or one whose byte count overflows int64, is
+// an error that names it and its size, never an abort. The limit is per
+// tensor: a run keeps every value alive, so it may hold several. A limit
+// above the machine's free memory lets an allocation fail, which aborts.
 //
 // Output (--print): `summary` (the default) prints min/max/mean and the first
 // 8 elements of each result, at 9 significant digits; `exact` prints every
@@ -23,6 +32,7 @@
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
+#include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -55,15 +65,30 @@ static cl::list<std::string> inputs("input",
                                     cl::desc("An argument as a .npy file, in "
                                              "argument order (repeatable)"),
                                     cl::cat(category));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random arguments"),
+static cl::opt<bool> randomInputs(
+    "random-inputs",
+    cl::desc("Fill the arguments that have no --input with seeded random "
+             "values (floats uniform in [-1, 1), bools 0/1, integers in "
+             "[--int-low, --int-high)); without it, every argument needs an "
+             "--input"),
+    cl::cat(category));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of --random-inputs (default 0)"),
                               cl::init(0), cl::cat(category));
 static cl::opt<int64_t> intLow("int-low",
-                               cl::desc("Lowest random integer argument value"),
+                               cl::desc("Lowest integer that --random-inputs "
+                                        "draws (default 0)"),
                                cl::init(0), cl::cat(category));
 static cl::opt<int64_t> intHigh("int-high",
-                                cl::desc("One past the highest random integer "
-                                         "argument value"),
+                                cl::desc("One past the highest integer that "
+                                         "--random-inputs draws (default 2)"),
                                 cl::init(2), cl::cat(category));
+static cl::opt<int64_t> maxBytes(
+    "max-bytes",
+    cl::desc("Refuse, with an error naming it, any argument or op result "
+             "whose storage needs more bytes than this (8 bytes per element; "
+             "default 17179869184 = 16 GiB)"),
+    cl::init(stax::kDefaultMaxTensorBytes), cl::cat(category));
 static cl::opt<bool> f64("f64",
                          cl::desc("Compute every floating value in float64"),
                          cl::cat(category));
@@ -106,8 +131,9 @@ static stax::Tensor randomTensor(RankedTensorType type, std::mt19937_64 &gen) {
     } else if (type.getElementType().isInteger(1)) {
       t.setI(i, bits & 1);
     } else {
-      uint64_t span = static_cast<uint64_t>(std::max<int64_t>(intHigh - intLow, 1));
-      t.setI(i, intLow + static_cast<int64_t>(bits % span));
+      // In [1, 2^64 - 1]: main checks --int-high > --int-low.
+      uint64_t span = static_cast<uint64_t>(intHigh) - static_cast<uint64_t>(intLow);
+      t.setI(i, static_cast<int64_t>(static_cast<uint64_t>(intLow) + bits % span));
     }
   }
   return t;
@@ -203,6 +229,7 @@ static void printHash(llvm::raw_ostream &os, unsigned index,
 }
 
 int main(int argc, char **argv) {
+  stax::installBugReportMessage();
   llvm::InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
@@ -243,20 +270,55 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (maxBytes < 1) {
+    llvm::errs() << "stax-run: --max-bytes must be at least 1\n";
+    return 1;
+  }
+  stax::setMaxTensorBytes(maxBytes);
+  if (intHigh <= intLow) {
+    llvm::errs() << "stax-run: --int-high (" << intHigh
+                 << ") must be above --int-low (" << intLow << ")\n";
+    return 1;
+  }
+
   auto argTypes = fn.getFunctionType().getInputs();
   if (inputs.size() > argTypes.size()) {
     llvm::errs() << "stax-run: " << inputs.size() << " --input files for "
                  << argTypes.size() << " arguments\n";
     return 1;
   }
-  std::mt19937_64 gen(seed);
-  SmallVector<stax::Tensor> args;
+  // Check the whole signature before reading or inventing any value.
   for (auto [i, type] : llvm::enumerate(argTypes)) {
     auto tensorType = dyn_cast<RankedTensorType>(type);
     if (!tensorType) {
-      llvm::errs() << "stax-run: argument #" << i << " is not a ranked tensor\n";
+      llvm::errs() << "stax-run: argument #" << i << " (" << type
+                   << ") is not a ranked tensor\n";
       return 1;
     }
+    std::string why = stax::allocationError(tensorType.getShape());
+    if (!why.empty()) {
+      llvm::errs() << "stax-run: argument #" << i << " (" << type << ") "
+                   << why << "\n";
+      return 1;
+    }
+    if (i >= inputs.size() && !randomInputs) {
+      llvm::errs() << "stax-run: argument #" << i << " (" << type
+                   << ") has no --input; pass one, or --random-inputs\n";
+      return 1;
+    }
+  }
+  for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getResults())) {
+    auto tensorType = dyn_cast<RankedTensorType>(type);
+    if (tensorType && stax::hasDynamicDim(tensorType.getShape())) {
+      llvm::errs() << "stax-run: result #" << i << " (" << type << ") "
+                   << stax::allocationError(tensorType.getShape()) << "\n";
+      return 1;
+    }
+  }
+  std::mt19937_64 gen(seed);
+  SmallVector<stax::Tensor> args;
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    auto tensorType = cast<RankedTensorType>(type);
     if (i < inputs.size()) {
       auto t = stax::readNpy(inputs[i], &context, error);
       if (failed(t)) {

@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mlir::stax {
@@ -25,10 +26,34 @@ int64_t castToIntType(double v, mlir::Type t);
 /// Wraps an int64 to the bit width of integer type `t` (bool: v != 0).
 int64_t wrapToIntType(int64_t v, mlir::Type t);
 
+/// Bytes the interpreter stores per element, whatever the element type:
+/// floats as double, integers and bools as int64.
+constexpr int64_t kBytesPerElement = 8;
+/// The default cap on the storage of one tensor: 16 GiB.
+constexpr int64_t kDefaultMaxTensorBytes = int64_t(16) << 30;
+
+/// The cap on the storage of every tensor the interpreter allocates for an op
+/// result (process-wide, thread-safe; `stax-run --max-bytes` sets it; always
+/// enforced, INT64_MAX only leaves the int64 overflow check). The cap is per
+/// tensor: a function keeps all its values alive, so a run may hold several
+/// such tensors.
+int64_t maxTensorBytes();
+void setMaxTensorBytes(int64_t bytes);
+
+/// Why a tensor of `shape` cannot be allocated, as a phrase to follow its
+/// name ("result #0 (tensor<...>) " + phrase), or "" when it can: a dynamic
+/// (`?`) or negative dimension, an element or byte count that overflows
+/// int64 (checked arithmetic), or more bytes than maxTensorBytes().
+std::string allocationError(llvm::ArrayRef<int64_t> shape);
+/// True when `shape` has a dynamic (`?`) dimension.
+bool hasDynamicDim(llvm::ArrayRef<int64_t> shape);
+
 class Tensor {
 public:
   Tensor() = default;
-  /// A zero-filled tensor.
+  /// A zero-filled tensor. `shape` must be valid (static, non-negative, with
+  /// an element count that fits int64): a caller that cannot know checks
+  /// allocationError first; an invalid shape is a fatal internal error.
   Tensor(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
 
   llvm::ArrayRef<int64_t> shape() const { return shape_; }

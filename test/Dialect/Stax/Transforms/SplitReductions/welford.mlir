@@ -1,5 +1,5 @@
 // RUN: stax-opt %s --stax-split-reductions | FileCheck %s --check-prefix=CHECK-SPLIT
-// RUN: stax-opt %s --stax-split-reductions | stax-run - --entry=forward --seed 7 --print-values | FileCheck %s --check-prefix=CHECK-COUNT
+// RUN: stax-opt %s --stax-split-reductions | stax-run - --random-inputs --entry=forward --seed 7 --print-values | FileCheck %s --check-prefix=CHECK-COUNT
 
 // A Welford reduction (mean, M2, count) over 16384 values with 64 outputs
 // splits like Example 6.2 into k = 2: the first level computes partial

@@ -1,4 +1,4 @@
-// RUN: not stax-run %s --entry=main --seed 0 2>&1 | FileCheck %s --check-prefix=INPLACE
+// RUN: not stax-run %s --random-inputs --entry=main --seed 0 2>&1 | FileCheck %s --check-prefix=INPLACE
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: stax-run %s --entry=inputs --output-dir=%t
 // RUN: stax-opt %s --stax-functionalize | stax-run - --entry=main --input=%t/result0.npy --print=exact | FileCheck %s
