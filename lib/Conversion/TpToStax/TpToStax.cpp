@@ -277,9 +277,14 @@ LogicalResult FunctionLowering::run() {
       return op->emitError() << "internal error: lowered op still has users";
     op->erase();
   }
+  // Merge repeated loads and index math inside each body. Not at function
+  // level: nodes have no operands, so CSE would compare every pair of
+  // same-typed nodes region by region (quadratic in the function).
   IRRewriter rewriter(fn.getContext());
   DominanceInfo dom(fn);
-  eliminateCommonSubExpressions(rewriter, dom, fn);
+  for (Operation &op : fn.getBody().front())
+    if (op.getNumRegions() != 0)
+      eliminateCommonSubExpressions(rewriter, dom, &op);
   return success();
 }
 
