@@ -1,6 +1,6 @@
 // RUN: stax-opt --stax-decompose --stax-lower %s | FileCheck %s --check-prefix=CHECK-LOWER
-// RUN: stax-opt --stax-decompose --stax-lower %s | stax-run - --random-inputs --entry=forward --print=exact > %t.lowered
-// RUN: stax-run %s --random-inputs --entry=forward --print=exact > %t.tp
+// RUN: stax-opt --stax-decompose --stax-lower %s | stax-run - --random-inputs --entry=forward --print=hash > %t.lowered
+// RUN: stax-run %s --random-inputs --entry=forward --print=hash > %t.tp
 // RUN: diff %t.tp %t.lowered
 
 // Example 1.1 (Listing 6.2): add, relu and mul compose into the body of the

@@ -1,10 +1,10 @@
 // RUN: stax-opt %s -split-input-file --stax-jvp="wrt=1" -verify-diagnostics
-// RUN: not stax-opt %s --stax-jvp="function=nope" 2>&1 | FileCheck %s --check-prefix=NOPE
+// RUN: not stax-opt %s --stax-jvp="function=nope" 2>&1 | FileCheck %s --check-prefix=CHECK-NOPE
 
 // The errors of --stax-jvp (lib/Dialect/Tp/Transforms/JVP.cpp). Every chunk
 // runs with wrt=1: a tangent for argument #1 only.
 
-// NOPE: error: no function named @nope
+// CHECK-NOPE: error: no function named @nope
 
 // `wrt` names an argument the function does not have.
 // expected-error @+1 {{wrt names argument #1 but @one_arg has 1}}

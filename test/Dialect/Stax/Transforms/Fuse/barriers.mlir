@@ -1,10 +1,10 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | FileCheck %s --check-prefix=CHECK-IR
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-REMARK
-// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=transposed --print=exact > %t.lowered
-// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=transposed --print=exact > %t.fused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=transposed --print=hash > %t.lowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=transposed --print=hash > %t.fused
 // RUN: diff %t.lowered %t.fused
-// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=through_mm --print=exact > %t.mm.lowered
-// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=through_mm --print=exact > %t.mm.fused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=through_mm --print=hash > %t.mm.lowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=through_mm --print=hash > %t.mm.fused
 // RUN: diff %t.mm.lowered %t.mm.fused
 
 // Dependences that need a global barrier are never fused.

@@ -1,10 +1,10 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | FileCheck %s --check-prefix=CHECK-IR
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-REMARK
-// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=layer_norm --print=exact > %t.lowered
-// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=layer_norm --print=exact > %t.fused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=layer_norm --print=hash > %t.lowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=layer_norm --print=hash > %t.fused
 // RUN: diff %t.lowered %t.fused
-// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=layer_norm_backward --print=exact > %t.blowered
-// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=layer_norm_backward --print=exact > %t.bfused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=layer_norm_backward --print=hash > %t.blowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=layer_norm_backward --print=hash > %t.bfused
 // RUN: diff %t.blowered %t.bfused
 
 // Layer norm over the last dim: the mean and the variance reductions (and

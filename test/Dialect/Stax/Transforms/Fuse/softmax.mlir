@@ -1,7 +1,7 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | FileCheck %s --check-prefix=CHECK-IR
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHECK-REMARK
-// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=softmax --print=exact > %t.lowered
-// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=softmax --print=exact > %t.fused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=softmax --print=hash > %t.lowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=softmax --print=hash > %t.fused
 // RUN: diff %t.lowered %t.fused
 
 // Softmax over rows: the row max, the exp (materialized: two readers), the

@@ -1,6 +1,6 @@
 // RUN: stax-opt %s --stax-normalize-loops | FileCheck %s --check-prefix=CHECK-NORM
-// RUN: stax-opt %s --stax-normalize-loops | stax-run - --entry=all --print=exact > %t.norm
-// RUN: stax-run %s --entry=all --print=exact > %t.orig
+// RUN: stax-opt %s --stax-normalize-loops | stax-run - --entry=all --print=hash > %t.norm
+// RUN: stax-run %s --entry=all --print=hash > %t.orig
 // RUN: diff %t.orig %t.norm
 
 // The maps print first; reduction_order's keeps its reduction loop order.

@@ -1,8 +1,8 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-range-analysis | FileCheck %s --check-prefix=CHECK-RA
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-range-analysis -o %t.ra.mlir
 // RUN: stax-opt %s --stax-decompose --stax-lower -o %t.plain.mlir
-// RUN: stax-run %t.ra.mlir --random-inputs --entry=g2 --seed 1 --print=exact > %t.ra.txt
-// RUN: stax-run %t.plain.mlir --random-inputs --entry=g2 --seed 1 --print=exact > %t.plain.txt
+// RUN: stax-run %t.ra.mlir --random-inputs --entry=g2 --seed 1 --print=hash > %t.ra.txt
+// RUN: stax-run %t.plain.mlir --random-inputs --entry=g2 --seed 1 --print=hash > %t.plain.txt
 // RUN: diff %t.ra.txt %t.plain.txt
 
 // Example 6.3: two indirect reads of x (Listings 6.5 and 6.6). The analysis
