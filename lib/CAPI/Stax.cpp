@@ -37,6 +37,9 @@ char *copyString(llvm::StringRef s) {
 struct Session {
   Session() : context(makeRegistry()), handler(sourceMgr, &context, os) {
     context.loadAllAvailableDialects();
+    // The location names the op; printing the op as well renames every
+    // value of its function per diagnostic (quadratic with many remarks).
+    context.printOpOnDiagnostic(false);
   }
   static DialectRegistry makeRegistry() {
     static bool passesRegistered = [] {
