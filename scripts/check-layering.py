@@ -17,6 +17,8 @@ import sys
 
 # Lower layers first. A library may link only libraries of a lower layer.
 LAYERS = {
+    # 0. The run-time library that generated code calls (no MLIR).
+    "StaxRuntime": 0,
     # 1. Dialect IR: ops, attributes, interfaces, verifiers.
     "StaxTpDialect": 1,
     "StaxStaxDialect": 1,
@@ -31,14 +33,17 @@ LAYERS = {
     "StaxTpTransforms": 3,
     "StaxStaxTransforms": 3,
     "StaxTpToStax": 3,
+    "StaxStaxToLoops": 3,
     # 4. Named pipelines that compose passes.
     "StaxPipelines": 4,
-    # 5. Entry points: the C API, the tools, the unit tests.
-    "StaxCAPI": 5,
-    "stax-opt": 5,
-    "stax-translate": 5,
-    "stax-run": 5,
-    "StaxUnitTests": 5,
+    # 5. Compiling and running modules: the JIT over MLIR's ExecutionEngine.
+    "StaxExecutionEngine": 5,
+    # 6. Entry points: the C API, the tools, the unit tests.
+    "StaxCAPI": 6,
+    "stax-opt": 6,
+    "stax-translate": 6,
+    "stax-run": 6,
+    "StaxUnitTests": 6,
 }
 
 EDGE = re.compile(r'^\s*"node\d+"\s*->\s*"node\d+"\s*//\s*(\S+)\s*->\s*(\S+)')

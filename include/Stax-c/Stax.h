@@ -60,6 +60,32 @@ STAX_CAPI_EXPORT char *staxListOperations(const char *dialect);
 /// Nonzero when op `name` has derivative rules (DifferentiableOpInterface).
 STAX_CAPI_EXPORT int staxOpIsDifferentiable(const char *name);
 
+/// Machine code for a module (see staxCompile).
+typedef struct StaxExecutable StaxExecutable;
+
+/// Compiles `module` (tp or lowered stax, static shapes) for the host CPU
+/// with the --stax-pipeline options `options` ("" for the defaults, e.g.
+/// "vector-width=1 parallel=false"). Compiled code is cached in memory per
+/// (module, options): compiling the same text again costs a hash. With
+/// `llvmIR` non-NULL, *llvmIR receives the optimized LLVM IR. Returns NULL
+/// and sets *error on failure.
+STAX_CAPI_EXPORT StaxExecutable *staxCompile(const char *module,
+                                             const char *options,
+                                             char **llvmIR, char **error);
+
+/// Calls function `entry` of `exe` on `numBuffers` data pointers: its
+/// inputs, then one per result, each the contiguous row-major storage of
+/// the declared tensor type (results are written there). Returns 0, or 1
+/// with *error set (a wrong buffer count, a failed run-time index check).
+STAX_CAPI_EXPORT int staxExecutableCall(StaxExecutable *exe, const char *entry,
+                                        void **buffers, int64_t numBuffers,
+                                        char **error);
+
+/// Threads of the parallel loops; <= 0 means all cores (the default).
+STAX_CAPI_EXPORT void staxSetNumThreads(int threads);
+
+STAX_CAPI_EXPORT void staxExecutableDestroy(StaxExecutable *exe);
+
 STAX_CAPI_EXPORT void staxFreeString(char *s);
 STAX_CAPI_EXPORT void staxFreeBuffers(StaxBuffer *buffers, int64_t count);
 

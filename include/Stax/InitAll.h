@@ -15,20 +15,30 @@
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "Stax/Pipelines/Pipelines.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::stax {
 
-/// Stax's own dialects and the upstream dialects their IR refers to.
+/// Stax's own dialects and the upstream dialects their IR refers to,
+/// down to the LLVM dialect that code generation produces.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::tp::TpDialect, mlir::stax::StaxDialect,
                   mlir::func::FuncDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::affine::AffineDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::tensor::TensorDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::vector::VectorDialect,
+                  mlir::cf::ControlFlowDialect, mlir::omp::OpenMPDialect,
+                  mlir::LLVM::LLVMDialect>();
   mlir::tp::registerDerivativeRules(registry);
 }
 

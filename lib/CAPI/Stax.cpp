@@ -7,6 +7,7 @@
 
 #include "Stax-c/Stax.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "Stax/ExecutionEngine/CompiledModule.h"
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
@@ -19,6 +20,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/SourceMgr.h"
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -103,6 +107,77 @@ StaxBuffer toBuffer(const stax::Tensor &t) {
   return b;
 }
 } // namespace
+
+struct StaxExecutable {
+  std::shared_ptr<stax::CompiledModule> compiled;
+};
+
+namespace {
+/// Compiled modules by (keep IR, options, module text).
+std::mutex cacheMutex;
+std::map<std::string, std::shared_ptr<stax::CompiledModule>> compiledCache;
+} // namespace
+
+StaxExecutable *staxCompile(const char *module, const char *options,
+                            char **llvmIR, char **error) {
+  std::string key = std::string(llvmIR ? "ir;" : ";") + options + ";" + module;
+  std::shared_ptr<stax::CompiledModule> compiled;
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = compiledCache.find(key);
+    if (it != compiledCache.end())
+      compiled = it->second;
+  }
+  if (!compiled) {
+    Session s;
+    OwningOpRef<ModuleOp> m = s.parse(module);
+    if (!m)
+      return reinterpret_cast<StaxExecutable *>(s.fail(error));
+    stax::PipelineOptions pipelineOptions;
+    std::string optionErrors;
+    llvm::raw_string_ostream optionErrs(optionErrors);
+    if (failed(pipelineOptions.parseFromString(options ? options : "",
+                                               optionErrs))) {
+      if (error)
+        *error = copyString("invalid --stax-pipeline options '" +
+                            std::string(options ? options : "") + "': " + optionErrs.str());
+      return nullptr;
+    }
+    auto result = stax::CompiledModule::compile(*m, pipelineOptions,
+                                                llvmIR != nullptr);
+    if (failed(result))
+      return reinterpret_cast<StaxExecutable *>(s.fail(error));
+    compiled = std::move(*result);
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    compiledCache[key] = compiled;
+  }
+  if (llvmIR)
+    *llvmIR = copyString(compiled->llvmIR());
+  return new StaxExecutable{compiled};
+}
+
+int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
+                       int64_t numBuffers, char **error) {
+  const stax::EntryPoint *e = exe->compiled->lookup(entry);
+  if (!e) {
+    if (error)
+      *error = copyString(std::string("no compiled function '") + entry + "'");
+    return 1;
+  }
+  std::string message = exe->compiled->call(
+      *e, llvm::ArrayRef<void *>(buffers, static_cast<size_t>(numBuffers)));
+  if (message.empty())
+    return 0;
+  if (error)
+    *error = copyString(message);
+  return 1;
+}
+
+void staxSetNumThreads(int threads) {
+  stax::CompiledModule::setNumThreads(threads);
+}
+
+void staxExecutableDestroy(StaxExecutable *exe) { delete exe; }
 
 char *staxRunPipeline(const char *module, const char *pipeline, int generic,
                       char **error) {

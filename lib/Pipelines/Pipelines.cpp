@@ -4,8 +4,24 @@
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -41,10 +57,59 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   fn.addPass(createStaxRangeAnalysis());
 }
 
+void stax::buildCodegenPipeline(OpPassManager &pm,
+                                const PipelineOptions &options) {
+  StaxToLoopsOptions loops;
+  loops.parallel = options.parallel;
+  loops.grain = options.grain;
+  loops.vectorWidth = options.vectorWidth;
+  pm.addPass(createStaxToLoops(loops));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (options.approximateMath)
+    pm.addPass(createStaxApproximateMath());
+  pm.addPass(createLowerAffinePass());
+  // OpenMP's conversion wraps loop bodies in memref.alloca_scope, which
+  // the memref conversion must see before scf becomes cf.
+  if (options.parallel)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  // Functions take bare pointers (static shapes, contiguous). This runs
+  // before the OpenMP conversion, which would otherwise convert the
+  // functions itself with full memref descriptors.
+  ConvertFuncToLLVMPassOptions func;
+  func.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(func));
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void stax::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildLoweringPipeline(pm, options);
+  buildCodegenPipeline(pm, options);
+}
+
 void stax::registerPipelines() {
   PassPipelineRegistration<LoweringPipelineOptions>(
       "stax-lowering-pipeline",
       "tp -> stax: decompose, lower, split reductions (cuda), fuse kernels, "
       "normalize loops, range analysis",
       buildLoweringPipeline);
+  PassPipelineRegistration<PipelineOptions>(
+      "stax-pipeline",
+      "tp -> LLVM dialect: the lowering pipeline, then --stax-to-loops and "
+      "the upstream conversions to LLVM (target=cpu)",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        buildPipeline(pm, options);
+      });
 }

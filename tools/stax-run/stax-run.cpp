@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stax/ExecutionEngine/CompiledModule.h"
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
@@ -95,6 +96,19 @@ static cl::opt<bool> f64("f64",
 static cl::opt<std::string> outputDir("output-dir",
                                       cl::desc("Write result<i>.npy files here"),
                                       cl::cat(category));
+static cl::opt<bool> jit(
+    "jit",
+    cl::desc("Compile the module to machine code (--stax-pipeline) and run "
+             "that instead of the interpreter"),
+    cl::cat(category));
+static cl::opt<std::string> pipelineOptions(
+    "pipeline-options",
+    cl::desc("With --jit, the --stax-pipeline options, e.g. "
+             "\"vector-width=1 parallel=false\""),
+    cl::init(""), cl::cat(category));
+static cl::opt<int> threads(
+    "num-threads", cl::desc("With --jit, threads of parallel loops (0: all cores)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<bool> printValues("print-values",
                                  cl::desc("With --print=summary, print every "
                                           "result element (at 9 significant "
@@ -228,6 +242,96 @@ static void printHash(llvm::raw_ostream &os, unsigned index,
      << llvm::format_hex(hash.h, 18) << "\n";
 }
 
+/// Copies `t` into `bytes` as its element type's machine representation.
+static void packTensor(const stax::Tensor &t, std::vector<char> &bytes) {
+  Type e = t.elementType();
+  unsigned width = e.isInteger(1) ? 8 : e.getIntOrFloatBitWidth();
+  bytes.assign(t.numel() * (width / 8), 0);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    char *p = bytes.data() + i * (width / 8);
+    if (e.isF32()) {
+      float v = float(t.getF(i));
+      memcpy(p, &v, 4);
+    } else if (e.isF64()) {
+      double v = t.getF(i);
+      memcpy(p, &v, 8);
+    } else {
+      int64_t v = t.getI(i);
+      memcpy(p, &v, width / 8); // little-endian truncation
+    }
+  }
+}
+
+static stax::Tensor unpackTensor(RankedTensorType type,
+                                 const std::vector<char> &bytes) {
+  stax::Tensor t(type.getShape(), type.getElementType());
+  Type e = type.getElementType();
+  unsigned width = e.isInteger(1) ? 8 : e.getIntOrFloatBitWidth();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const char *p = bytes.data() + i * (width / 8);
+    if (e.isF32()) {
+      float v;
+      memcpy(&v, p, 4);
+      t.setF(i, v);
+    } else if (e.isF64()) {
+      double v;
+      memcpy(&v, p, 8);
+      t.setF(i, v);
+    } else {
+      int64_t v = 0;
+      memcpy(&v, p, width / 8);
+      if (width < 64 && !e.isInteger(1) && (v >> (width - 1)) & 1)
+        v |= ~int64_t(0) << width; // sign-extend
+      t.setI(i, v);
+    }
+  }
+  return t;
+}
+
+/// Compiles the module and runs `name` on `args`.
+static FailureOr<SmallVector<stax::Tensor>>
+runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
+  for (const stax::Tensor &t : args) {
+    Type e = t.elementType();
+    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger()) {
+      llvm::errs() << "stax-run: --jit supports f32, f64 and integer "
+                      "tensors, not "
+                   << e << "\n";
+      return failure();
+    }
+  }
+  stax::PipelineOptions options;
+  if (failed(options.parseFromString(pipelineOptions))) {
+    llvm::errs() << "stax-run: bad --pipeline-options '" << pipelineOptions
+                 << "'\n";
+    return failure();
+  }
+  auto compiled = stax::CompiledModule::compile(module, options);
+  if (failed(compiled))
+    return failure();
+  stax::CompiledModule::setNumThreads(threads);
+  const stax::EntryPoint *entryPoint = (*compiled)->lookup(name);
+  SmallVector<std::vector<char>> storage;
+  for (const stax::Tensor &t : args)
+    packTensor(t, storage.emplace_back());
+  for (RankedTensorType r : entryPoint->results) {
+    stax::Tensor zero(r.getShape(), r.getElementType());
+    packTensor(zero, storage.emplace_back());
+  }
+  SmallVector<void *> buffers;
+  for (auto &s : storage)
+    buffers.push_back(s.data());
+  std::string error = (*compiled)->call(*entryPoint, buffers);
+  if (!error.empty()) {
+    llvm::errs() << "stax-run: run-time error: " << error << "\n";
+    return failure();
+  }
+  SmallVector<stax::Tensor> results;
+  for (auto [k, r] : llvm::enumerate(entryPoint->results))
+    results.push_back(unpackTensor(r, storage[args.size() + k]));
+  return results;
+}
+
 int main(int argc, char **argv) {
   stax::installBugReportMessage();
   llvm::InitLLVM y(argc, argv);
@@ -333,10 +437,18 @@ int main(int argc, char **argv) {
 
   stax::InterpreterOptions options;
   options.promoteToF64 = f64;
-  auto results = stax::interpret(*module, fn.getSymName(), args, options);
+  if (jit && f64) {
+    llvm::errs() << "stax-run: --f64 is an interpreter mode; --jit runs the "
+                    "module's own types\n";
+    return 1;
+  }
+  std::string name = fn.getSymName().str();
+  auto results = jit ? runCompiled(*module, name, args)
+                     : stax::interpret(*module, name, args, options);
   if (failed(results))
     return 1;
-  llvm::outs() << "@" << fn.getSymName() << (f64 ? " (float64)" : "") << "\n";
+  llvm::outs() << "@" << name << (f64 ? " (float64)" : "")
+               << (jit ? " (compiled)" : "") << "\n";
   for (auto [i, t] : llvm::enumerate(*results)) {
     switch (printMode) {
     case PrintMode::Summary:

@@ -47,4 +47,68 @@ def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Convert scheduled stax functions to loops over memrefs";
+  let description = [{
+    Code generation's first step (Section 6.1's "compiled code"): every
+    function of lowered `stax` becomes a function of flat, contiguous
+    memrefs in destination-passing style. Arguments become
+    `memref<numel x T>` (row-major storage), and each result becomes one
+    more argument, marked `stax.output`, that the caller allocates; the
+    function returns nothing. Inside, each node becomes a loop nest that
+    evaluates its body per index (`scf.parallel` for the outer loops when
+    `parallel` is set and the node does at least `grain` body evaluations,
+    `scf.for` otherwise), reductions carry their state in loop-carried
+    values (sum/prod/max/min, argmax as (value, position), Welford as
+    (mean, M2, count)) and combine in lexicographic order, so the scalar
+    code is bitwise equal to the interpreter (Section 6.9, class 1).
+    A `stax.kernel` becomes one loop nest over its outer ranges holding its
+    nodes in order. With `vector-width` > 1, the innermost loop of a
+    pointwise node that stores contiguously runs `vector-width` lanes at a
+    time (loads with unit stride become vector loads, invariant ones
+    broadcasts, others gathers) with a scalar tail; a sum/max/min/prod
+    reduction whose innermost reduction loop reads contiguously keeps a
+    vector accumulator and combines its lanes once at the end (class 2).
+
+    Intermediates live in one arena allocated per call: buffers whose
+    lifetimes do not overlap share bytes (first-fit in op order). Results
+    are written straight into the caller's buffers. `tp.mm` and `tp.bmm`
+    call the runtime's `stax_rt_matmul_*` (BLAS for f32/f64). A bad
+    data-dependent index (`stax.indirect_index` with `check_bounds`, a
+    scatter address) calls `stax_rt_index_error` with the site number
+    (the module's `stax.error_sites` lists each site's location) and goes
+    on with a clamped index, so memory stays safe and the caller reports
+    the error. Any other op is an error naming it.
+  }];
+  let options = [
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Run the outer loops of large nodes in parallel (scf.parallel)">,
+    Option<"grain", "grain", "int64_t", /*default=*/"32768",
+           "Fewest body evaluations for a node to run in parallel">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "Lanes of the vectorized innermost loops; 0 picks the host's "
+           "(16 f32 lanes with AVX-512), 1 disables vectorization">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def StaxApproximateMath : Pass<"stax-approximate-math"> {
+  let summary = "Vectorizable polynomial approximations of f32 math functions";
+  let description = [{
+    Rewrites f32 `math` ops (exp, expm1, log, log1p, log2, tanh, erf, atan,
+    atan2, sin, cos, asin, acos, rsqrt) into the polynomial approximations
+    of MLIR's math dialect (`populateMathPolynomialApproximationPatterns`), so that vectorized
+    loops never call libm per element. The measured error against float64
+    is in docs/Numerics.md (`bench/ulp_error.py`).
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // STAX_CONVERSION_PASSES_TD

@@ -49,13 +49,48 @@ struct LoweringPipelineOptions
                                llvm::cl::init(2048)};
 };
 
+/// The whole compiler, tp to the LLVM dialect: the lowering pipeline's
+/// options plus code generation's. `stax-opt --stax-pipeline="..."` and
+/// buildPipeline() read the same struct.
+struct PipelineOptions : public LoweringPipelineOptions {
+  Option<bool> parallel{*this, "parallel",
+                        llvm::cl::desc("Run the outer loops of large nodes "
+                                       "on OpenMP threads"),
+                        llvm::cl::init(true)};
+  Option<int64_t> grain{*this, "grain",
+                        llvm::cl::desc("Fewest body evaluations for a node "
+                                       "to run in parallel"),
+                        llvm::cl::init(32768)};
+  Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Lanes of vectorized innermost loops (0: the host's, "
+                     "16 f32 lanes with AVX-512; 1: no vectorization)"),
+      llvm::cl::init(0)};
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Vectorizable polynomial exp/log/tanh/erf/... for f32 "
+                     "(bounded ulp error, docs/Numerics.md) instead of libm"),
+      llvm::cl::init(true)};
+};
+
+/// tp (or lowered stax) -> the LLVM dialect for `options.target` (cpu):
+/// buildLoweringPipeline, --stax-to-loops, then upstream conversions
+/// (affine, scf -> OpenMP, vector, memref, math, arith, cf, func with
+/// bare-pointer memref arguments) to LLVM. Functions take their inputs
+/// then one buffer per result (see --stax-to-loops).
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Only the code generation half: lowered stax -> the LLVM dialect.
+void buildCodegenPipeline(mlir::OpPassManager &pm,
+                          const PipelineOptions &options);
+
 /// tp -> stax and the scheduling passes: --stax-decompose, then on every
 /// function --stax-lower, (cuda) --stax-split-reductions, --stax-fuse,
 /// --stax-normalize-loops and --stax-range-analysis.
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const LoweringPipelineOptions &options);
 
-/// Registers `--stax-lowering-pipeline` with stax-opt.
+/// Registers `--stax-lowering-pipeline` and `--stax-pipeline` with stax-opt.
 void registerPipelines();
 
 } // namespace mlir::stax

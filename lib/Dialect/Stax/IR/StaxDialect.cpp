@@ -2,7 +2,9 @@
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -29,9 +31,32 @@ void stax::setIndexBitwidth(Operation *op, unsigned bitwidth) {
               IntegerAttr::get(IntegerType::get(op->getContext(), 64), bitwidth));
 }
 
+LogicalResult StaxDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kOutputAttr)
+    return op->emitOpError() << "unknown stax argument attribute '" << name
+                             << "'";
+  // Kept through the conversion to LLVM, where the memref is a pointer.
+  if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+    return op->emitOpError() << "argument attribute '" << name
+                             << "' must be a unit attribute on a function "
+                                "argument";
+  return success();
+}
+
 LogicalResult StaxDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kErrorSitesAttr) {
+    auto sites = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !sites ||
+        !llvm::all_of(sites, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitOpError() << "attribute '" << name
+                               << "' must be an array of strings on a module";
+    return success();
+  }
   if (name != kIndexBitwidthAttr)
     return op->emitOpError() << "unknown stax attribute '" << name << "'";
   if (!isa<PointwiseOp, ReductionOp, ScatterOp, KernelOp>(op))

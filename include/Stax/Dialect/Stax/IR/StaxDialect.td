@@ -42,6 +42,7 @@ def Stax_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   // stax.index_bitwidth (DiscardableAttrs.h) is verified wherever it appears.
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Adds the attributes (StaxAttrs.cpp, where their storage is defined).
     void registerAttributes();

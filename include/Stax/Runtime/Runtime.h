@@ -1,0 +1,38 @@
+/*===- Runtime.h - the functions generated code calls ------------*- C -*-===*\
+|*                                                                            *|
+|* Code from --stax-to-loops calls these (JIT: the execution engine maps     *|
+|* them; ahead of time: link libStaxRuntime). Pointers are passed as         *|
+|* integers (memref.extract_aligned_pointer_as_index).                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef STAX_RUNTIME_RUNTIME_H
+#define STAX_RUNTIME_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// c[b] = a[b] @ bm[b] for b < batch: row-major m x k times k x n into
+/// m x n (BLAS for f32/f64; a plain loop nest for i64, wrapping).
+void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c);
+void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c);
+void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c);
+
+/// A run-time check failed at error site `site` (an index into the module's
+/// stax.error_sites): `value` is outside [0, size). The first error of a
+/// call is kept; the caller reads it with stax_rt_take_error.
+void stax_rt_index_error(int64_t site, int64_t value, int64_t size);
+
+/// Returns 1 and the first recorded error since the last call, or 0.
+int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STAX_RUNTIME_RUNTIME_H */

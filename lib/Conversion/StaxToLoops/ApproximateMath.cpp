@@ -1,0 +1,31 @@
+//===- ApproximateMath.cpp - polynomial f32 math functions ----------------===//
+//
+// Upstream has the patterns (math dialect) but registers no pass for them:
+// this is that pass, so vectorized loops call no libm per element.
+//
+//===----------------------------------------------------------------------===//
+#include "Stax/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::stax {
+#define GEN_PASS_DEF_STAXAPPROXIMATEMATH
+#include "Stax/Conversion/Passes.h.inc"
+} // namespace mlir::stax
+
+using namespace mlir;
+
+namespace {
+struct StaxApproximateMathPass
+    : stax::impl::StaxApproximateMathBase<StaxApproximateMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,665 @@
+//===- NodeLoops.cpp - loop nests of stax nodes ---------------------------===//
+//
+// One loop nest per node: the body is cloned once into the innermost loop
+// with its index arguments bound to the induction variables, `stax.load`
+// becomes `memref.load` of the buffer's flat storage at the body's address,
+// and the yielded value is stored at the layout's address (Definition 6.2).
+// Reductions carry their state through `scf.for` iter_args and combine in
+// lexicographic order with the interpreter's formulas, so scalar code is
+// bitwise equal to it (Section 6.9, class 1).
+//
+//===----------------------------------------------------------------------===//
+#include "NodeLoops.h"
+#include "Vectorize.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::stax;
+using namespace mlir::stax::codegen;
+
+static int64_t saturatingProduct(ArrayRef<int64_t> sizes) {
+  int64_t p = 1;
+  for (int64_t s : sizes)
+    if (llvm::MulOverflow(p, s, p))
+      return std::numeric_limits<int64_t>::max();
+  return p;
+}
+
+int64_t codegen::workOf(Operation *node) {
+  if (auto p = dyn_cast<PointwiseOp>(node))
+    return saturatingProduct(p.getIterationRanges());
+  if (auto r = dyn_cast<ReductionOp>(node)) {
+    int64_t outer = saturatingProduct(r.getIterationRanges());
+    int64_t inner = saturatingProduct(r.getReductionRanges());
+    int64_t w;
+    return llvm::MulOverflow(outer, inner, w)
+               ? std::numeric_limits<int64_t>::max()
+               : w;
+  }
+  if (auto s = dyn_cast<ScatterOp>(node))
+    return saturatingProduct(s.getRanges());
+  int64_t total = 0;
+  if (auto k = dyn_cast<KernelOp>(node))
+    for (Operation &op : k.getBody().front().without_terminator())
+      if (llvm::AddOverflow(total, workOf(&op), total))
+        return std::numeric_limits<int64_t>::max();
+  return total;
+}
+
+/// offset + sum (ranges[k] - 1) * strides[k] + 1, or 0 when a range is 0.
+static FailureOr<int64_t> extent(Operation *op, ArrayRef<int64_t> ranges,
+                                 LayoutAttr layout) {
+  SmallVector<int64_t> strides = layout.getEffectiveStrides(ranges);
+  if (llvm::is_contained(ranges, 0))
+    return int64_t(0);
+  int64_t last = layout.getOffset();
+  for (auto [r, s] : llvm::zip(ranges, strides)) {
+    int64_t term;
+    if (s < 0 || llvm::MulOverflow(r - 1, s, term) ||
+        llvm::AddOverflow(last, term, last))
+      return op->emitError() << "layout " << layout
+                             << " has a negative stride or overflows 64 bits";
+  }
+  return last + 1;
+}
+
+FailureOr<int64_t> codegen::storageElements(Operation *node) {
+  if (auto p = dyn_cast<PointwiseOp>(node))
+    return extent(node, p.getIterationRanges(), p.getLayout());
+  if (auto r = dyn_cast<ReductionOp>(node))
+    return extent(node, r.getIterationRanges(), r.getLayout());
+  auto s = cast<ScatterOp>(node);
+  return extent(node, s.getType().getShape(), s.getLayout());
+}
+
+namespace {
+
+/// The combine state of a reduction: how many values it carries and how
+/// each step and the final store work (the interpreter's Accumulator).
+class Combiner {
+public:
+  Combiner(ReductionKind kind, Type t) : kind(kind), t(t) {}
+
+  SmallVector<Value> init(OpBuilder &b, Location loc) const;
+  SmallVector<Value> step(OpBuilder &b, Location loc, ValueRange state,
+                          ValueRange yielded) const;
+  /// The values stored, one per result.
+  SmallVector<Value> finish(ValueRange state) const {
+    if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin)
+      return {state[1]};
+    return SmallVector<Value>(state);
+  }
+
+private:
+  ReductionKind kind;
+  Type t; // the yielded (combine) type
+  bool isFloat() const { return isa<FloatType>(t); }
+};
+
+Value constantOf(OpBuilder &b, Location loc, Type t, double f, int64_t i) {
+  if (auto ft = dyn_cast<FloatType>(t))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, f));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, i));
+}
+
+SmallVector<Value> Combiner::init(OpBuilder &b, Location loc) const {
+  using K = ReductionKind;
+  unsigned w = isFloat() ? 64 : t.getIntOrFloatBitWidth();
+  int64_t imin = w >= 64 ? std::numeric_limits<int64_t>::min()
+                         : -(int64_t(1) << (w - 1));
+  int64_t imax = w >= 64 ? std::numeric_limits<int64_t>::max()
+                         : (int64_t(1) << (w - 1)) - 1;
+  double inf = std::numeric_limits<double>::infinity();
+  switch (kind) {
+  case K::Sum:
+  case K::Any:
+    return {constantOf(b, loc, t, 0, 0)};
+  case K::Prod:
+  case K::All:
+    return {constantOf(b, loc, t, 1, 1)};
+  case K::Max:
+    return {constantOf(b, loc, t, -inf, imin)};
+  case K::Min:
+    return {constantOf(b, loc, t, inf, imax)};
+  case K::Argmax:
+  case K::Argmin: {
+    bool isMax = kind == K::Argmax;
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    return {constantOf(b, loc, t, isMax ? -inf : inf, isMax ? imin : imax),
+            zero, zero};
+  }
+  case K::Welford:
+  case K::WelfordCombine: {
+    Value zero = constantOf(b, loc, t, 0, 0);
+    return {zero, zero, zero};
+  }
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+/// The interpreter's NaN-propagating max/min: NaN if either is NaN, else
+/// `a > b ? a : b` (so ties keep the second operand, as it does).
+Value nanPropagatingExtreme(OpBuilder &b, Location loc, Value a, Value v,
+                            bool isMax) {
+  auto gt = arith::CmpFOp::create(
+      b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, a,
+      v);
+  Value pick = arith::SelectOp::create(b, loc, gt, a, v);
+  auto unordered =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, a, v);
+  Value nan = arith::AddFOp::create(b, loc, a, v); // NaN when either is
+  return arith::SelectOp::create(b, loc, unordered, nan, pick);
+}
+
+SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
+                                  ValueRange y) const {
+  using K = ReductionKind;
+  Value v = y[0];
+  switch (kind) {
+  case K::Sum:
+    return {isFloat() ? Value(arith::AddFOp::create(b, loc, s[0], v))
+                      : Value(arith::AddIOp::create(b, loc, s[0], v))};
+  case K::Prod:
+    return {isFloat() ? Value(arith::MulFOp::create(b, loc, s[0], v))
+                      : Value(arith::MulIOp::create(b, loc, s[0], v))};
+  case K::Max:
+  case K::Min: {
+    bool isMax = kind == K::Max;
+    if (isFloat())
+      return {nanPropagatingExtreme(b, loc, s[0], v, isMax)};
+    return {isMax ? Value(arith::MaxSIOp::create(b, loc, s[0], v))
+                  : Value(arith::MinSIOp::create(b, loc, s[0], v))};
+  }
+  case K::Any:
+    return {arith::OrIOp::create(b, loc, s[0], v)};
+  case K::All:
+    return {arith::AndIOp::create(b, loc, s[0], v)};
+  case K::Argmax:
+  case K::Argmin: {
+    bool isMax = kind == K::Argmax;
+    Value take;
+    if (isFloat()) {
+      // !isnan(f) && (isnan(v) || v > f): the first NaN wins, then the
+      // first strict extreme.
+      auto fOrdered =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, s[0], s[0]);
+      auto vNan =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+      auto better = arith::CmpFOp::create(
+          b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+          v, s[0]);
+      take = arith::AndIOp::create(
+          b, loc, fOrdered, arith::OrIOp::create(b, loc, vNan, better));
+    } else {
+      take = arith::CmpIOp::create(
+          b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+          v, s[0]);
+    }
+    Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+    return {arith::SelectOp::create(b, loc, take, v, s[0]),
+            arith::SelectOp::create(b, loc, take, s[2], s[1]),
+            arith::AddIOp::create(b, loc, s[2], one)};
+  }
+  case K::Welford: {
+    Value one = constantOf(b, loc, t, 1, 1);
+    Value count = arith::AddFOp::create(b, loc, s[2], one);
+    Value delta = arith::SubFOp::create(b, loc, v, s[0]);
+    Value mean = arith::AddFOp::create(
+        b, loc, s[0], arith::DivFOp::create(b, loc, delta, count));
+    Value m2 = arith::AddFOp::create(
+        b, loc, s[1],
+        arith::MulFOp::create(b, loc, delta,
+                              arith::SubFOp::create(b, loc, v, mean)));
+    return {mean, m2, count};
+  }
+  case K::WelfordCombine: {
+    // Chan et al.: skip an empty partial, take the first non-empty one.
+    Value mb = y[0], m2b = y[1], nb = y[2];
+    Value zero = constantOf(b, loc, t, 0, 0);
+    Value n = arith::AddFOp::create(b, loc, s[2], nb);
+    Value delta = arith::SubFOp::create(b, loc, mb, s[0]);
+    Value mean = arith::AddFOp::create(
+        b, loc, s[0],
+        arith::MulFOp::create(b, loc, delta,
+                              arith::DivFOp::create(b, loc, nb, n)));
+    Value m2 = arith::AddFOp::create(
+        b, loc, arith::AddFOp::create(b, loc, s[1], m2b),
+        arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, delta, delta),
+            arith::DivFOp::create(
+                b, loc, arith::MulFOp::create(b, loc, s[2], nb), n)));
+    auto emptyPartial =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, nb, zero);
+    auto emptyState =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s[2], zero);
+    SmallVector<Value> out;
+    for (auto [merged, partial, kept] :
+         llvm::zip(ValueRange{mean, m2, n}, ValueRange{mb, m2b, nb}, s)) {
+      Value v1 = arith::SelectOp::create(b, loc, emptyState, partial, merged);
+      out.push_back(arith::SelectOp::create(b, loc, emptyPartial, kept, v1));
+    }
+    return out;
+  }
+  }
+  llvm_unreachable("unknown reduction kind");
+}
+
+/// Converts a value to the element type it is stored as (the rounding on
+/// store of Definition 6.1).
+Value castForStore(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool ff = isa<FloatType>(from), ft = isa<FloatType>(to);
+  if (ff && ft)
+    return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
+               ? Value(arith::TruncFOp::create(b, loc, to, v))
+               : Value(arith::ExtFOp::create(b, loc, to, v));
+  if (!ff && ft)
+    return arith::SIToFPOp::create(b, loc, to, v);
+  if (ff && !ft)
+    return arith::FPToSIOp::create(b, loc, to, v);
+  return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
+             ? Value(arith::TruncIOp::create(b, loc, to, v))
+             : Value(arith::ExtSIOp::create(b, loc, to, v));
+}
+
+class NodeEmitter {
+public:
+  NodeEmitter(OpBuilder &b, BufferMap &buffers, const LoopOptions &options)
+      : b(b), buffers(buffers), options(options) {}
+
+  LogicalResult emit(Operation *node, ValueRange outer, bool parallel);
+
+private:
+  OpBuilder &b;
+  BufferMap &buffers;
+  const LoopOptions &options;
+
+  LogicalResult pointwise(PointwiseOp op, ValueRange outer, bool parallel);
+  LogicalResult reduction(ReductionOp op, ValueRange outer, bool parallel);
+  LogicalResult scatter(ScatterOp op, ValueRange outer);
+  LogicalResult kernel(KernelOp op);
+
+  /// Clones `body` with its arguments bound to `ivs`; returns the yielded
+  /// values.
+  SmallVector<Value> cloneBody(Block &body, ValueRange ivs);
+  Value emitIndirect(IndirectIndexOp op, IRMapping &map);
+  Value address(Location loc, ArrayRef<int64_t> strides, int64_t offset,
+                ValueRange ivs);
+  /// Loops over `ranges`; `inner(ivs)` emits the body of the innermost.
+  /// With `parallel`, all loops but the last form one scf.parallel (a single
+  /// loop is cut into chunks instead).
+  void loopNest(Location loc, ArrayRef<int64_t> ranges, bool parallel,
+                function_ref<void(ValueRange)> inner);
+  /// Same, but `innermost(outerIvs, lb, ub)` emits the last loop itself
+  /// (for vectorization).
+  void loopNestWithInnermost(
+      Location loc, ArrayRef<int64_t> ranges, bool parallel,
+      function_ref<void(ValueRange, Value, Value)> innermost);
+  /// Sequential loops over the reduction ranges carrying `state`.
+  SmallVector<Value>
+  reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+                 function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
+};
+
+Value NodeEmitter::address(Location loc, ArrayRef<int64_t> strides,
+                           int64_t offset, ValueRange ivs) {
+  AffineExpr e = getAffineConstantExpr(offset, b.getContext());
+  for (auto [k, s] : llvm::enumerate(strides))
+    e = e + getAffineDimExpr(k, b.getContext()) * s;
+  auto map = AffineMap::get(strides.size(), 0, e);
+  return affine::AffineApplyOp::create(b, loc, map, ivs);
+}
+
+Value NodeEmitter::emitIndirect(IndirectIndexOp op, IRMapping &map) {
+  Location loc = op.getLoc();
+  Value raw = map.lookup(op.getValue());
+  Value v = raw;
+  if (v.getType().getIntOrFloatBitWidth() < 64)
+    v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  Value size = arith::ConstantIntOp::create(b, loc, op.getSize(), 64);
+  if (op.getWrapNegative()) {
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    auto neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
+    v = arith::SelectOp::create(b, loc, neg,
+                                arith::AddIOp::create(b, loc, v, size), v);
+  }
+  if (op.getCheckBounds()) {
+    // Unsigned compare: negatives are out of range too.
+    auto inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
+    auto bad = arith::XOrIOp::create(
+        b, loc, inBounds, arith::ConstantIntOp::create(b, loc, 1, 1));
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value site =
+          arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
+      Value orig = raw.getType().getIntOrFloatBitWidth() < 64
+                       ? Value(arith::ExtSIOp::create(b, loc, b.getI64Type(), raw))
+                       : raw;
+      func::CallOp::create(b, loc, buffers.indexErrorCallee(),
+                           ValueRange{site, orig, size});
+    }
+    // Go on with a clamped index so that no access leaves the buffer.
+    v = arith::SelectOp::create(b, loc, inBounds, v,
+                                arith::ConstantIntOp::create(b, loc, 0, 64));
+  }
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
+  IRMapping map;
+  map.map(body.getArguments(), ivs);
+  for (Operation &op : body.without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      Location loc = load.getLoc();
+      Value mem = buffers.storageOf(load.getBuffer());
+      Value addr = map.lookup(load.getAddress());
+      Value v;
+      if (Value mask = load.getMask()) {
+        // Masked loads (concatenation) read only where the mask holds.
+        Type t = load.getType();
+        auto ifOp = scf::IfOp::create(b, loc, TypeRange{t}, map.lookup(mask),
+                                      /*withElse=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc,
+                             ValueRange{memref::LoadOp::create(b, loc, mem, addr)});
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, ValueRange{constantOf(b, loc, t, 0, 0)});
+        v = ifOp.getResult(0);
+      } else {
+        v = memref::LoadOp::create(b, loc, mem, addr);
+      }
+      map.map(load.getResult(), v);
+      continue;
+    }
+    if (auto ind = dyn_cast<IndirectIndexOp>(op)) {
+      map.map(ind.getResult(), emitIndirect(ind, map));
+      continue;
+    }
+    b.clone(op, map);
+  }
+  SmallVector<Value> out;
+  for (Value v : body.getTerminator()->getOperands())
+    out.push_back(map.lookupOrDefault(v));
+  return out;
+}
+
+void NodeEmitter::loopNestWithInnermost(
+    Location loc, ArrayRef<int64_t> ranges, bool parallel,
+    function_ref<void(ValueRange, Value, Value)> innermost) {
+  assert(!ranges.empty() && "no loops");
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  ArrayRef<int64_t> outerRanges = ranges.drop_back();
+  int64_t last = ranges.back();
+  auto emitOuterFor = [&](auto &&self, SmallVector<Value> &ivs,
+                          unsigned k) -> void {
+    if (k == outerRanges.size()) {
+      innermost(ivs, cst(0), cst(last));
+      return;
+    }
+    auto loop = scf::ForOp::create(b, loc, cst(0), cst(outerRanges[k]), cst(1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+    self(self, ivs, k + 1);
+    ivs.pop_back();
+  };
+  if (!parallel) {
+    SmallVector<Value> ivs;
+    emitOuterFor(emitOuterFor, ivs, 0);
+    return;
+  }
+  if (!outerRanges.empty()) {
+    SmallVector<Value> lbs(outerRanges.size(), cst(0)),
+        steps(outerRanges.size(), cst(1)), ubs;
+    for (int64_t r : outerRanges)
+      ubs.push_back(cst(r));
+    auto par = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(par.getBody());
+    innermost(par.getInductionVars(), cst(0), cst(last));
+    return;
+  }
+  // One loop: parallel over chunks (a multiple of the vector width).
+  int64_t chunk = std::max<int64_t>(options.grain / 4, 64);
+  chunk = llvm::alignTo(chunk, std::max<int64_t>(options.vectorWidth, 1));
+  int64_t chunks = llvm::divideCeil(last, chunk);
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
+                                     ValueRange{cst(chunks)}, ValueRange{cst(1)});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value lb = arith::MulIOp::create(b, loc, par.getInductionVars()[0], cst(chunk));
+  Value ub = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lb, cst(chunk)), cst(last));
+  innermost({}, lb, ub);
+}
+
+void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
+                           bool parallel, function_ref<void(ValueRange)> inner) {
+  if (ranges.empty()) {
+    inner({});
+    return;
+  }
+  loopNestWithInnermost(loc, ranges, parallel,
+                        [&](ValueRange outer, Value lb, Value ub) {
+                          Value one = arith::ConstantIndexOp::create(b, loc, 1);
+                          auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+                          OpBuilder::InsertionGuard g(b);
+                          b.setInsertionPointToStart(loop.getBody());
+                          SmallVector<Value> ivs(outer);
+                          ivs.push_back(loop.getInductionVar());
+                          inner(ivs);
+                        });
+}
+
+SmallVector<Value> NodeEmitter::reductionLoops(
+    Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
+  SmallVector<Value> ivs;
+  auto rec = [&](auto &&self, unsigned k, ValueRange s) -> SmallVector<Value> {
+    if (k == ranges.size())
+      return step(ivs, s);
+    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(b, loc, ranges[k]);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, lb, ub, one, s,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          ivs.push_back(iv);
+          SmallVector<Value> next = self(self, k + 1, iter);
+          ivs.pop_back();
+          scf::YieldOp::create(b, loc, next);
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  return rec(rec, 0, state);
+}
+
+LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
+                                     bool parallel) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
+  SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
+  int64_t offset = op.getLayout().getOffset();
+  Value out = buffers.storageOf(op.getResult());
+  Block &body = op.getBody().front();
+  auto scalarStore = [&](ValueRange ivs) {
+    SmallVector<Value> all(outer);
+    all.append(ivs.begin(), ivs.end());
+    Value v = cloneBody(body, all)[0];
+    memref::StoreOp::create(b, loc, v, out, address(loc, strides, offset, all));
+  };
+  ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
+  if (rest.empty()) {
+    scalarStore({});
+    return success();
+  }
+  loopNestWithInnermost(
+      loc, rest, parallel, [&](ValueRange mid, Value lb, Value ub) {
+        SmallVector<Value> fixed(outer);
+        fixed.append(mid.begin(), mid.end());
+        if (options.vectorWidth > 1 &&
+            succeeded(vectorizePointwise(
+                b, op, fixed, lb, ub, buffers, options.vectorWidth,
+                [&](Value iv) {
+                  SmallVector<Value> ivs(mid);
+                  ivs.push_back(iv);
+                  scalarStore(ivs);
+                })))
+          return;
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> ivs(mid);
+        ivs.push_back(loop.getInductionVar());
+        scalarStore(ivs);
+      });
+  return success();
+}
+
+LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
+                                     bool parallel) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
+  ArrayRef<int64_t> rranges = op.getReductionRanges();
+  if ((op.getKind() == ReductionKind::Argmax ||
+       op.getKind() == ReductionKind::Argmin) &&
+      llvm::is_contained(rranges, 0))
+    return op.emitError() << "cannot take the position of an extreme of an "
+                             "empty reduction range";
+  SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
+  int64_t offset = op.getLayout().getOffset();
+  Block &body = op.getBody().front();
+  Type yieldType = body.getTerminator()->getOperand(0).getType();
+  Combiner combiner(op.getKind(), yieldType);
+  loopNest(loc, ranges.drop_front(outer.size()), parallel, [&](ValueRange ivs) {
+    SmallVector<Value> idx(outer);
+    idx.append(ivs.begin(), ivs.end());
+    SmallVector<Value> state = combiner.init(b, loc);
+    FailureOr<SmallVector<Value>> vectorized = failure();
+    if (options.vectorWidth > 1)
+      vectorized = vectorizeReduction(b, op, idx, state, buffers,
+                                      options.vectorWidth);
+    if (succeeded(vectorized)) {
+      state = *vectorized;
+    } else {
+      state = reductionLoops(loc, rranges, state,
+                             [&](ValueRange rivs, ValueRange s) {
+                               SmallVector<Value> all(idx);
+                               all.append(rivs.begin(), rivs.end());
+                               return combiner.step(b, loc, s,
+                                                    cloneBody(body, all));
+                             });
+    }
+    Value addr = address(loc, strides, offset, idx);
+    for (auto [k, v] : llvm::enumerate(combiner.finish(state))) {
+      Value mem = buffers.storageOf(op.getResult(k));
+      Type elt = cast<MemRefType>(mem.getType()).getElementType();
+      memref::StoreOp::create(b, loc, castForStore(b, loc, v, elt), mem, addr);
+    }
+  });
+  return success();
+}
+
+LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
+  Location loc = op.getLoc();
+  if (!outer.empty())
+    return op.emitError() << "a scatter inside a kernel has no code generation";
+  Value base = buffers.storageOf(op.getBase());
+  Value out = buffers.storageOf(op.getResult());
+  if (base != out)
+    memref::CopyOp::create(b, loc, base, out);
+  int64_t size = cast<MemRefType>(out.getType()).getDimSize(0);
+  bool accumulate = op.getMode() == ScatterMode::Accumulate;
+  Block &body = op.getBody().front();
+  // Sequential, in lexicographic order: repeated addresses then behave as
+  // in the interpreter.
+  loopNest(loc, op.getRanges(), /*parallel=*/false, [&](ValueRange ivs) {
+    SmallVector<Value> y = cloneBody(body, ivs);
+    Value addr = y[0], v = y[1];
+    Value sizeV = arith::ConstantIndexOp::create(b, loc, size);
+    auto inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, addr, sizeV);
+    auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    if (accumulate) {
+      Value old = memref::LoadOp::create(b, loc, out, addr);
+      v = isa<FloatType>(v.getType())
+              ? Value(arith::AddFOp::create(b, loc, old, v))
+              : Value(arith::AddIOp::create(b, loc, old, v));
+    }
+    memref::StoreOp::create(b, loc, v, out, addr);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    Value site = arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
+    Value a64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
+    Value s64 = arith::ConstantIntOp::create(b, loc, size, 64);
+    func::CallOp::create(b, loc, buffers.indexErrorCallee(),
+                         ValueRange{site, a64, s64});
+  });
+  return success();
+}
+
+LogicalResult NodeEmitter::kernel(KernelOp op) {
+  bool parallel = options.parallel && workOf(op) >= options.grain &&
+                  !op.getOuterRanges().empty();
+  LogicalResult status = success();
+  Location loc = op.getLoc();
+  auto emitNodes = [&](ValueRange ivs) {
+    for (Operation &node : op.getBody().front().without_terminator())
+      if (failed(emit(&node, ivs, /*parallel=*/false)))
+        status = failure();
+  };
+  ArrayRef<int64_t> outer = op.getOuterRanges();
+  if (!parallel) {
+    loopNest(loc, outer, false, emitNodes);
+    return status;
+  }
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t r : outer) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, r));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  auto par = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(par.getBody());
+  emitNodes(par.getInductionVars());
+  return status;
+}
+
+LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
+                                bool parallel) {
+  if (auto p = dyn_cast<PointwiseOp>(node))
+    return pointwise(p, outer, parallel);
+  if (auto r = dyn_cast<ReductionOp>(node))
+    return reduction(r, outer, parallel);
+  if (auto s = dyn_cast<ScatterOp>(node))
+    return scatter(s, outer);
+  if (auto k = dyn_cast<KernelOp>(node))
+    return kernel(k);
+  return node->emitError() << "is not a stax node";
+}
+
+} // namespace
+
+LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
+                                BufferMap &buffers, const LoopOptions &options) {
+  bool parallel = options.parallel && workOf(node) >= options.grain;
+  return NodeEmitter(b, buffers, options).emit(node, {}, parallel);
+}

@@ -1,0 +1,53 @@
+//===- NodeLoops.h - loop nests of stax nodes -------------------*- C++ -*-===//
+//
+// The second half of --stax-to-loops: given where every buffer lives (a flat
+// memref per tensor value), emits the loop nest of one node or kernel. The
+// first half (StaxToLoops.cpp) rewrites signatures and plans buffers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_NODELOOPS_H
+#define STAX_LIB_CONVERSION_STAXTOLOOPS_NODELOOPS_H
+
+#include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::stax::codegen {
+
+/// Knobs of the loop emission (the pass options).
+struct LoopOptions {
+  bool parallel = true;
+  int64_t grain = 32768;
+  int64_t vectorWidth = 16; ///< lanes for 32-bit elements; 1 disables
+};
+
+/// What the emitter needs from the function being converted.
+class BufferMap {
+public:
+  virtual ~BufferMap() = default;
+  /// The flat memref holding tensor `v` (an argument or a node result).
+  virtual Value storageOf(Value v) const = 0;
+  /// A new error-site number for `op` (its location goes into the
+  /// module's `stax.error_sites`).
+  virtual int64_t errorSite(Operation *op) = 0;
+  /// The runtime's error callback, declared once per module.
+  virtual func::FuncOp indexErrorCallee() = 0;
+};
+
+/// Body evaluations of a node (iteration ranges times reduction ranges),
+/// saturating at INT64_MAX.
+int64_t workOf(Operation *node);
+
+/// The elements of the storage a node result occupies: the highest address
+/// its layout reaches plus one (0 for an empty iteration range).
+FailureOr<int64_t> storageElements(Operation *node);
+
+/// Emits the loops of `node` (pointwise, reduction, scatter or kernel) at
+/// `b`'s insertion point; `buffers` has storage for its results already.
+LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
+                       const LoopOptions &options);
+
+} // namespace mlir::stax::codegen
+
+#endif // STAX_LIB_CONVERSION_STAXTOLOOPS_NODELOOPS_H

@@ -1,0 +1,406 @@
+//===- StaxToLoops.cpp - stax functions to loops over memrefs -------------===//
+//
+// Rewrites each function of scheduled stax into destination-passing style
+// over flat memrefs, plans where every buffer lives (the caller's output
+// buffers, one arena for intermediates, globals for constants) and asks
+// NodeLoops to emit each node's loop nest.
+//
+//===----------------------------------------------------------------------===//
+#include "NodeLoops.h"
+#include "Stax/Conversion/Passes.h"
+#include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::stax {
+#define GEN_PASS_DEF_STAXTOLOOPS
+#include "Stax/Conversion/Passes.h.inc"
+} // namespace mlir::stax
+
+using namespace mlir;
+using namespace mlir::stax;
+using namespace mlir::stax::codegen;
+
+namespace {
+
+constexpr int64_t kArenaAlignment = 64;
+
+/// Module-wide state: runtime declarations, error sites, constant names.
+struct ModuleState {
+  ModuleOp module;
+  SmallVector<Attribute> errorSites;
+  func::FuncOp indexError;
+  unsigned constants = 0;
+
+  func::FuncOp declare(StringRef name, TypeRange inputs) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(name))
+      return f;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto f = func::FuncOp::create(b, module.getLoc(), name,
+                                  b.getFunctionType(inputs, {}));
+    f.setPrivate();
+    return f;
+  }
+};
+
+/// A buffer the function needs: where a tensor value's storage comes from.
+struct Buffer {
+  Value value;          // the tensor value (a node or external result)
+  int64_t elements = 0; // storage elements
+  Type elementType;
+  unsigned def = 0, lastUse = 0; // top-level op positions
+  int64_t output = -1;           // >= 0: written straight into that output
+  int64_t offset = -1;           // arena byte offset otherwise
+  int64_t bytes() const {
+    int64_t eb = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+    return llvm::alignTo(elements * eb, kArenaAlignment);
+  }
+};
+
+class FunctionConversion : public BufferMap {
+public:
+  FunctionConversion(func::FuncOp fn, ModuleState &state,
+                     const LoopOptions &options)
+      : fn(fn), state(state), options(options), b(fn.getContext()) {}
+
+  LogicalResult run();
+
+  Value storageOf(Value v) const override { return storage.lookup(resolve(v)); }
+  int64_t errorSite(Operation *op) override {
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    os << op->getName() << " at " << op->getLoc();
+    state.errorSites.push_back(StringAttr::get(fn.getContext(), loc));
+    return state.errorSites.size() - 1;
+  }
+  func::FuncOp indexErrorCallee() override {
+    Type i64 = b.getI64Type();
+    return state.declare("stax_rt_index_error", {i64, i64, i64});
+  }
+
+private:
+  func::FuncOp fn, newFn;
+  ModuleState &state;
+  const LoopOptions &options;
+  OpBuilder b;
+  DenseMap<Value, Value> storage; // tensor value -> flat memref
+  DenseMap<Value, Value> aliases;  // kernel result -> the yielded node result
+  SmallVector<Buffer> buffers;
+  SmallVector<Operation *> ops; // the top-level ops, in order
+
+  Value resolve(Value v) const {
+    auto it = aliases.find(v);
+    return it == aliases.end() ? v : it->second;
+  }
+  static MemRefType flatType(RankedTensorType t, int64_t elements) {
+    return MemRefType::get({elements}, t.getElementType());
+  }
+  LogicalResult checkSignature();
+  LogicalResult collectBuffers();
+  void assignOutputs();
+  int64_t assignArena();
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitConstant(tp::ConstantOp op);
+  LogicalResult emitContraction(Operation *op);
+  LogicalResult emitReturn(func::ReturnOp op);
+};
+
+LogicalResult FunctionConversion::checkSignature() {
+  auto check = [&](Type t, StringRef what, unsigned i) -> LogicalResult {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt || !rt.hasStaticShape())
+      return fn.emitError() << what << " #" << i << " has type " << t
+                            << "; code generation needs static shapes";
+    if (!rt.getElementType().isIntOrFloat())
+      return fn.emitError() << what << " #" << i << " has element type "
+                            << rt.getElementType()
+                            << "; code generation needs integers or floats";
+    return success();
+  };
+  for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+    if (failed(check(t, "argument", i)))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+    if (failed(check(t, "result", i)))
+      return failure();
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitError() << "code generation needs a single-block body";
+  return success();
+}
+
+LogicalResult FunctionConversion::collectBuffers() {
+  DenseMap<Value, unsigned> index;
+  auto addBuffer = [&](Value v, int64_t elements, unsigned pos) {
+    auto t = cast<RankedTensorType>(v.getType());
+    index[v] = buffers.size();
+    buffers.push_back(Buffer{v, elements, t.getElementType(), pos, pos});
+  };
+  for (Operation &op : fn.getBody().front()) {
+    unsigned pos = ops.size();
+    ops.push_back(&op);
+    if (isa<PointwiseOp, ReductionOp, ScatterOp>(op)) {
+      FailureOr<int64_t> n = storageElements(&op);
+      if (failed(n))
+        return failure();
+      for (Value r : op.getResults())
+        addBuffer(r, *n, pos);
+    } else if (auto kernel = dyn_cast<KernelOp>(op)) {
+      Block &body = kernel.getBody().front();
+      for (Operation &node : body.without_terminator()) {
+        if (!isa<PointwiseOp, ReductionOp, ScatterOp>(node))
+          return node.emitError() << "code generation expects nodes in a kernel";
+        FailureOr<int64_t> n = storageElements(&node);
+        if (failed(n))
+          return failure();
+        for (Value r : node.getResults())
+          addBuffer(r, *n, pos);
+      }
+      for (auto [r, y] : llvm::zip(kernel.getResults(),
+                                   body.getTerminator()->getOperands()))
+        aliases[r] = y;
+    } else if (isa<tp::MmOp, tp::BmmOp>(op)) {
+      auto t = cast<RankedTensorType>(op.getResult(0).getType());
+      addBuffer(op.getResult(0), t.getNumElements(), pos);
+    } else if (!isa<tp::ConstantOp, func::ReturnOp>(op)) {
+      return op.emitError() << "'" << op.getName()
+                            << "' has no CPU code generation (lower it to "
+                               "stax nodes first, or run it outside Stax)";
+    }
+  }
+  // Last uses: the top-level op holding each use (through kernel results).
+  for (auto [pos, op] : llvm::enumerate(ops)) {
+    op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands()) {
+        auto it = index.find(resolve(operand));
+        if (it != index.end())
+          buffers[it->second].lastUse =
+              std::max<unsigned>(buffers[it->second].lastUse, pos);
+      }
+    });
+  }
+  return success();
+}
+
+void FunctionConversion::assignOutputs() {
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  DenseSet<Value> bound;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Value r = resolve(v);
+    if (!bound.insert(r).second)
+      continue;
+    int64_t numel = cast<RankedTensorType>(v.getType()).getNumElements();
+    for (Buffer &buf : buffers)
+      if (buf.value == r && buf.elements == numel && buf.output < 0 &&
+          (!isa<ScatterOp>(r.getDefiningOp()) ||
+           cast<ScatterOp>(r.getDefiningOp()).getBase() != r))
+        buf.output = i;
+  }
+}
+
+int64_t FunctionConversion::assignArena() {
+  // First fit in definition order among buffers whose lifetimes overlap.
+  struct Placed {
+    int64_t offset, bytes;
+    unsigned def, lastUse;
+  };
+  SmallVector<Placed> placed;
+  int64_t total = 0;
+  for (Buffer &buf : buffers) {
+    if (buf.output >= 0)
+      continue;
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    for (const Placed &p : placed)
+      if (p.def <= buf.lastUse && buf.def <= p.lastUse)
+        busy.push_back({p.offset, p.offset + p.bytes});
+    llvm::sort(busy);
+    int64_t offset = 0;
+    for (auto [lo, hi] : busy) {
+      if (offset + buf.bytes() <= lo)
+        break;
+      offset = std::max(offset, hi);
+    }
+    buf.offset = offset;
+    placed.push_back({offset, buf.bytes(), buf.def, buf.lastUse});
+    total = std::max(total, offset + buf.bytes());
+  }
+  return total;
+}
+
+LogicalResult FunctionConversion::emitConstant(tp::ConstantOp op) {
+  auto t = cast<RankedTensorType>(op.getType());
+  auto value = dyn_cast<DenseElementsAttr>(op.getValueAttr());
+  if (!value)
+    return op.emitError() << "code generation needs a dense constant";
+  auto type = flatType(t, t.getNumElements());
+  auto flat = value.reshape(RankedTensorType::get({t.getNumElements()},
+                                                  t.getElementType()));
+  std::string name =
+      (fn.getName() + "_const" + Twine(state.constants++)).str();
+  OpBuilder gb = OpBuilder::atBlockBegin(state.module.getBody());
+  auto global = memref::GlobalOp::create(
+      gb, op.getLoc(), name, gb.getStringAttr("private"), type, flat,
+      /*constant=*/true, gb.getI64IntegerAttr(kArenaAlignment));
+  storage[op.getResult()] =
+      memref::GetGlobalOp::create(b, op.getLoc(), type, global.getSymName());
+  return success();
+}
+
+LogicalResult FunctionConversion::emitContraction(Operation *op) {
+  Location loc = op->getLoc();
+  auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+  auto lhsT = cast<RankedTensorType>(op->getOperand(0).getType());
+  Type elt = rt.getElementType();
+  std::string suffix;
+  if (elt.isF32())
+    suffix = "f32";
+  else if (elt.isF64())
+    suffix = "f64";
+  else if (elt.isInteger(64))
+    suffix = "i64";
+  else
+    return op->emitError() << "'" << op->getName() << "' on " << elt
+                           << " has no CPU code generation (f32, f64, i64)";
+  bool batched = isa<tp::BmmOp>(op);
+  int64_t batch = batched ? rt.getDimSize(0) : 1;
+  int64_t m = rt.getDimSize(batched ? 1 : 0), n = rt.getDimSize(batched ? 2 : 1);
+  int64_t k = lhsT.getDimSize(batched ? 2 : 1);
+  Type i64 = b.getI64Type();
+  func::FuncOp callee = state.declare("stax_rt_matmul_" + suffix,
+                                      {i64, i64, i64, i64, i64, i64, i64});
+  auto pointer = [&](Value tensor) -> Value {
+    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, storageOf(tensor));
+    return arith::IndexCastOp::create(b, loc, i64, idx);
+  };
+  SmallVector<Value> args;
+  for (int64_t v : {batch, m, n, k})
+    args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
+  args.push_back(pointer(op->getOperand(0)));
+  args.push_back(pointer(op->getOperand(1)));
+  args.push_back(pointer(op->getResult(0)));
+  func::CallOp::create(b, loc, callee, args);
+  return success();
+}
+
+LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
+  auto outs = newFn.getArguments().drop_front(fn.getNumArguments());
+  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    Value src = storageOf(v);
+    if (src == outs[i])
+      continue;
+    auto st = cast<MemRefType>(src.getType()), dt = cast<MemRefType>(outs[i].getType());
+    if (st.getDimSize(0) != dt.getDimSize(0))
+      return op.emitError() << "result #" << i << " is not stored row-major ("
+                            << st.getDimSize(0) << " storage elements for "
+                            << dt.getDimSize(0) << ")";
+    memref::CopyOp::create(b, op.getLoc(), src, outs[i]);
+  }
+  return success();
+}
+
+LogicalResult FunctionConversion::emitOp(Operation *op) {
+  if (auto c = dyn_cast<tp::ConstantOp>(op))
+    return emitConstant(c);
+  if (isa<tp::MmOp, tp::BmmOp>(op))
+    return emitContraction(op);
+  if (auto ret = dyn_cast<func::ReturnOp>(op))
+    return emitReturn(ret);
+  return emitNode(b, op, *this, options);
+}
+
+LogicalResult FunctionConversion::run() {
+  if (failed(checkSignature()) || failed(collectBuffers()))
+    return failure();
+  assignOutputs();
+  int64_t arenaBytes = assignArena();
+
+  // The new signature: inputs, then one output buffer per result.
+  SmallVector<Type> inputs;
+  for (Type t : fn.getArgumentTypes()) {
+    auto rt = cast<RankedTensorType>(t);
+    inputs.push_back(flatType(rt, rt.getNumElements()));
+  }
+  for (Type t : fn.getResultTypes()) {
+    auto rt = cast<RankedTensorType>(t);
+    inputs.push_back(flatType(rt, rt.getNumElements()));
+  }
+  b.setInsertionPoint(fn);
+  newFn = func::FuncOp::create(b, fn.getLoc(), fn.getName(),
+                               b.getFunctionType(inputs, {}));
+  newFn.setVisibility(fn.getVisibility());
+  for (unsigned i = fn.getNumArguments(); i < inputs.size(); ++i)
+    newFn.setArgAttr(i, kOutputAttr, b.getUnitAttr());
+  Block *entry = newFn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  for (auto [old, arg] : llvm::zip(fn.getArguments(), entry->getArguments()))
+    storage[old] = arg;
+
+  Location loc = fn.getLoc();
+  Value arena;
+  if (arenaBytes > 0)
+    arena = memref::AllocOp::create(
+        b, loc, MemRefType::get({arenaBytes}, b.getI8Type()),
+        b.getI64IntegerAttr(kArenaAlignment));
+  for (Buffer &buf : buffers) {
+    auto type = MemRefType::get({buf.elements}, buf.elementType);
+    if (buf.output >= 0) {
+      storage[buf.value] = entry->getArgument(fn.getNumArguments() + buf.output);
+      continue;
+    }
+    Value offset = arith::ConstantIndexOp::create(b, loc, buf.offset);
+    storage[buf.value] =
+        memref::ViewOp::create(b, loc, type, arena, offset, ValueRange{});
+  }
+  for (Operation *op : ops)
+    if (failed(emitOp(op)))
+      return failure();
+  if (arena)
+    memref::DeallocOp::create(b, loc, arena);
+  func::ReturnOp::create(b, loc);
+  fn.erase();
+  return success();
+}
+
+int64_t hostVectorWidth() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 16;
+  if (features.lookup("avx2") || features.lookup("avx"))
+    return 8;
+  return 4;
+}
+
+struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (grain < 1 || vectorWidth < 0) {
+      module.emitError() << "--stax-to-loops: grain must be >= 1 and "
+                            "vector-width >= 0";
+      return signalPassFailure();
+    }
+    LoopOptions options{parallel, grain,
+                        vectorWidth == 0 ? hostVectorWidth() : vectorWidth};
+    ModuleState state{module, {}, {}, 0};
+    SmallVector<func::FuncOp> fns;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isExternal())
+        fns.push_back(fn);
+    for (func::FuncOp fn : fns)
+      if (failed(FunctionConversion(fn, state, options).run()))
+        return signalPassFailure();
+    if (!state.errorSites.empty())
+      module->setAttr(kErrorSitesAttr,
+                      ArrayAttr::get(module.getContext(), state.errorSites));
+  }
+};
+
+} // namespace

@@ -1,0 +1,382 @@
+//===- Vectorize.cpp - vector code for innermost node loops ---------------===//
+#include "Vectorize.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::stax;
+using namespace mlir::stax::codegen;
+
+namespace {
+
+/// How a body value varies along the vectorized loop.
+struct Lanes {
+  enum Kind { Uniform, Strided, Vector } kind = Uniform;
+  int64_t stride = 0; ///< for Strided (index) values: the per-lane step
+};
+
+/// The lane stride of an affine.apply given its operands' strides, or
+/// failure when the map is not linear in a varying operand.
+FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
+                               const DenseMap<Value, Lanes> &lanes) {
+  AffineExpr e = apply.getAffineMap().getResult(0);
+  MLIRContext *ctx = apply.getContext();
+  unsigned nd = apply.getAffineMap().getNumDims(),
+           ns = apply.getAffineMap().getNumSymbols();
+  auto valueAt = [&](int64_t which) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> dims, syms;
+    for (unsigned k = 0; k < nd + ns; ++k)
+      (k < nd ? dims : syms)
+          .push_back(getAffineConstantExpr(k == which ? 1 : 0, ctx));
+    auto c = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(e.replaceDimsAndSymbols(dims, syms), 0, 0));
+    if (!c)
+      return std::nullopt;
+    return c.getValue();
+  };
+  std::optional<int64_t> base = valueAt(-1);
+  int64_t stride = 0;
+  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
+    const Lanes &l = lanes.at(operand);
+    if (l.kind == Lanes::Uniform || l.stride == 0)
+      continue;
+    if (!e.isPureAffine())
+      return failure();
+    std::optional<int64_t> at = valueAt(k);
+    if (!base || !at)
+      return failure();
+    stride += (*at - *base) * l.stride;
+  }
+  return stride;
+}
+
+/// Classifies the values of `body` along block argument `lane`; fails on
+/// anything the vector emitter does not handle.
+FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
+  DenseMap<Value, Lanes> lanes;
+  auto of = [&](Value v) -> Lanes {
+    auto it = lanes.find(v);
+    return it == lanes.end() ? Lanes{} : it->second;
+  };
+  for (BlockArgument a : body.getArguments())
+    lanes[a] = a == lane ? Lanes{Lanes::Strided, 1} : Lanes{};
+  for (Operation &op : body.without_terminator()) {
+    // Masked loads and data-dependent indices keep the scalar loop.
+    if (isa<IndirectIndexOp>(op))
+      return failure();
+    if (auto load = dyn_cast<LoadOp>(op); load && load.getMask())
+      return failure();
+    bool varying = llvm::any_of(op.getOperands(), [&](Value v) {
+      return of(v).kind != Lanes::Uniform;
+    });
+    if (!varying) {
+      if (op.getNumRegions() != 0)
+        return failure();
+      for (Value r : op.getResults())
+        lanes[r] = Lanes{};
+      continue;
+    }
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      lanes[load.getResult()] = Lanes{Lanes::Vector, of(load.getAddress()).stride};
+      continue;
+    }
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      FailureOr<int64_t> s = applyStride(apply, lanes);
+      if (failed(s))
+        return failure();
+      lanes[apply.getResult()] = Lanes{Lanes::Strided, *s};
+      continue;
+    }
+    if (op.getNumRegions() != 0 || op.getNumResults() != 1 ||
+        !op.hasTrait<OpTrait::Elementwise>() ||
+        op.getResult(0).getType().isIndex())
+      return failure();
+    lanes[op.getResult(0)] = Lanes{Lanes::Vector, 0};
+  }
+  for (Value v : body.getTerminator()->getOperands())
+    if (v.getType().isIndex())
+      return failure();
+  return lanes;
+}
+
+/// Emits one vector evaluation of a body whose lane argument is at `iv`
+/// (lane 0) and the other arguments at `fixed`.
+class VectorBody {
+public:
+  VectorBody(OpBuilder &b, Block &body, const DenseMap<Value, Lanes> &lanes,
+             BufferMap &buffers, int64_t width)
+      : b(b), body(body), lanes(lanes), buffers(buffers), width(width) {}
+
+  SmallVector<Value> emit(ValueRange args) {
+    scalar.clear();
+    vector.clear();
+    scalar.map(body.getArguments(), args);
+    for (Operation &op : body.without_terminator())
+      emitOp(op);
+    SmallVector<Value> out;
+    for (Value v : body.getTerminator()->getOperands())
+      out.push_back(asVector(v));
+    return out;
+  }
+
+  Value asVector(Value orig) {
+    if (Value v = vector.lookup(orig))
+      return v;
+    Value s = scalar.lookupOrDefault(orig);
+    Location loc = s.getLoc();
+    auto type = VectorType::get({width}, s.getType());
+    Value splat = vector::BroadcastOp::create(b, loc, type, s);
+    auto it = lanes.find(orig);
+    if (it != lanes.end() && it->second.kind == Lanes::Strided &&
+        it->second.stride != 0)
+      splat = arith::AddIOp::create(b, loc, splat, steps(loc, it->second.stride));
+    return splat;
+  }
+
+private:
+  OpBuilder &b;
+  Block &body;
+  const DenseMap<Value, Lanes> &lanes;
+  BufferMap &buffers;
+  int64_t width;
+  IRMapping scalar;              // uniform and strided values (lane 0)
+  DenseMap<Value, Value> vector; // per-lane values
+
+  Value steps(Location loc, int64_t stride) {
+    auto type = VectorType::get({width}, b.getIndexType());
+    Value iota = vector::StepOp::create(b, loc, type);
+    if (stride == 1)
+      return iota;
+    Value s = vector::BroadcastOp::create(
+        b, loc, type, arith::ConstantIndexOp::create(b, loc, stride));
+    return arith::MulIOp::create(b, loc, iota, s);
+  }
+
+  void emitOp(Operation &op) {
+    auto it = op.getNumResults() ? lanes.find(op.getResult(0)) : lanes.end();
+    Lanes l = it == lanes.end() ? Lanes{} : it->second;
+    if (l.kind != Lanes::Vector) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        Value mem = buffers.storageOf(load.getBuffer());
+        scalar.map(load.getResult(),
+                   memref::LoadOp::create(b, load.getLoc(), mem,
+                                          scalar.lookupOrDefault(load.getAddress())));
+        return;
+      }
+      b.clone(op, scalar);
+      return;
+    }
+    Location loc = op.getLoc();
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      Value mem = buffers.storageOf(load.getBuffer());
+      Value a0 = scalar.lookupOrDefault(load.getAddress());
+      auto type = VectorType::get({width}, load.getType());
+      Value v;
+      if (l.stride == 1) {
+        v = vector::LoadOp::create(b, loc, type, mem, ValueRange{a0});
+      } else if (l.stride == 0) {
+        v = vector::BroadcastOp::create(b, loc, type,
+                                        memref::LoadOp::create(b, loc, mem, a0));
+      } else {
+        auto idxType = VectorType::get({width}, b.getIndexType());
+        Value idx = arith::AddIOp::create(
+            b, loc, vector::BroadcastOp::create(b, loc, idxType, a0),
+            steps(loc, l.stride));
+        auto maskType = VectorType::get({width}, b.getI1Type());
+        Value all = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(maskType, true));
+        Value pass = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(type, b.getZeroAttr(load.getType())));
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        v = vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
+                                     all, pass);
+      }
+      vector[load.getResult()] = v;
+      return;
+    }
+    OperationState state(loc, op.getName());
+    for (Value operand : op.getOperands())
+      state.addOperands(asVector(operand));
+    state.addTypes(VectorType::get({width}, op.getResult(0).getType()));
+    state.addAttributes(op.getAttrs());
+    vector[op.getResult(0)] = b.create(state)->getResult(0);
+  }
+};
+
+/// start + floor((end - start) / width) * width.
+Value vectorEnd(OpBuilder &b, Location loc, Value start, Value end,
+                int64_t width) {
+  Value w = arith::ConstantIndexOp::create(b, loc, width);
+  Value n = arith::SubIOp::create(b, loc, end, start);
+  Value whole = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, w), w);
+  return arith::AddIOp::create(b, loc, start, whole);
+}
+
+} // namespace
+
+LogicalResult codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op,
+                                          ValueRange fixed, Value lb, Value ub,
+                                          BufferMap &buffers, int64_t width,
+                                          function_ref<void(Value)> scalarTail) {
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
+  SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
+  if (ranges.empty() || strides.back() != 1 || ranges.back() < width)
+    return failure();
+  Block &body = op.getBody().front();
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
+  if (failed(lanes))
+    return failure();
+  Location loc = op.getLoc();
+  Value out = buffers.storageOf(op.getResult());
+  Value end = vectorEnd(b, loc, lb, ub, width);
+  Value step = arith::ConstantIndexOp::create(b, loc, width);
+  auto loop = scf::ForOp::create(b, loc, lb, end, step);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> args(fixed);
+    args.push_back(loop.getInductionVar());
+    VectorBody vb(b, body, *lanes, buffers, width);
+    Value v = vb.emit(args)[0];
+    AffineExpr e = getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+    for (auto [k, s] : llvm::enumerate(strides))
+      e = e + getAffineDimExpr(k, b.getContext()) * s;
+    Value addr = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(strides.size(), 0, e), args);
+    vector::StoreOp::create(b, loc, v, out, ValueRange{addr});
+  }
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto tail = scf::ForOp::create(b, loc, end, ub, one);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(tail.getBody());
+  scalarTail(tail.getInductionVar());
+  return success();
+}
+
+/// The lane-wise combine of sum/prod/max/min (NaN-propagating for floats).
+static Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value a,
+                     Value v) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(a.getType()));
+  switch (kind) {
+  case ReductionKind::Sum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, a, v))
+                   : Value(arith::AddIOp::create(b, loc, a, v));
+  case ReductionKind::Prod:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, a, v))
+                   : Value(arith::MulIOp::create(b, loc, a, v));
+  case ReductionKind::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, a, v))
+                   : Value(arith::MaxSIOp::create(b, loc, a, v));
+  case ReductionKind::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, a, v))
+                   : Value(arith::MinSIOp::create(b, loc, a, v));
+  default:
+    llvm_unreachable("not a vectorizable combine");
+  }
+}
+
+static vector::CombiningKind horizontalKind(ReductionKind kind, bool isFloat) {
+  switch (kind) {
+  case ReductionKind::Sum:
+    return vector::CombiningKind::ADD;
+  case ReductionKind::Prod:
+    return vector::CombiningKind::MUL;
+  case ReductionKind::Max:
+    return isFloat ? vector::CombiningKind::MAXIMUMF : vector::CombiningKind::MAXSI;
+  default:
+    return isFloat ? vector::CombiningKind::MINIMUMF : vector::CombiningKind::MINSI;
+  }
+}
+
+FailureOr<SmallVector<Value>>
+codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
+                            ValueRange init, BufferMap &buffers,
+                            int64_t width) {
+  ReductionKind kind = op.getKind();
+  if (kind != ReductionKind::Sum && kind != ReductionKind::Prod &&
+      kind != ReductionKind::Max && kind != ReductionKind::Min)
+    return failure();
+  ArrayRef<int64_t> rranges = op.getReductionRanges();
+  if (rranges.empty() || rranges.back() < width)
+    return failure();
+  Block &body = op.getBody().front();
+  Type t = body.getTerminator()->getOperand(0).getType();
+  if (t.isInteger(1))
+    return failure();
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
+  if (failed(lanes))
+    return failure();
+  Location loc = op.getLoc();
+  bool isFloat = isa<FloatType>(t);
+  auto vtype = VectorType::get({width}, t);
+  VectorBody vb(b, body, *lanes, buffers, width);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> ivs(idx);
+  // Scalar evaluation for the tail: the same body, one lane.
+  auto scalarValue = [&](Value iv) {
+    SmallVector<Value> args(ivs);
+    args.push_back(iv);
+    IRMapping map;
+    map.map(body.getArguments(), args);
+    for (Operation &inner : body.without_terminator()) {
+      if (auto load = dyn_cast<LoadOp>(inner)) {
+        map.map(load.getResult(),
+                memref::LoadOp::create(b, inner.getLoc(),
+                                       buffers.storageOf(load.getBuffer()),
+                                       map.lookup(load.getAddress())));
+        continue;
+      }
+      b.clone(inner, map);
+    }
+    return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+  };
+  int64_t n = rranges.back();
+  int64_t end = n / width * width;
+  // (vector accumulator, scalar accumulator) through the outer reduction
+  // loops, then the vector loop, then the scalar tail.
+  auto rec = [&](auto &&self, unsigned k, Value accV,
+                 Value accS) -> std::pair<Value, Value> {
+    if (k + 1 == rranges.size()) {
+      auto vloop = scf::ForOp::create(
+          b, loc, cst(0), cst(end), cst(width), ValueRange{accV},
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            SmallVector<Value> args(ivs);
+            args.push_back(iv);
+            Value v = vb.emit(args)[0];
+            scf::YieldOp::create(b, loc, combine(b, loc, kind, iter[0], v));
+          });
+      auto sloop = scf::ForOp::create(
+          b, loc, cst(end), cst(n), cst(1), ValueRange{accS},
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            scf::YieldOp::create(b, loc,
+                                 combine(b, loc, kind, iter[0], scalarValue(iv)));
+          });
+      return {vloop.getResult(0), sloop.getResult(0)};
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, cst(0), cst(rranges[k]), cst(1), ValueRange{accV, accS},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          ivs.push_back(iv);
+          auto [v, s] = self(self, k + 1, iter[0], iter[1]);
+          ivs.pop_back();
+          scf::YieldOp::create(b, loc, ValueRange{v, s});
+        });
+    return {loop.getResult(0), loop.getResult(1)};
+  };
+  Value accV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
+  auto [accV, accS] = rec(rec, 0, accV0, init[0]);
+  Value lanesCombined = vector::ReductionOp::create(
+      b, loc, horizontalKind(kind, isFloat), accV);
+  return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
+}

@@ -1,0 +1,41 @@
+//===- Vectorize.h - vector code for innermost node loops -------*- C++ -*-===//
+//
+// The innermost loop of a node runs `width` lanes per iteration when its
+// body allows it: every index the body computes is affine in the loop
+// (so each load has a constant lane stride: 0 is a broadcast, 1 a vector
+// load, others a gather) and every other op is elementwise. Anything else
+// (masked loads, data-dependent indices that vary per lane) keeps the
+// scalar loop. Elementwise code is bitwise equal to the scalar loop; a
+// vectorized reduction reassociates (class 2, Section 6.9).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_VECTORIZE_H
+#define STAX_LIB_CONVERSION_STAXTOLOOPS_VECTORIZE_H
+
+#include "NodeLoops.h"
+
+namespace mlir::stax::codegen {
+
+/// Emits the innermost loop [lb, ub) of pointwise `op` with the other loop
+/// indices fixed to `fixed`: a vector loop over whole groups of `width`
+/// lanes, then `scalarTail(iv)` for the rest. Fails, emitting nothing,
+/// when the body cannot be vectorized.
+LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
+                                 ValueRange fixed, Value lb, Value ub,
+                                 BufferMap &buffers, int64_t width,
+                                 function_ref<void(Value)> scalarTail);
+
+/// Emits the reduction loops of `op` for the output index `idx` with a
+/// vector accumulator along the innermost reduction loop and one
+/// horizontal combine at the end; returns the final state. Fails,
+/// emitting nothing, for kinds other than sum/prod/max/min or a body that
+/// cannot be vectorized.
+FailureOr<SmallVector<Value>> vectorizeReduction(OpBuilder &b, ReductionOp op,
+                                                 ValueRange idx,
+                                                 ValueRange init,
+                                                 BufferMap &buffers,
+                                                 int64_t width);
+
+} // namespace mlir::stax::codegen
+
+#endif // STAX_LIB_CONVERSION_STAXTOLOOPS_VECTORIZE_H

@@ -1,0 +1,170 @@
+//===- CompiledModule.cpp - JIT-compiled Stax modules ---------------------===//
+#include "Stax/ExecutionEngine/CompiledModule.h"
+#include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "Stax/Runtime/Runtime.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stax;
+
+CompiledModule::~CompiledModule() = default;
+
+const EntryPoint *CompiledModule::lookup(llvm::StringRef name) const {
+  for (const EntryPoint &e : entries)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+static void registerRuntimeSymbols(ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *name, auto *fn) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("stax_rt_matmul_f32", &stax_rt_matmul_f32);
+    add("stax_rt_matmul_f64", &stax_rt_matmul_f64);
+    add("stax_rt_matmul_i64", &stax_rt_matmul_i64);
+    add("stax_rt_index_error", &stax_rt_index_error);
+    return map;
+  });
+}
+
+FailureOr<std::unique_ptr<CompiledModule>>
+CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
+                        bool keepLLVMIR) {
+  std::unique_ptr<CompiledModule> result(new CompiledModule());
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal())
+      continue;
+    EntryPoint e;
+    e.name = fn.getSymName().str();
+    for (Type t : fn.getArgumentTypes())
+      if (auto rt = dyn_cast<RankedTensorType>(t))
+        e.inputs.push_back(rt);
+    for (Type t : fn.getResultTypes())
+      if (auto rt = dyn_cast<RankedTensorType>(t))
+        e.results.push_back(rt);
+    result->entries.push_back(std::move(e));
+  }
+
+  PassManager pm(module.getContext());
+  buildPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  if (auto sites = module->getAttrOfType<ArrayAttr>(kErrorSitesAttr))
+    for (Attribute s : sites)
+      result->errorSites.push_back(cast<StringAttr>(s).str());
+  // The stax.output marks served the signature; LLVM has no use for them.
+  module.walk([](FunctionOpInterface fn) {
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      fn.removeArgAttr(i, StringAttr::get(fn->getContext(), kOutputAttr));
+  });
+
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return module.emitError() << "no host target: "
+                              << llvm::toString(tmBuilder.takeError());
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return module.emitError() << "no host target machine: "
+                              << llvm::toString(tm.takeError());
+  auto optimize = makeOptimizingTransformer(3, 0, tm->get());
+  std::string *ir = keepLLVMIR ? &result->ir : nullptr;
+  auto transformer = [&](llvm::Module *m) -> llvm::Error {
+    if (llvm::Error err = optimize(m))
+      return err;
+    if (ir) {
+      llvm::raw_string_ostream os(*ir);
+      m->print(os, nullptr);
+    }
+    return llvm::Error::success();
+  };
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  SmallVector<StringRef> libs;
+  if (options.parallel)
+    libs.push_back(STAX_LIBOMP_PATH);
+  engineOptions.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(module, engineOptions);
+  if (!engine)
+    return module.emitError() << "JIT compilation failed: "
+                              << llvm::toString(engine.takeError());
+  result->engine = std::move(*engine);
+  registerRuntimeSymbols(*result->engine);
+  for (EntryPoint &e : result->entries) {
+    auto fn = result->engine->lookupPacked(e.name);
+    if (!fn)
+      return module.emitError() << "no compiled function '" << e.name
+                                << "': " << llvm::toString(fn.takeError());
+    e.packed = *fn;
+  }
+  return result;
+}
+
+std::string CompiledModule::call(const EntryPoint &entry,
+                                 llvm::ArrayRef<void *> buffers) const {
+  size_t expected = entry.inputs.size() + entry.results.size();
+  if (buffers.size() != expected)
+    return "'" + entry.name + "' takes " + std::to_string(expected) +
+           " buffers (inputs then results), got " +
+           std::to_string(buffers.size());
+  llvm::SmallVector<void *> values(buffers.begin(), buffers.end());
+  llvm::SmallVector<void *> packed;
+  for (void *&v : values)
+    packed.push_back(&v);
+  int64_t site, value, size;
+  stax_rt_take_error(&site, &value, &size); // drop a stale error
+  entry.packed(packed.data());
+  if (!stax_rt_take_error(&site, &value, &size))
+    return "";
+  std::string where = site >= 0 && size_t(site) < errorSites.size()
+                          ? errorSites[site]
+                          : "an unknown site";
+  return "index " + std::to_string(value) +
+         " is out of bounds for a dimension of size " + std::to_string(size) +
+         " in " + where;
+}
+
+using SetThreadsFn = void (*)(int);
+
+void CompiledModule::setNumThreads(int threads) {
+  std::string err;
+  llvm::sys::DynamicLibrary lib =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(STAX_LIBOMP_PATH, &err);
+  if (!lib.isValid())
+    return;
+  auto set = reinterpret_cast<SetThreadsFn>(
+      lib.getAddressOfSymbol("omp_set_num_threads"));
+  auto procs = reinterpret_cast<int (*)()>(
+      lib.getAddressOfSymbol("omp_get_num_procs"));
+  if (set && procs)
+    set(threads > 0 ? threads : procs());
+}

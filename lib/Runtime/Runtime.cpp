@@ -1,0 +1,67 @@
+//===- Runtime.cpp - the functions generated code calls -------------------===//
+#include "Stax/Runtime/Runtime.h"
+#include <atomic>
+#include <cblas.h>
+
+namespace {
+struct ErrorState {
+  std::atomic<bool> set{false};
+  int64_t site = 0, value = 0, size = 0;
+};
+ErrorState errorState;
+} // namespace
+
+void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+  auto *pa = reinterpret_cast<const float *>(a);
+  auto *pb = reinterpret_cast<const float *>(bm);
+  auto *pc = reinterpret_cast<float *>(c);
+  for (int64_t i = 0; i < batch; ++i)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
+                pa + i * m * k, k, pb + i * k * n, n, 0.0f, pc + i * m * n, n);
+}
+
+void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+  auto *pa = reinterpret_cast<const double *>(a);
+  auto *pb = reinterpret_cast<const double *>(bm);
+  auto *pc = reinterpret_cast<double *>(c);
+  for (int64_t i = 0; i < batch; ++i)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
+                pa + i * m * k, k, pb + i * k * n, n, 0.0, pc + i * m * n, n);
+}
+
+void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+  auto *pa = reinterpret_cast<const int64_t *>(a);
+  auto *pb = reinterpret_cast<const int64_t *>(bm);
+  auto *pc = reinterpret_cast<int64_t *>(c);
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        uint64_t acc = 0; // wraps, as the interpreter's int64 products do
+        for (int64_t r = 0; r < k; ++r)
+          acc += uint64_t(pa[(bi * m + i) * k + r]) *
+                 uint64_t(pb[(bi * k + r) * n + j]);
+        pc[(bi * m + i) * n + j] = int64_t(acc);
+      }
+}
+
+void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {
+  bool expected = false;
+  if (errorState.set.compare_exchange_strong(expected, true)) {
+    errorState.site = site;
+    errorState.value = value;
+    errorState.size = size;
+  }
+}
+
+int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size) {
+  if (!errorState.set.load())
+    return 0;
+  *site = errorState.site;
+  *value = errorState.value;
+  *size = errorState.size;
+  errorState.set.store(false);
+  return 1;
+}
