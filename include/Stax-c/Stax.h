@@ -81,6 +81,12 @@ STAX_CAPI_EXPORT int staxExecutableCall(StaxExecutable *exe, const char *entry,
                                         void **buffers, int64_t numBuffers,
                                         char **error);
 
+/// The tensor types of `entry`'s inputs and results, as
+/// "tensor<4x8xf32>,tensor<8xf32>;tensor<f32>" (inputs, a semicolon, results);
+/// NULL when `exe` has no such function.
+STAX_CAPI_EXPORT char *staxExecutableSignature(StaxExecutable *exe,
+                                               const char *entry);
+
 /// Threads of the parallel loops; <= 0 means all cores (the default).
 STAX_CAPI_EXPORT void staxSetNumThreads(int threads);
 

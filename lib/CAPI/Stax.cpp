@@ -113,9 +113,12 @@ struct StaxExecutable {
 };
 
 namespace {
-/// Compiled modules by (keep IR, options, module text).
+/// Compiled modules by (keep IR, options, module text). Never destroyed:
+/// at exit, static destructors would tear down JITs after LLVM's own
+/// statics are gone.
 std::mutex cacheMutex;
-std::map<std::string, std::shared_ptr<stax::CompiledModule>> compiledCache;
+auto &compiledCache =
+    *new std::map<std::string, std::shared_ptr<stax::CompiledModule>>();
 } // namespace
 
 StaxExecutable *staxCompile(const char *module, const char *options,
@@ -171,6 +174,19 @@ int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
   if (error)
     *error = copyString(message);
   return 1;
+}
+
+char *staxExecutableSignature(StaxExecutable *exe, const char *entry) {
+  const stax::EntryPoint *e = exe->compiled->lookup(entry);
+  if (!e)
+    return nullptr;
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  auto type = [&](const stax::BufferType &b) { os << b.type; };
+  llvm::interleave(e->inputs, type, [&] { os << ","; });
+  os << ";";
+  llvm::interleave(e->results, type, [&] { os << ","; });
+  return copyString(os.str());
 }
 
 void staxSetNumThreads(int threads) {

@@ -13,6 +13,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,12 +54,18 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
       continue;
     EntryPoint e;
     e.name = fn.getSymName().str();
+    auto describe = [](Type t) {
+      BufferType b;
+      llvm::raw_string_ostream os(b.type);
+      os << t;
+      if (auto rt = dyn_cast<RankedTensorType>(t); rt && rt.hasStaticShape())
+        b.elements = rt.getNumElements();
+      return b;
+    };
     for (Type t : fn.getArgumentTypes())
-      if (auto rt = dyn_cast<RankedTensorType>(t))
-        e.inputs.push_back(rt);
+      e.inputs.push_back(describe(t));
     for (Type t : fn.getResultTypes())
-      if (auto rt = dyn_cast<RankedTensorType>(t))
-        e.results.push_back(rt);
+      e.results.push_back(describe(t));
     result->entries.push_back(std::move(e));
   }
 
@@ -95,9 +102,13 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   if (!tm)
     return module.emitError() << "no host target machine: "
                               << llvm::toString(tm.takeError());
-  auto optimize = makeOptimizingTransformer(3, 0, tm->get());
+  // ORC may materialize (and so transform) after this function returns,
+  // e.g. the destructors at teardown: the transformer owns what it uses.
+  result->targetMachine = std::move(*tm);
+  auto optimize =
+      makeOptimizingTransformer(3, 0, result->targetMachine.get());
   std::string *ir = keepLLVMIR ? &result->ir : nullptr;
-  auto transformer = [&](llvm::Module *m) -> llvm::Error {
+  auto transformer = [optimize, ir](llvm::Module *m) -> llvm::Error {
     if (llvm::Error err = optimize(m))
       return err;
     if (ir) {

@@ -5,6 +5,7 @@ build/lib, so `PYTHONPATH=<repo>/python` works once the README build ran.
 """
 
 import ctypes
+import re
 import os
 from pathlib import Path
 
@@ -161,3 +162,83 @@ def list_operations(dialect: str = "tp"):
 
 def is_differentiable(op_name: str) -> bool:
     return bool(lib().staxOpIsDifferentiable(op_name.encode()))
+
+
+_TYPE = re.compile(r"tensor<(?:((?:\d+x)*)?)([a-z]+\d*)>")
+_MLIR_TO_NP = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
+               "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+
+
+def _parse_type(text: str):
+    m = _TYPE.fullmatch(text.strip())
+    if not m or m.group(2) not in _MLIR_TO_NP:
+        raise StaxError("compiled code does not support type %s" % text)
+    dims = tuple(int(d) for d in m.group(1).split("x") if d) if m.group(1) else ()
+    return dims, np.dtype(_MLIR_TO_NP[m.group(2)])
+
+
+class Executable:
+    """Machine code for a module (staxCompile). Call functions with
+    call_raw(entry, pointers): the inputs' then the results' data pointers,
+    each the contiguous row-major storage of its declared type."""
+
+    def __init__(self, module_text: str, options: str = "",
+                 keep_llvm_ir: bool = False):
+        l = lib()
+        if not hasattr(l, "_stax_compile_bound"):
+            l.staxCompile.restype = ctypes.c_void_p
+            l.staxCompile.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                      ctypes.POINTER(ctypes.c_void_p),
+                                      ctypes.POINTER(ctypes.c_void_p)]
+            l.staxExecutableCall.restype = ctypes.c_int
+            l.staxExecutableCall.argtypes = [
+                ctypes.c_void_p, ctypes.c_char_p,
+                ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64,
+                ctypes.POINTER(ctypes.c_void_p)]
+            l.staxExecutableSignature.restype = ctypes.c_void_p
+            l.staxExecutableSignature.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+            l.staxExecutableDestroy.argtypes = [ctypes.c_void_p]
+            l.staxSetNumThreads.argtypes = [ctypes.c_int]
+            l._stax_compile_bound = True
+        self._lib = l
+        err, ir = ctypes.c_void_p(), ctypes.c_void_p()
+        handle = l.staxCompile(module_text.encode(), options.encode(),
+                               ctypes.byref(ir) if keep_llvm_ir else None,
+                               ctypes.byref(err))
+        if not handle:
+            raise StaxError(_take_string(err.value))
+        self._handle = handle
+        self.llvm_ir = _take_string(ir.value) if keep_llvm_ir else None
+        self._signatures = {}
+
+    def signature(self, entry: str):
+        """([(shape, dtype)] of the inputs, [(shape, dtype)] of the results)."""
+        if entry not in self._signatures:
+            text = _take_string(self._lib.staxExecutableSignature(
+                self._handle, entry.encode()))
+            if not text:
+                raise StaxError("no compiled function '%s'" % entry)
+            ins, outs = text.split(";")
+            self._signatures[entry] = (
+                [_parse_type(t) for t in ins.split(",") if t],
+                [_parse_type(t) for t in outs.split(",") if t])
+        return self._signatures[entry]
+
+    def call_raw(self, entry: str, pointers) -> None:
+        arr = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
+        err = ctypes.c_void_p()
+        if self._lib.staxExecutableCall(self._handle, entry.encode(), arr,
+                                        len(pointers), ctypes.byref(err)):
+            raise StaxError(_take_string(err.value))
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._lib.staxExecutableDestroy(self._handle)
+            self._handle = None
+
+
+def set_num_threads(threads: int) -> None:
+    """Threads of compiled parallel loops; 0 means all cores."""
+    l = lib()
+    l.staxSetNumThreads.argtypes = [ctypes.c_int]
+    l.staxSetNumThreads(int(threads))

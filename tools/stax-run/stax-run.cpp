@@ -306,6 +306,9 @@ runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
                  << "'\n";
     return failure();
   }
+  SmallVector<RankedTensorType> resultTypes;
+  for (Type t : module.lookupSymbol<func::FuncOp>(name).getResultTypes())
+    resultTypes.push_back(cast<RankedTensorType>(t));
   auto compiled = stax::CompiledModule::compile(module, options);
   if (failed(compiled))
     return failure();
@@ -314,7 +317,7 @@ runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
   SmallVector<std::vector<char>> storage;
   for (const stax::Tensor &t : args)
     packTensor(t, storage.emplace_back());
-  for (RankedTensorType r : entryPoint->results) {
+  for (RankedTensorType r : resultTypes) {
     stax::Tensor zero(r.getShape(), r.getElementType());
     packTensor(zero, storage.emplace_back());
   }
@@ -327,7 +330,7 @@ runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
     return failure();
   }
   SmallVector<stax::Tensor> results;
-  for (auto [k, r] : llvm::enumerate(entryPoint->results))
+  for (auto [k, r] : llvm::enumerate(resultTypes))
     results.push_back(unpackTensor(r, storage[args.size() + k]));
   return results;
 }

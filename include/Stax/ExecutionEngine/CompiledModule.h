@@ -15,18 +15,28 @@
 #include <memory>
 #include <string>
 
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
 namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
 
 namespace mlir::stax {
 
+/// The type of one buffer, kept as text: it outlives the MLIRContext the
+/// module was compiled in. `type` is the tensor type ("tensor<4x8xf32>").
+struct BufferType {
+  std::string type;
+  int64_t elements = 0;
+};
+
 /// A function of a compiled module, with its signature before code
 /// generation: it is called with one buffer per input, then one per result,
 /// each the contiguous row-major storage of that tensor type.
 struct EntryPoint {
   std::string name;
-  llvm::SmallVector<RankedTensorType> inputs, results;
+  llvm::SmallVector<BufferType> inputs, results;
   void (*packed)(void **) = nullptr; ///< the ExecutionEngine's wrapper
 };
 
@@ -57,6 +67,7 @@ public:
 
 private:
   CompiledModule() = default;
+  std::unique_ptr<llvm::TargetMachine> targetMachine;
   std::unique_ptr<ExecutionEngine> engine;
   llvm::SmallVector<EntryPoint> entries;
   llvm::SmallVector<std::string> errorSites;

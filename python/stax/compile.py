@@ -1,0 +1,309 @@
+"""`stax.compile`: run PyTorch functions and modules as Stax-compiled CPU code.
+
+    f = stax.compile(fn)             # or stax.compile(nn_module)
+    y = f(x, w)                      # traces, compiles, runs; y is a torch tensor
+    y.sum().backward()               # the compiled backward (Section 5.6)
+
+On the first call for an input signature (shapes, dtypes, requires_grad and
+whether grad mode is on) the function is traced with make_fx and imported
+as `tp`. With gradients needed, `--stax-joint-graph` and `--stax-mincut`
+split it into a forward that also returns the values the backward needs and
+a backward compiled on its first use; a `torch.autograd.Function` ties them
+to autograd. Under `torch.no_grad()` only the forward is compiled. A second
+derivative through the compiled backward raises Listing 5.5's explicit
+error. Operators the importer does not know are split out with torch.fx's
+CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
+partition that Stax cannot compile runs in PyTorch too, with a warning.
+"""
+
+import json
+import os
+import tempfile
+import warnings
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+import torch
+from torch.utils._pytree import tree_flatten, tree_unflatten
+
+from ._capi import Executable, StaxError, run_pipeline
+
+_NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
+                np.dtype(np.float64): torch.float64,
+                np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32,
+                np.dtype(np.int16): torch.int16, np.dtype(np.int8): torch.int8,
+                np.dtype(np.bool_): torch.bool}
+
+DOUBLE_BACKWARD_ERROR = (
+    "Compiled regions do not support second-order gradients (double "
+    "backward). Run the function without compilation to compute "
+    "higher-order derivatives.")
+
+
+def _run(exe: Executable, entry: str, tensors) -> List[torch.Tensor]:
+    """Calls `entry` on torch tensors (zero copy when contiguous)."""
+    ins, outs = exe.signature(entry)
+    if len(tensors) != len(ins):
+        raise StaxError(f"@{entry} takes {len(ins)} tensors, got {len(tensors)}")
+    args = []
+    for i, (t, (shape, dt)) in enumerate(zip(tensors, ins)):
+        t = t.detach()
+        if tuple(t.shape) != shape or t.dtype != _NP_TO_TORCH[dt]:
+            raise StaxError(f"@{entry} argument #{i}: expected {dt}{list(shape)}, "
+                            f"got {t.dtype}{list(t.shape)}")
+        args.append(t if t.is_contiguous() else t.contiguous())
+    results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt]) for shape, dt in outs]
+    exe.call_raw(entry, [t.data_ptr() for t in args] +
+                 [r.data_ptr() for r in results])
+    return results
+
+
+def _only(module_text: str, entry: str) -> str:
+    """The module with only function `entry` (so that each half of a
+    forward/backward pair compiles on its own)."""
+    return run_pipeline(module_text, "builtin.module(symbol-privatize{exclude=%s},"
+                        "symbol-dce)" % entry)
+
+
+class _Plan:
+    """Compiled code for one input signature."""
+
+    def __init__(self, owner: "CompiledFunction", flat_fn, inputs, grad: bool):
+        from .importer import import_torch
+        self.owner = owner
+        self.spec = None
+
+        def traced(*xs):
+            leaves, self.spec = tree_flatten(flat_fn(*xs))
+            self.num_outputs = len(leaves)
+            return leaves
+
+        examples = [t.detach().requires_grad_(t.requires_grad and grad)
+                    if t.is_floating_point() else t.detach() for t in inputs]
+        text = import_torch(traced, *examples, name="forward")
+        owner._dump("tp.mlir", text)
+        self.grad = grad
+        if not grad:
+            self.fw = owner._compile(text, "forward")
+            return
+        with tempfile.TemporaryDirectory(prefix="stax-") as tmp:
+            report_path = os.path.join(tmp, "mincut.json")
+            dot_path = os.path.join(tmp, "mincut.dot")
+            budget = (" memory-budget=%s" % owner.memory_budget
+                      if owner.memory_budget is not None else "")
+            split = run_pipeline(text, "builtin.module(stax-joint-graph,"
+                                 "stax-mincut{report=%s dot=%s%s})"
+                                 % (report_path, dot_path, budget))
+            with open(report_path) as f:
+                [report] = json.load(f)["functions"]
+            if owner.debug_dir:
+                with open(dot_path) as f:
+                    owner._dump("mincut.dot", f.read())
+        owner._dump("split.mlir", split)
+        self.split = split
+        self.saved_inputs = [int(e["name"].split("_")[1]) - 1
+                             for e in report["saved"] if e["kind"] == "input"]
+        self.grad_inputs = [i for i, t in enumerate(inputs)
+                            if t.requires_grad and t.is_floating_point()]
+        self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
+        self.bw = None  # compiled on first use
+
+    def backward_executable(self) -> Executable:
+        if self.bw is None:
+            self.bw = self.owner._compile(_only(self.split, "forward_backward"),
+                                          "forward_backward")
+        return self.bw
+
+
+class _CompiledBackward(torch.autograd.Function):
+    """Listing 5.5: the compiled backward as a Function whose own backward
+    refuses, so that a second derivative fails here, explicitly."""
+
+    @staticmethod
+    def forward(ctx, plan, num_args, *args):
+        return tuple(_run(plan.backward_executable(), "forward_backward",
+                          list(args[:num_args])))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(DOUBLE_BACKWARD_ERROR)
+
+
+class _CompiledRegion(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, plan, *inputs):
+        outs = _run(plan.fw, "forward_forward", list(inputs))
+        n = plan.num_outputs
+        ctx.plan = plan
+        ctx.num_saved = len(plan.saved_inputs) + len(outs) - n
+        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:],
+                              *[inputs[i] for i in plan.grad_inputs])
+        ctx.out_meta = [(o.shape, o.dtype) for o in outs[:n]]
+        ctx.mark_non_differentiable(*[o for o in outs[:n]
+                                      if not o.is_floating_point()])
+        return tuple(outs[:n])
+
+    @staticmethod
+    def backward(ctx, *grads):
+        plan = ctx.plan
+        saved = list(ctx.saved_tensors)
+        primals = saved[ctx.num_saved:]
+        saved = saved[:ctx.num_saved]
+        tangents = [g if g is not None else torch.zeros(s, dtype=d)
+                    for g, (s, d) in zip(grads, ctx.out_meta)
+                    if d.is_floating_point]
+        ins, _ = plan.backward_executable().signature("forward_backward")
+        args = saved + tangents
+        if len(args) != len(ins):
+            raise StaxError(f"the compiled backward takes {len(ins)} tensors; "
+                            f"{len(saved)} saved + {len(tangents)} tangents")
+        if torch.is_grad_enabled():  # create_graph=True: Listing 5.5
+            grads_in = _CompiledBackward.apply(plan, len(args), *args, *primals)
+        else:
+            grads_in = _run(plan.backward_executable(), "forward_backward", args)
+        result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)
+        for i, g in zip(plan.grad_inputs, grads_in):
+            result[i] = g
+        return (None, *result)
+
+
+class CompiledFunction:
+    """The callable that `stax.compile` returns (see the module docstring)."""
+
+    def __init__(self, fn, *, options: str = "", memory_budget=None,
+                 debug_dir: Optional[str] = None, partition: bool = True):
+        self.fn = fn
+        self.options = options
+        self.memory_budget = memory_budget
+        self.debug_dir = debug_dir
+        self.partition = partition
+        self._plans: Dict[Any, Any] = {}
+        self._count = 0
+
+    # -- helpers used by _Plan -------------------------------------------
+    def _dump(self, name: str, text: str) -> None:
+        if self.debug_dir:
+            os.makedirs(self.debug_dir, exist_ok=True)
+            with open(os.path.join(self.debug_dir, f"{self._count:02d}-{name}"),
+                      "w") as f:
+                f.write(text)
+
+    def _compile(self, text: str, entry: str) -> Executable:
+        if self.debug_dir:
+            self._dump(f"{entry}.stax.mlir",
+                       run_pipeline(text, "builtin.module(stax-lowering-pipeline)"))
+        exe = Executable(text, self.options, keep_llvm_ir=bool(self.debug_dir))
+        if self.debug_dir:
+            self._dump(f"{entry}.ll", exe.llvm_ir)
+        return exe
+
+    # -- calling ---------------------------------------------------------
+    def _flat(self, args):
+        """(function of flat tensors, the tensors): an nn.Module's parameters
+        and buffers become inputs, so that they get gradients."""
+        if not isinstance(self.fn, torch.nn.Module):
+            return self.fn, list(args)
+        module = self.fn
+        names = [n for n, _ in module.named_parameters()] + \
+                [n for n, _ in module.named_buffers()]
+        state = [p for _, p in module.named_parameters()] + \
+                [b for _, b in module.named_buffers()]
+        n = len(args)
+
+        def call(*xs):
+            from torch.nn.utils.stateless import functional_call
+            return functional_call(module, dict(zip(names, xs[n:])), tuple(xs[:n]))
+        return call, list(args) + state
+
+    def __call__(self, *args):
+        for i, a in enumerate(args):
+            if not isinstance(a, torch.Tensor):
+                raise StaxError(f"argument #{i} is a {type(a).__name__}; "
+                                "stax.compile functions take tensors")
+        flat_fn, inputs = self._flat(args)
+        grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
+        key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
+                           for t in inputs))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._build(flat_fn, inputs, grad)
+            self._plans[key] = plan
+            self._count += 1
+        if callable(plan) and not isinstance(plan, _Plan):
+            return plan(*inputs)
+        if plan.grad:
+            outs = _CompiledRegion.apply(plan, *inputs)
+        else:
+            outs = _run(plan.fw, "forward", inputs)
+        return tree_unflatten(list(outs), plan.spec)
+
+    def _build(self, flat_fn, inputs, grad):
+        if self.partition:
+            split = _split_unsupported(flat_fn, inputs, self)
+            if split is not None:
+                return split
+        try:
+            return _Plan(self, flat_fn, inputs, grad)
+        except StaxError as e:
+            if not self.partition:
+                raise
+            warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                          f"in PyTorch: {str(e).splitlines()[0]}", stacklevel=3)
+            return flat_fn
+
+
+def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
+    """When the traced graph has operators the importer does not map, a
+    GraphModule whose supported partitions are compiled by Stax and whose
+    other nodes run in PyTorch; None when every operator is supported."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+    from torch.fx.passes.operator_support import OperatorSupport
+    from .importer import _TABLE
+
+    gm = make_fx(flat_fn)(*[t.detach().requires_grad_(t.requires_grad)
+                            if t.is_floating_point() else t.detach()
+                            for t in inputs])
+    unsupported = sorted({str(n.target) for n in gm.graph.nodes
+                          if n.op == "call_function" and n.target not in _TABLE})
+    if not unsupported:
+        return None
+    warnings.warn("stax.compile: runs in PyTorch (no Stax import): "
+                  + ", ".join(unsupported), stacklevel=4)
+
+    class Support(OperatorSupport):
+        def is_node_supported(self, submodules, node):
+            return node.op == "call_function" and node.target in _TABLE
+
+    partitioner = CapabilityBasedPartitioner(gm, Support(),
+                                             allows_single_node_partition=True)
+    fused = partitioner.fuse_partitions(partitioner.propose_partitions())
+    for name, sub in list(fused.named_children()):
+        if isinstance(sub, torch.fx.GraphModule) and name.startswith("fused_"):
+            setattr(fused, name, CompiledFunction(sub, options=owner.options,
+                                                  memory_budget=owner.memory_budget,
+                                                  debug_dir=owner.debug_dir,
+                                                  partition=False))
+    fused.recompile()
+    spec = {}
+
+    def leaves(*xs):
+        out, spec["spec"] = tree_flatten(flat_fn(*xs))
+        return out
+    with torch.no_grad():  # only for the output structure
+        leaves(*[t.detach() for t in inputs])
+    return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])
+
+
+def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
+            options: str = "", debug_dir: Optional[str] = None) -> CompiledFunction:
+    """Compiles `fn_or_module` (a function of tensors or an nn.Module) with
+    Stax for `target`. `memory_budget` bounds the bytes the forward saves
+    for the backward (--stax-mincut memory-budget: bytes, or a fraction in
+    [0, 1]); `options` are --stax-pipeline options (e.g. "vector-width=1");
+    `debug_dir` receives every stage's IR, the min-cut picture (.dot) and
+    the kernels' LLVM IR."""
+    if target != "cpu":
+        raise StaxError(f"target={target!r}: only 'cpu' code generation exists")
+    return CompiledFunction(fn_or_module, options=options,
+                            memory_budget=memory_budget, debug_dir=debug_dir)

@@ -1,0 +1,73 @@
+// RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s
+
+// tp.mm and tp.bmm stay tp through the lowering (external calls) and
+// become calls of the runtime's stax_rt_matmul_<type>(batch, m, n, k, a, b, c)
+// with the aligned pointers of the row-major operand and result buffers
+// as i64. Each runtime function is declared once per module.
+
+// A result written straight into the caller's buffer.
+// CHECK-LABEL: func.func @direct(
+// CHECK-SAME: %[[X:[^:]*]]: memref<32xf32>, %[[W:[^:]*]]: memref<24xf32>, %[[OUT:[^:]*]]: memref<12xf32> {stax.output}) {
+// CHECK-DAG: %[[BATCH:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[M:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[K:.*]] = arith.constant 8 : i64
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<32xf32> -> index
+// CHECK: %[[AX:.*]] = arith.index_cast %[[PX]] : index to i64
+// CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %[[W]] : memref<24xf32> -> index
+// CHECK: %[[AW:.*]] = arith.index_cast %[[PW]] : index to i64
+// CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]] : memref<12xf32> -> index
+// CHECK: %[[AO:.*]] = arith.index_cast %[[PO]] : index to i64
+// CHECK: call @stax_rt_matmul_f32(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[AX]], %[[AW]], %[[AO]]) : (i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK-NEXT: return
+func.func @direct(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  %0 = tp.mm %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// Example 5.1's forward, gelu(x @ W).sum(): the product lives in the arena
+// and the call writes there; gelu and the sum read it back.
+// CHECK-LABEL: func.func @example_5_1(
+// CHECK-SAME: %[[X:[^:]*]]: memref<2048xf32>, %[[W:[^:]*]]: memref<4096xf32>, %[[OUT:[^:]*]]: memref<1xf32> {stax.output}) {
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8192xi8>
+// CHECK: %[[H:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<8192xi8> to memref<2048xf32>
+// CHECK: %[[PH:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
+// CHECK: %[[AH:.*]] = arith.index_cast %[[PH]] : index to i64
+// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[AH]])
+// CHECK: memref.load %[[H]]
+// CHECK: math.erf
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: memref.dealloc %[[ARENA]]
+func.func @example_5_1(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>) -> tensor<f32> {
+  %h = tp.mm %x, %w : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
+  %g = tp.gelu %h : tensor<32x64xf32> -> tensor<32x64xf32>
+  %s = tp.sum %g {dims = array<i64>} : tensor<32x64xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// tp.bmm passes its batch; f64 calls the f64 entry.
+// CHECK-LABEL: func.func @bmm(
+// CHECK-DAG: %[[BATCH:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[M:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[K:.*]] = arith.constant 8 : i64
+// CHECK: call @stax_rt_matmul_f64(%[[BATCH]], %[[M]], %[[N]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64) -> ()
+func.func @bmm(%x: tensor<2x4x8xf64>, %w: tensor<2x8x3xf64>) -> tensor<2x4x3xf64> {
+  %0 = tp.bmm %x, %w : (tensor<2x4x8xf64>, tensor<2x8x3xf64>) -> tensor<2x4x3xf64>
+  return %0 : tensor<2x4x3xf64>
+}
+
+// Integer products call the i64 entry.
+// CHECK-LABEL: func.func @mm_i64(
+// CHECK: call @stax_rt_matmul_i64(
+func.func @mm_i64(%x: tensor<4x8xi64>, %w: tensor<8x3xi64>) -> tensor<4x3xi64> {
+  %0 = tp.mm %x, %w : (tensor<4x8xi64>, tensor<8x3xi64>) -> tensor<4x3xi64>
+  %1 = tp.add %0, %0 : tensor<4x3xi64>, tensor<4x3xi64> -> tensor<4x3xi64>
+  return %1 : tensor<4x3xi64>
+}
+
+// One private declaration per runtime function.
+// CHECK-DAG: func.func private @stax_rt_matmul_f32(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @stax_rt_matmul_f64(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DAG: func.func private @stax_rt_matmul_i64(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-NOT: func.func private @stax_rt_matmul

@@ -1,0 +1,108 @@
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 parallel=false" %s | FileCheck %s --check-prefix=CHECK-SCALAR
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1" %s | FileCheck %s --check-prefix=CHECK-NOVEC
+
+// With vector-width > 1 the innermost loop of a pointwise node that stores
+// contiguously runs 16 lanes at a time: unit-stride reads are vector.load,
+// other strides vector.gather, the store vector.store, and a scalar loop
+// does the tail. A sum whose innermost reduction loop reads contiguously
+// keeps a vector accumulator and combines its lanes once
+// (vector.reduction). vector-width=1 emits no vector code at all.
+// CHECK-NOVEC-LABEL: func.func @row_sum
+// CHECK-NOVEC-NOT: vector
+// CHECK-NOVEC: func.func @short_rows
+// CHECK-NOVEC-NOT: vector
+
+// Example 6.2, (x * x).sum(-1): each row sums 16384 = 1024 x 16 lanes.
+// CHECK-LABEL: func.func @row_sum(
+// CHECK-SAME: %[[X:.*]]: memref<1048576xf32>, %[[OUT:.*]]: memref<64xf32> {stax.output})
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[INIT:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<16xf32>
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[ACC:.*]] = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %[[C16]] iter_args(%[[A:.*]] = %[[INIT]]) -> (vector<16xf32>) {
+// CHECK: %[[V:.*]] = vector.load %[[X]][%{{.*}}] : memref<1048576xf32>, vector<16xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : vector<16xf32>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[A]], %[[SQ]] : vector<16xf32>
+// CHECK: scf.yield %[[NEXT]] : vector<16xf32>
+// The scalar tail (empty here: 16384 is a multiple of 16), then the lanes.
+// CHECK: %[[TAIL:.*]] = scf.for {{.*}} -> (f32)
+// CHECK: %[[LANES:.*]] = vector.reduction <add>, %[[ACC]] : vector<16xf32> into f32
+// CHECK: %[[SUM:.*]] = arith.addf %[[TAIL]], %[[LANES]] : f32
+// CHECK: memref.store %[[SUM]], %[[OUT]]
+// CHECK-SCALAR-LABEL: func.func @row_sum
+// CHECK-SCALAR: scf.for {{.*}} iter_args({{.*}}) -> (f32)
+// CHECK-SCALAR: memref.load
+// CHECK-SCALAR: arith.mulf {{.*}} : f32
+// CHECK-SCALAR: arith.addf {{.*}} : f32
+func.func @row_sum(%x: tensor<64x16384xf32>) -> tensor<64xf32> {
+  %0 = tp.mul %x, %x : tensor<64x16384xf32>, tensor<64x16384xf32> -> tensor<64x16384xf32>
+  %1 = tp.sum %0 {dims = array<i64: -1>} : tensor<64x16384xf32> -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
+
+// Example 6.1, x.t() + y: y and the output are contiguous along the inner
+// loop (vector.load, vector.store); the transposed x steps by 256
+// (vector.gather at base + 256 * step). The scalar tail loop follows
+// (empty here: 512 = 32 x 16).
+// CHECK-LABEL: func.func @example_6_1(
+// CHECK-SAME: %[[X:[^:]*]]: memref<131072xf32>, %[[Y:[^:]*]]: memref<131072xf32>, %[[OUT:[^:]*]]: memref<131072xf32> {stax.output})
+// The vector loop ends at start + (n - start) / 16 * 16.
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: %[[W:.*]] = arith.constant 16 : index
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[W]] {
+// CHECK: %[[STEP:.*]] = vector.step : vector<16xindex>
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: %[[S:.*]] = vector.broadcast %[[C256]] : index to vector<16xindex>
+// CHECK: arith.muli %[[STEP]], %[[S]] : vector<16xindex>
+// CHECK: %[[GX:.*]] = vector.gather %[[X]][%{{.*}}] [%{{.*}}], %{{.*}}, %{{.*}} : memref<131072xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[LY:.*]] = vector.load %[[Y]][%{{.*}}] : memref<131072xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[GX]], %[[LY]] : vector<16xf32>
+// CHECK: vector.store %[[SUM]], %[[OUT]][%{{.*}}] : memref<131072xf32>, vector<16xf32>
+// CHECK: }
+// CHECK: scf.for
+// CHECK: memref.load %[[X]]
+// CHECK: memref.load %[[Y]]
+// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK-SCALAR-LABEL: func.func @example_6_1
+// CHECK-SCALAR: memref.load
+// CHECK-SCALAR: memref.store
+func.func @example_6_1(%x: tensor<512x256xf32>, %y: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %0 = tp.t %x : tensor<512x256xf32> -> tensor<256x512xf32>
+  %1 = tp.add %0, %y : tensor<256x512xf32>, tensor<256x512xf32> -> tensor<256x512xf32>
+  return %1 : tensor<256x512xf32>
+}
+
+// A value read at a fixed address along the inner loop (the bias b[i]
+// of row i) is one scalar load broadcast to all lanes.
+// CHECK-LABEL: func.func @broadcast(
+// CHECK-SAME: %[[X:[^:]*]]: memref<2048xf32>, %[[B:[^:]*]]: memref<32xf32>,
+// CHECK: scf.for {{.*}} step %{{.*}} {
+// CHECK: %[[LX:.*]] = vector.load %[[X]]
+// CHECK: %[[LB:.*]] = memref.load %[[B]]
+// CHECK: %[[BB:.*]] = vector.broadcast %[[LB]] : f32 to vector<16xf32>
+// CHECK: arith.addf %[[LX]], %[[BB]] : vector<16xf32>
+// CHECK: vector.store
+func.func @broadcast(%x: tensor<32x64xf32>, %b: tensor<32x1xf32>) -> tensor<32x64xf32> {
+  %0 = tp.add %x, %b : tensor<32x64xf32>, tensor<32x1xf32> -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+}
+
+// Rows shorter than the vector width stay scalar.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @short_rows(%x: tensor<100x15xf32>) -> tensor<100xf32> {
+  %0 = tp.relu %x : tensor<100x15xf32> -> tensor<100x15xf32>
+  %1 = tp.amax %0 {dims = array<i64: -1>} : tensor<100x15xf32> -> tensor<100xf32>
+  return %1 : tensor<100xf32>
+}
+
+// Argmax keeps its (value, position) state in scalar loops.
+// CHECK-LABEL: func.func @argmax
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @argmax(%x: tensor<8x64xf32>) -> tensor<8xi64> {
+  %0 = tp.argmax %x {dim = 1 : i64} : tensor<8x64xf32> -> tensor<8xi64>
+  return %0 : tensor<8xi64>
+}
