@@ -252,6 +252,17 @@ class CompiledFunction:
             return flat_fn
 
 
+class _CompiledSubmodule(torch.nn.Module):
+    """A compiled partition in the place of its GraphModule."""
+
+    def __init__(self, compiled: CompiledFunction):
+        super().__init__()
+        self.compiled = compiled
+
+    def forward(self, *xs):
+        return self.compiled(*xs)
+
+
 def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     """When the traced graph has operators the importer does not map, a
     GraphModule whose supported partitions are compiled by Stax and whose
@@ -261,7 +272,13 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     from torch.fx.passes.operator_support import OperatorSupport
     from .importer import _TABLE
 
-    gm = make_fx(flat_fn)(*[t.detach().requires_grad_(t.requires_grad)
+    spec = {}
+
+    def leaves(*xs):
+        out, spec["spec"] = tree_flatten(flat_fn(*xs))
+        return out
+
+    gm = make_fx(leaves)(*[t.detach().requires_grad_(t.requires_grad)
                             if t.is_floating_point() else t.detach()
                             for t in inputs])
     unsupported = sorted({str(n.target) for n in gm.graph.nodes
@@ -280,18 +297,10 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     fused = partitioner.fuse_partitions(partitioner.propose_partitions())
     for name, sub in list(fused.named_children()):
         if isinstance(sub, torch.fx.GraphModule) and name.startswith("fused_"):
-            setattr(fused, name, CompiledFunction(sub, options=owner.options,
-                                                  memory_budget=owner.memory_budget,
-                                                  debug_dir=owner.debug_dir,
-                                                  partition=False))
+            setattr(fused, name, _CompiledSubmodule(CompiledFunction(
+                sub, options=owner.options, memory_budget=owner.memory_budget,
+                debug_dir=owner.debug_dir, partition=False)))
     fused.recompile()
-    spec = {}
-
-    def leaves(*xs):
-        out, spec["spec"] = tree_flatten(flat_fn(*xs))
-        return out
-    with torch.no_grad():  # only for the output structure
-        leaves(*[t.detach() for t in inputs])
     return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])
 
 

@@ -1,0 +1,164 @@
+"""stax.compile end to end: compiled CPU code against PyTorch eager.
+
+Tolerances (Section 6.9): elementwise f32 code is class 1 except for the
+approximated transcendental functions (<= 2 ulp each, docs/Numerics.md);
+matmul (BLAS) and vectorized reductions reassociate sums (class 2). A sum of
+n f32 terms reordered differs by at most about 2 * n * u * sum|terms| (u =
+2^-24) from the same sum in another order, so each check below scales
+n * u by the magnitude of what was summed.
+"""
+
+import warnings
+
+import pytest
+import torch
+
+import stax
+from stax._capi import StaxError
+
+U = 2.0 ** -24
+
+
+def reorder_bound(n, magnitude):
+    """Largest difference of two orders of an n-term f32 sum of terms whose
+    absolute values add up to `magnitude` (plus a few ulp of rounding in
+    the approximated math functions on the way)."""
+    return 2 * n * U * magnitude + 8 * U * magnitude
+
+
+def test_function_forward_and_gradients_match_eager():
+    torch.manual_seed(0)
+    x = torch.randn(64, 128, requires_grad=True)
+    w = torch.randn(128, 32, requires_grad=True)
+
+    def f(x, w):
+        return torch.nn.functional.gelu(x @ w).sum()
+
+    y = stax.compile(f)(x, w)
+    y.backward()
+    gx, gw = x.grad.clone(), w.grad.clone()
+    x.grad = w.grad = None
+    ye = f(x, w)
+    ye.backward()
+    # The sum runs over 64*32 gelu values, each from a 128-term dot product.
+    mag = float((x.abs() @ w.abs()).sum())
+    assert abs(float(y) - float(ye)) <= reorder_bound(128 + 64 * 32, mag)
+    # grad_x = gelu'(h) @ w.T and grad_w = x.T @ gelu'(h), |gelu'| < 1.13.
+    gmag_x = 1.13 * float(w.detach().abs().sum(1).max())
+    assert torch.all((gx - x.grad).abs() <= reorder_bound(32, gmag_x))
+    gmag_w = 1.13 * float(x.detach().abs().sum(0).max())
+    assert torch.all((gw - w.grad).abs() <= reorder_bound(64, gmag_w))
+
+
+def test_module_parameters_get_gradients_and_no_grad_compiles_no_backward():
+    torch.manual_seed(1)
+    mlp = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.Tanh(),
+                              torch.nn.Linear(32, 4))
+    compiled = stax.compile(mlp)
+    x = torch.randn(8, 16)
+    with torch.no_grad():
+        out = compiled(x)
+    plans = list(compiled._plans.values())
+    assert len(plans) == 1 and not plans[0].grad
+    assert not hasattr(plans[0], "bw")
+    compiled(x).sum().backward()
+    grads = [p.grad.clone() for p in mlp.parameters()]
+    for p in mlp.parameters():
+        p.grad = None
+    mlp(x).sum().backward()
+    for g, p in zip(grads, mlp.parameters()):
+        assert g is not None and g.shape == p.shape
+        assert torch.all((g - p.grad).abs() <= reorder_bound(32, 8 * 32))
+    assert torch.all((out - mlp(x)).abs() <= reorder_bound(32, 32 * 4))
+
+
+def test_backward_is_compiled_on_first_use():
+    x = torch.randn(4, 8, requires_grad=True)
+    f = stax.compile(lambda x: torch.tanh(x).sum())
+    f(x)
+    [plan] = f._plans.values()
+    assert plan.bw is None
+    f(x).backward()
+    assert plan.bw is not None
+
+
+def test_double_backward_raises_the_explicit_error():
+    x = torch.randn(4, 8, requires_grad=True)
+    f = stax.compile(lambda x: (x * x * x).sum())
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (ge,) = torch.autograd.grad((x * x * x).sum(), x)
+    # Two products and a sum of three: a few roundings of 3x^2.
+    assert torch.all((g - ge).abs() <= 8 * U * 3 * x.detach() ** 2)
+    with pytest.raises(RuntimeError, match="second-order gradients"):
+        g.sum().backward()
+
+
+def test_unsupported_operator_is_split_out_with_one_warning():
+    x = torch.randn(6, 5)
+
+    def f(x):
+        return torch.cumsum(torch.relu(x) * 2, 1) + 1
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = stax.compile(f)(x)
+    msgs = [str(w.message) for w in caught if "stax.compile" in str(w.message)]
+    assert len(msgs) == 1 and "aten.cumsum.default" in msgs[0]
+    assert torch.equal(y, f(x))  # relu, *2, +1 compiled: class 1
+
+
+def test_signature_guards_recompile():
+    f = stax.compile(lambda x: x + 1)
+    assert torch.equal(f(torch.zeros(3)), torch.ones(3))
+    assert torch.equal(f(torch.zeros(2, 2)), torch.ones(2, 2))
+    assert torch.equal(f(torch.zeros(3, dtype=torch.float64)),
+                       torch.ones(3, dtype=torch.float64))
+    assert len(f._plans) == 3
+
+
+def test_mlp_trains_like_eager():
+    torch.manual_seed(2)
+    def make():
+        torch.manual_seed(3)
+        return torch.nn.Sequential(torch.nn.Linear(10, 24), torch.nn.ReLU(),
+                                   torch.nn.Linear(24, 1))
+    eager, ours = make(), make()
+    compiled = stax.compile(lambda x, y: ((ours(x) - y) ** 2).mean())
+    x, y = torch.randn(32, 10), torch.randn(32, 1)
+    opt_e = torch.optim.SGD(eager.parameters(), lr=0.05)
+    opt_o = torch.optim.SGD(ours.parameters(), lr=0.05)
+    losses_e, losses_o = [], []
+    for _ in range(50):
+        for model, opt, losses, fn in (
+                (eager, opt_e, losses_e, lambda: ((eager(x) - y) ** 2).mean()),
+                (ours, opt_o, losses_o, lambda: stax.compile(ours)(x).sub(y).pow(2).mean())):
+            opt.zero_grad()
+            loss = fn()
+            loss.backward()
+            opt.step()
+            losses.append(float(loss))
+    # Each step's loss differs by reordered sums (n <= 32 rows, 24 hidden);
+    # 50 SGD steps amplify that by at most a modest factor on this convex-ish
+    # problem: allow 1e3 * n * u relative.
+    for a, b in zip(losses_e, losses_o):
+        assert abs(a - b) <= 1e3 * 32 * U * max(abs(a), 1.0)
+    assert losses_o[-1] < losses_o[0]
+
+
+def test_bad_arguments_are_errors():
+    f = stax.compile(lambda x: x * 2)
+    with pytest.raises(StaxError, match="argument #0 is a int"):
+        f(3)
+    with pytest.raises(StaxError, match="only 'cpu'"):
+        stax.compile(lambda x: x, target="tpu")
+
+
+def test_debug_dir_gets_every_stage(tmp_path):
+    x = torch.randn(4, 4, requires_grad=True)
+    f = stax.compile(lambda x: torch.exp(x).sum(), debug_dir=str(tmp_path))
+    f(x).backward()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    for part in ("tp.mlir", "split.mlir", "mincut.dot",
+                 "forward_forward.stax.mlir", "forward_forward.ll",
+                 "forward_backward.ll"):
+        assert any(n.endswith(part) for n in names), (part, names)

@@ -1,0 +1,29 @@
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops %s -split-input-file -verify-diagnostics
+// RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="grain=0" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
+// RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=-1" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
+// RUN: not stax-opt --stax-pipeline="grain=0" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
+
+// tp functions that lower but have no code generation.
+
+// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1 and vector-width >= 0
+
+// An op without a lowering rule stays tp (a fallback, with a remark) and
+// code generation names it.
+func.func @fallback(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>) -> tensor<4x8xi64> {
+  %a = tp.mul.Scalar %x {other = 3 : i64} : tensor<4x8xi64> -> tensor<4x8xi64>
+  // expected-remark @+2 {{fallback: 'tp.div' has no lowering rule}}
+  // expected-error @+1 {{'tp.div' has no CPU code generation (lower it to stax nodes first, or run it outside Stax)}}
+  %d = tp.div %a, %y {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
+  return %d : tensor<4x8xi64>
+}
+
+// -----
+
+// Matmuls of other element types have no runtime function.
+func.func @mm_i32(%x: tensor<4x8xi32>, %w: tensor<8x3xi32>) -> tensor<4x3xi32> {
+  // expected-remark @+2 {{external call: 'tp.mm' reads row-major buffers}}
+  // expected-error @+1 {{'tp.mm' on 'i32' has no CPU code generation (f32, f64, i64)}}
+  %0 = tp.mm %x, %w : (tensor<4x8xi32>, tensor<8x3xi32>) -> tensor<4x3xi32>
+  %1 = tp.neg %0 : tensor<4x3xi32> -> tensor<4x3xi32>
+  return %1 : tensor<4x3xi32>
+}
