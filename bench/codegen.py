@@ -1,0 +1,126 @@
+"""Compiled CPU code against PyTorch eager, in one run (2 threads).
+
+    MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 \\
+      PYTHONPATH=python /usr/bin/python3 bench/codegen.py [--quick]
+
+Prints (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
+bytes moved / best time) against a measured copy bandwidth; (2) models:
+eager vs compiled forward+backward time and first-call compile time; (3)
+the overhead a cached call adds. The malloc settings keep freed blocks for
+reuse (docs: TOOLCHAIN.md); the table is what to quote, not assertions.
+"""
+
+import argparse
+import time
+
+import torch
+
+import stax
+
+
+def best(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def kernels(n, reps):
+    a, b = torch.randn(n), torch.randn(n)
+    rows = torch.randn(n // 4096, 4096)
+    cases = [
+        ("a + b", lambda a, b: a + b, (a, b), 3 * n * 4),
+        ("sigmoid(tanh(a)*b+a)", lambda a, b: torch.sigmoid(torch.tanh(a) * b + a),
+         (a, b), 3 * n * 4),
+        ("row sum", lambda x: x.sum(-1), (rows,), n * 4),
+        ("softmax(-1)", lambda x: torch.softmax(x, -1), (rows,), 2 * n * 4),
+        ("layer norm", lambda x: torch.nn.functional.layer_norm(x, (4096,)),
+         (rows,), 2 * n * 4),
+    ]
+    dst = torch.empty(n)
+    copy = n * 8 / best(lambda: dst.copy_(a), reps) / 1e9
+    print(f"\n{n * 4 >> 20} MiB per tensor; copy bandwidth {copy:.1f} GB/s (read+write)")
+    print(f"{'kernel':24s} {'eager GB/s':>10s} {'stax GB/s':>10s} {'stax/copy':>9s} "
+          f"{'speed-up':>8s}")
+    for name, fn, args, nbytes in cases:
+        compiled = stax.compile(fn)
+        with torch.no_grad():
+            compiled(*args)
+            te = best(lambda: fn(*args), reps)
+            ts = best(lambda: compiled(*args), reps)
+        print(f"{name:24s} {nbytes / te / 1e9:10.1f} {nbytes / ts / 1e9:10.1f} "
+              f"{nbytes / ts / 1e9 / copy:9.0%} {te / ts:8.2f}x")
+
+
+def models(reps):
+    torch.manual_seed(0)
+    cases = []
+    mlp = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.GELU(),
+                              torch.nn.Linear(512, 256), torch.nn.Tanh(),
+                              torch.nn.Linear(256, 10))
+    cases.append(("MLP 256-512-256-10, batch 256", mlp, (torch.randn(256, 256),)))
+    ln = torch.nn.Sequential(torch.nn.Linear(512, 512), torch.nn.LayerNorm(512),
+                             torch.nn.ReLU())
+    cases.append(("Linear+LayerNorm+ReLU 512, batch 512", ln, (torch.randn(512, 512),)))
+    cases.append(("Example 5.1 gelu(x@W).sum() 512x1024",
+                  lambda x, w: torch.nn.functional.gelu(x @ w).sum(),
+                  (torch.randn(512, 1024, requires_grad=True),
+                   torch.randn(1024, 1024, requires_grad=True))))
+    enc = torch.nn.TransformerEncoderLayer(128, 4, 256, dropout=0.0, batch_first=True)
+    cases.append(("TransformerEncoderLayer d=128 (2x64 tokens)", enc,
+                  (torch.randn(2, 64, 128),)))
+    print(f"\n{'model (forward+backward)':44s} {'eager ms':>9s} {'stax ms':>9s} "
+          f"{'speed-up':>8s} {'compile s':>9s}")
+    ratios = []
+    for name, model, args in cases:
+        def step(f):
+            out = f(*args)
+            (out if out.dim() == 0 else out.sum()).backward()
+        try:
+            compiled = stax.compile(model)
+            t = time.perf_counter()
+            step(compiled)
+            first = time.perf_counter() - t
+            te = best(lambda: step(model), reps)
+            ts = best(lambda: step(compiled), reps)
+        except Exception as e:  # noqa: BLE001 - a bench reports, never hides
+            print(f"{name:44s} FAILED: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
+            continue
+        ratios.append(te / ts)
+        print(f"{name:44s} {te * 1e3:9.2f} {ts * 1e3:9.2f} {te / ts:7.2f}x {first:9.2f}")
+    if ratios:
+        geo = 1.0
+        for r in ratios:
+            geo *= r
+        print(f"geomean speed-up over eager: {geo ** (1 / len(ratios)):.2f}x")
+
+
+def overhead(reps):
+    x = torch.randn(4)
+    f = stax.compile(lambda x: x + 1)
+    with torch.no_grad():
+        f(x)
+        ts = best(lambda: f(x), reps * 20)
+        te = best(lambda: x + 1, reps * 20)
+    print(f"\ncached call of a 4-element kernel: {ts * 1e6:.1f} us "
+          f"(eager x + 1: {te * 1e6:.1f} us)")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true", help="small sizes, few reps")
+    a = p.parse_args()
+    torch.set_num_threads(2)
+    stax.set_num_threads(2)
+    n = (1 << 22) if a.quick else (1 << 25)
+    reps = 3 if a.quick else 9
+    kernels(n, reps)
+    models(reps)
+    overhead(reps)
+
+
+if __name__ == "__main__":
+    main()
