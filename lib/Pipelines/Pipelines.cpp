@@ -73,12 +73,14 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   // the memref conversion must see before scf becomes cf.
   if (options.parallel)
     pm.addPass(createConvertSCFToOpenMPPass());
+  // Math without an LLVM intrinsic becomes libm calls, scalarized with
+  // vector.extract/insert when vectorized: before the vector conversion.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -237,11 +237,12 @@ SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, nb, zero);
     auto emptyState =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s[2], zero);
+    Value merged[] = {mean, m2, n}, partial[] = {mb, m2b, nb};
     SmallVector<Value> out;
-    for (auto [merged, partial, kept] :
-         llvm::zip(ValueRange{mean, m2, n}, ValueRange{mb, m2b, nb}, s)) {
-      Value v1 = arith::SelectOp::create(b, loc, emptyState, partial, merged);
-      out.push_back(arith::SelectOp::create(b, loc, emptyPartial, kept, v1));
+    for (unsigned k = 0; k < 3; ++k) {
+      Value v1 =
+          arith::SelectOp::create(b, loc, emptyState, partial[k], merged[k]);
+      out.push_back(arith::SelectOp::create(b, loc, emptyPartial, s[k], v1));
     }
     return out;
   }

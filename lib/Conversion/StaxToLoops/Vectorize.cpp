@@ -37,13 +37,22 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
       return std::nullopt;
     return c.getValue();
   };
+  // mod/floordiv/ceildiv by constants count as "pure affine" but are not
+  // linear: their lanes are no constant stride apart.
+  bool linear = e.isPureAffine();
+  e.walk([&](AffineExpr sub) {
+    if (sub.getKind() == AffineExprKind::Mod ||
+        sub.getKind() == AffineExprKind::FloorDiv ||
+        sub.getKind() == AffineExprKind::CeilDiv)
+      linear = false;
+  });
   std::optional<int64_t> base = valueAt(-1);
   int64_t stride = 0;
   for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
     const Lanes &l = lanes.at(operand);
     if (l.kind == Lanes::Uniform || l.stride == 0)
       continue;
-    if (!e.isPureAffine())
+    if (!linear)
       return failure();
     std::optional<int64_t> at = valueAt(k);
     if (!base || !at)
@@ -68,6 +77,9 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
     if (isa<IndirectIndexOp>(op))
       return failure();
     if (auto load = dyn_cast<LoadOp>(op); load && load.getMask())
+      return failure();
+    // vector<Nxi1> is packed bits in LLVM; buffers hold one byte per i1.
+    if (auto load = dyn_cast<LoadOp>(op); load && load.getType().isInteger(1))
       return failure();
     bool varying = llvm::any_of(op.getOperands(), [&](Value v) {
       return of(v).kind != Lanes::Uniform;
@@ -223,7 +235,8 @@ LogicalResult codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                           function_ref<void(Value)> scalarTail) {
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
-  if (ranges.empty() || strides.back() != 1 || ranges.back() < width)
+  if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
+      op.getType().getElementType().isInteger(1))
     return failure();
   Block &body = op.getBody().front();
   FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
