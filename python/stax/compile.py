@@ -17,6 +17,7 @@ partition that Stax cannot compile runs in PyTorch too, with a warning.
 """
 
 import json
+import operator
 import os
 import tempfile
 import warnings
@@ -281,8 +282,11 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     gm = make_fx(leaves)(*[t.detach().requires_grad_(t.requires_grad)
                             if t.is_floating_point() else t.detach()
                             for t in inputs])
+    def importable(node):
+        return node.target in _TABLE or node.target is operator.getitem
+
     unsupported = sorted({str(n.target) for n in gm.graph.nodes
-                          if n.op == "call_function" and n.target not in _TABLE})
+                          if n.op == "call_function" and not importable(n)})
     if not unsupported:
         return None
     warnings.warn("stax.compile: runs in PyTorch (no Stax import): "
@@ -290,7 +294,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
 
     class Support(OperatorSupport):
         def is_node_supported(self, submodules, node):
-            return node.op == "call_function" and node.target in _TABLE
+            return node.op == "call_function" and importable(node)
 
     partitioner = CapabilityBasedPartitioner(gm, Support(),
                                              allows_single_node_partition=True)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stax/ExecutionEngine/ObjectFile.h"
 #include "Stax/InitAll.h"
 #include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,49 +26,49 @@
 
 using namespace mlir;
 
-/// The first op that is not in the LLVM (or builtin) dialect, if any.
-static Operation *firstUntranslatable(ModuleOp module) {
-  Operation *found = nullptr;
-  module.walk([&](Operation *op) {
-    if (op == module.getOperation())
-      return WalkResult::advance();
-    Dialect *d = op->getDialect();
-    if (d && isa<LLVM::LLVMDialect, BuiltinDialect>(d))
-      return WalkResult::advance();
-    found = op;
-    return WalkResult::interrupt();
-  });
-  return found;
-}
-
-static LogicalResult staxToLLVMIR(Operation *op, raw_ostream &os) {
+static LogicalResult withModule(Operation *op, StringRef name,
+                                function_ref<LogicalResult(ModuleOp)> fn) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
-    return op->emitError("stax-to-llvmir: expected a builtin.module");
-  if (Operation *bad = firstUntranslatable(module))
-    return bad->emitError()
-           << "'" << bad->getName()
-           << "' is not in the LLVM dialect: lower the module to LLVM first "
-              "(stax-opt with the code-generation pipeline)";
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, context);
-  if (!llvmModule)
-    return module.emitError("stax-to-llvmir: translation to LLVM IR failed");
-  llvmModule->print(os, nullptr);
-  return success();
+    return op->emitError() << name << ": expected a builtin.module";
+  return fn(module);
+}
+
+static void codegenDialects(DialectRegistry &registry) {
+  stax::registerAllDialects(registry);
+  stax::registerCodegenTranslations(registry);
 }
 
 int main(int argc, char **argv) {
   stax::installBugReportMessage();
   registerToLLVMIRTranslation();
   TranslateFromMLIRRegistration staxToLLVM(
-      "stax-to-llvmir", "Translate a Stax module lowered to LLVM into LLVM IR",
-      staxToLLVMIR, [](DialectRegistry &registry) {
-        stax::registerAllDialects(registry);
-        registry.insert<LLVM::LLVMDialect>();
-        registerBuiltinDialectTranslation(registry);
-        registerLLVMDialectTranslation(registry);
-      });
+      "stax-to-llvmir",
+      "Translate a module lowered by --stax-pipeline into LLVM IR",
+      [](Operation *op, raw_ostream &os) {
+        return withModule(op, "stax-to-llvmir", [&](ModuleOp m) {
+          return stax::writeLLVMIR(m, os, /*optimize=*/false);
+        });
+      },
+      codegenDialects);
+  TranslateFromMLIRRegistration staxToObject(
+      "stax-to-object",
+      "Write an object file for the host CPU (-O3) of a module lowered by "
+      "--stax-pipeline",
+      [](Operation *op, raw_ostream &os) {
+        return withModule(op, "stax-to-object", [&](ModuleOp m) {
+          return stax::writeObjectFile(m, os);
+        });
+      },
+      codegenDialects);
+  TranslateFromMLIRRegistration staxToCHeader(
+      "stax-to-c-header",
+      "Write the C prototypes of a tp/stax module's compiled functions",
+      [](Operation *op, raw_ostream &os) {
+        return withModule(op, "stax-to-c-header", [&](ModuleOp m) {
+          return stax::writeCHeader(m, os);
+        });
+      },
+      [](DialectRegistry &registry) { stax::registerAllDialects(registry); });
   return failed(mlirTranslateMain(argc, argv, "Stax translation driver\n"));
 }

@@ -548,7 +548,7 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
   Block &body = op.getBody().front();
   Type yieldType = body.getTerminator()->getOperand(0).getType();
   Combiner combiner(op.getKind(), yieldType);
-  loopNest(loc, ranges.drop_front(outer.size()), parallel, [&](ValueRange ivs) {
+  auto perOutput = [&](ValueRange ivs) {
     SmallVector<Value> idx(outer);
     idx.append(ivs.begin(), ivs.end());
     SmallVector<Value> state = combiner.init(b, loc);
@@ -573,7 +573,38 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
       Type elt = cast<MemRefType>(mem.getType()).getElementType();
       memref::StoreOp::create(b, loc, castForStore(b, loc, v, elt), mem, addr);
     }
-  });
+  };
+  ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
+  if (rest.empty()) {
+    perOutput({});
+    return success();
+  }
+  loopNestWithInnermost(
+      loc, rest, parallel, [&](ValueRange mid, Value lb, Value ub) {
+        SmallVector<Value> fixed(outer);
+        fixed.append(mid.begin(), mid.end());
+        auto scalarOutput = [&](Value iv) {
+          SmallVector<Value> ivs(mid);
+          ivs.push_back(iv);
+          perOutput(ivs);
+        };
+        // Several outputs per vector first (class 1: each lane keeps the
+        // scalar order); else one output at a time.
+        if (options.vectorWidth > 1 &&
+            succeeded(vectorizeReductionOutputs(
+                b, op, fixed, lb, ub, buffers, options.vectorWidth,
+                combiner.init(b, loc),
+                [&](ValueRange s, ValueRange y) {
+                  return combiner.step(b, loc, s, y);
+                },
+                scalarOutput)))
+          return;
+        Value one = arith::ConstantIndexOp::create(b, loc, 1);
+        auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        scalarOutput(loop.getInductionVar());
+      });
   return success();
 }
 

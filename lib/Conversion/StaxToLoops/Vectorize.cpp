@@ -322,6 +322,14 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
   if (failed(lanes))
     return failure();
+  // Gathers would make a strided reduction both slower and reordered:
+  // the scalar loop keeps it class 1.
+  for (Operation &inner : body.without_terminator())
+    if (auto load = dyn_cast<LoadOp>(inner)) {
+      const Lanes &l = lanes->at(load.getResult());
+      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
+        return failure();
+    }
   Location loc = op.getLoc();
   bool isFloat = isa<FloatType>(t);
   auto vtype = VectorType::get({width}, t);
@@ -392,4 +400,88 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   Value lanesCombined = vector::ReductionOp::create(
       b, loc, horizontalKind(kind, isFloat), accV);
   return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
+}
+
+LogicalResult codegen::vectorizeReductionOutputs(
+    OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, ValueRange init,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<void(Value)> scalarTail) {
+  ReductionKind kind = op.getKind();
+  if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin ||
+      kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine)
+    return failure();
+  ArrayRef<int64_t> ranges = op.getIterationRanges();
+  SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
+  if (ranges.empty() || strides.back() != 1 || ranges.back() < width)
+    return failure();
+  Block &body = op.getBody().front();
+  Type t = body.getTerminator()->getOperand(0).getType();
+  for (Value r : op.getResults())
+    if (cast<RankedTensorType>(r.getType()).getElementType() != t ||
+        t.isInteger(1))
+      return failure();
+  Value lane = body.getArgument(ranges.size() - 1);
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, lane);
+  if (failed(lanes))
+    return failure();
+  for (Operation &inner : body.without_terminator())
+    if (auto load = dyn_cast<LoadOp>(inner)) {
+      const Lanes &l = lanes->at(load.getResult());
+      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
+        return failure(); // gathers: the row-wise vectorization does better
+    }
+  Location loc = op.getLoc();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  ArrayRef<int64_t> rranges = op.getReductionRanges();
+  Value end = vectorEnd(b, loc, lb, ub, width);
+  auto loop = scf::ForOp::create(b, loc, lb, end, cst(width));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> out(fixed);
+    out.push_back(loop.getInductionVar());
+    VectorBody vb(b, body, *lanes, buffers, width);
+    SmallVector<Value> state;
+    for (Value v : init)
+      state.push_back(vector::BroadcastOp::create(
+          b, loc, VectorType::get({width}, v.getType()), v));
+    SmallVector<Value> rivs;
+    auto rec = [&](auto &&self, unsigned k,
+                   ValueRange s) -> SmallVector<Value> {
+      if (k == rranges.size()) {
+        SmallVector<Value> args(out);
+        args.append(rivs.begin(), rivs.end());
+        return step(s, vb.emit(args));
+      }
+      auto inner = scf::ForOp::create(
+          b, loc, cst(0), cst(rranges[k]), cst(1), s,
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+            OpBuilder::InsertionGuard g2(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            rivs.push_back(iv);
+            SmallVector<Value> next = self(self, k + 1, iter);
+            rivs.pop_back();
+            scf::YieldOp::create(b, loc, next);
+          });
+      return SmallVector<Value>(inner.getResults());
+    };
+    state = rec(rec, 0, state);
+    AffineExpr e =
+        getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+    for (auto [k, st] : llvm::enumerate(strides))
+      e = e + getAffineDimExpr(k, b.getContext()) * st;
+    Value addr = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(strides.size(), 0, e), out);
+    for (auto [k, v] : llvm::enumerate(state))
+      vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
+                              ValueRange{addr});
+  }
+  auto tail = scf::ForOp::create(b, loc, end, ub, cst(1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(tail.getBody());
+  scalarTail(tail.getInductionVar());
+  return success();
 }

@@ -36,6 +36,20 @@ FailureOr<SmallVector<Value>> vectorizeReduction(OpBuilder &b, ReductionOp op,
                                                  BufferMap &buffers,
                                                  int64_t width);
 
+/// Emits the innermost *output* loop [lb, ub) of reduction `op` (the other
+/// output indices fixed to `fixed`) `width` outputs at a time: each lane
+/// runs its own reduction in the scalar order, so the result is bitwise
+/// equal to the scalar loop (class 1). `init` is the scalar initial state,
+/// `step(state, yielded)` the combine (applied to vectors), and
+/// `scalarTail(iv)` handles the remaining outputs. Fails, emitting nothing,
+/// unless every load the body makes is contiguous or invariant along the
+/// output loop and the combine is elementwise (sum/prod/max/min/any/all).
+LogicalResult vectorizeReductionOutputs(
+    OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, ValueRange init,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<void(Value)> scalarTail);
+
 } // namespace mlir::stax::codegen
 
 #endif // STAX_LIB_CONVERSION_STAXTOLOOPS_VECTORIZE_H

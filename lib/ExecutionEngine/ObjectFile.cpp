@@ -1,0 +1,174 @@
+//===- ObjectFile.cpp - ahead-of-time code for the host -------------------===//
+#include "Stax/ExecutionEngine/ObjectFile.h"
+#include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+
+void stax::registerCodegenTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+}
+
+namespace {
+/// The first op outside the LLVM, OpenMP and builtin dialects, if any.
+Operation *firstUntranslatable(ModuleOp module) {
+  Operation *found = nullptr;
+  module.walk([&](Operation *op) {
+    if (op == module.getOperation())
+      return WalkResult::advance();
+    Dialect *d = op->getDialect();
+    if (d && isa<LLVM::LLVMDialect, omp::OpenMPDialect, BuiltinDialect>(d))
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+struct HostModule {
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::Module> module;
+};
+
+FailureOr<HostModule> translate(ModuleOp module, llvm::LLVMContext &ctx,
+                                bool optimize) {
+  if (Operation *bad = firstUntranslatable(module))
+    return bad->emitError()
+           << "'" << bad->getName()
+           << "' is not in the LLVM dialect: lower the module to LLVM first "
+              "(stax-opt --stax-pipeline)";
+  // The stax.output marks served the signature; LLVM has no use for them.
+  module.walk([](FunctionOpInterface fn) {
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+      fn.removeArgAttr(i, StringAttr::get(fn->getContext(), stax::kOutputAttr));
+  });
+  module->removeAttr(stax::kErrorSitesAttr);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  HostModule host;
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return module.emitError() << llvm::toString(builder.takeError());
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    return module.emitError() << llvm::toString(tm.takeError());
+  host.tm = std::move(*tm);
+  host.module = translateModuleToLLVMIR(module, ctx);
+  if (!host.module)
+    return module.emitError("translation to LLVM IR failed");
+  host.module->setDataLayout(host.tm->createDataLayout());
+  host.module->setTargetTriple(host.tm->getTargetTriple());
+  if (optimize) {
+    if (llvm::Error err =
+            makeOptimizingTransformer(3, 0, host.tm.get())(host.module.get()))
+      return module.emitError() << llvm::toString(std::move(err));
+  }
+  return host;
+}
+} // namespace
+
+LogicalResult stax::writeLLVMIR(ModuleOp module, llvm::raw_ostream &os,
+                                bool optimize) {
+  llvm::LLVMContext ctx;
+  FailureOr<HostModule> host = translate(module, ctx, optimize);
+  if (failed(host))
+    return failure();
+  host->module->print(os, nullptr);
+  return success();
+}
+
+LogicalResult stax::writeObjectFile(ModuleOp module, llvm::raw_ostream &os) {
+  llvm::LLVMContext ctx;
+  FailureOr<HostModule> host = translate(module, ctx, /*optimize=*/true);
+  if (failed(host))
+    return failure();
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream object(buffer);
+  llvm::legacy::PassManager pm;
+  if (host->tm->addPassesToEmitFile(pm, object, nullptr,
+                                    llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the host target cannot emit object files");
+  pm.run(*host->module);
+  os << buffer;
+  return success();
+}
+
+static FailureOr<StringRef> cType(Operation *fn, Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  if (!rt || !rt.hasStaticShape())
+    return fn->emitError() << "a C prototype needs static tensor types, not "
+                           << t;
+  Type e = rt.getElementType();
+  if (e.isF32())
+    return StringRef("float");
+  if (e.isF64())
+    return StringRef("double");
+  if (e.isInteger(1))
+    return StringRef("bool");
+  if (e.isInteger(8))
+    return StringRef("int8_t");
+  if (e.isInteger(16))
+    return StringRef("int16_t");
+  if (e.isInteger(32))
+    return StringRef("int32_t");
+  if (e.isInteger(64))
+    return StringRef("int64_t");
+  return fn->emitError() << "no C type for element type " << e;
+}
+
+LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
+  os << "/* Entry points compiled by Stax (stax-opt --stax-pipeline).\n"
+        " * Each pointer is the contiguous row-major storage of a tensor; the\n"
+        " * callee writes the results into the caller's buffers. Link with\n"
+        " * libStaxRuntime.a, a BLAS (cblas) and libomp. */\n"
+        "#pragma once\n#include <stdbool.h>\n#include <stdint.h>\n\n"
+        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal())
+      continue;
+    std::string decl;
+    llvm::raw_string_ostream d(decl);
+    d << "void " << fn.getSymName() << "(";
+    bool first = true;
+    auto param = [&](Type t, bool output, unsigned i) -> LogicalResult {
+      FailureOr<StringRef> c = cType(fn, t);
+      if (failed(c))
+        return failure();
+      auto rt = cast<RankedTensorType>(t);
+      d << (first ? "" : ", ") << (output ? "" : "const ") << *c << " *"
+        << (output ? "out" : "in") << i << " /* ";
+      llvm::interleave(rt.getShape(), d, "x");
+      d << (rt.getRank() ? "" : "scalar") << " */";
+      first = false;
+      return success();
+    };
+    for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+      if (failed(param(t, false, i)))
+        return failure();
+    for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+      if (failed(param(t, true, i)))
+        return failure();
+    d << (first ? "void" : "") << ");\n";
+    os << decl;
+  }
+  os << "\n#ifdef __cplusplus\n}\n#endif\n";
+  return success();
+}
