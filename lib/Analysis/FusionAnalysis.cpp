@@ -587,9 +587,13 @@ FailureOr<SmallVector<FusionGroup>> Fuser::order() {
   while (!ready.empty()) {
     unsigned g = ready.top().second;
     ready.pop();
-    ArrayRef<int64_t> loops = info.find(groups[g].members.front())->second.loops;
-    ordered.push_back({groups[g].members,
-                       SmallVector<int64_t>(loops.take_front(groups[g].outer))});
+    // Ops that are not nodes (externals, fallbacks, kernels) have no loops.
+    SmallVector<int64_t> outer;
+    auto it = info.find(groups[g].members.front());
+    if (it != info.end())
+      outer.assign(it->second.loops.begin(),
+                   it->second.loops.begin() + groups[g].outer);
+    ordered.push_back({groups[g].members, std::move(outer)});
     for (unsigned s : succ[g])
       if (--indegree[s] == 0)
         ready.push({position[groups[s].members.front()], s});

@@ -5,7 +5,7 @@
 // the positive case).
 
 func.func @tp_module(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'tp.exp' is not in the LLVM dialect: lower the module to LLVM first (stax-opt with the code-generation pipeline)}}
+  // expected-error @+1 {{'tp.exp' is not in the LLVM dialect: lower the module to LLVM first (stax-opt --stax-pipeline)}}
   %y = tp.exp %x : tensor<4xf32> -> tensor<4xf32>
   return %y : tensor<4xf32>
 }

@@ -297,12 +297,16 @@ private:
   /// With `parallel`, all loops but the last form one scf.parallel (a single
   /// loop is cut into chunks instead).
   void loopNest(Location loc, ArrayRef<int64_t> ranges, bool parallel,
-                function_ref<void(ValueRange)> inner);
+                function_ref<void(ValueRange)> inner,
+                int64_t workPerIteration = 1);
   /// Same, but `innermost(outerIvs, lb, ub)` emits the last loop itself
   /// (for vectorization).
+  /// `workPerIteration` (body evaluations per innermost iteration) sizes
+  /// the chunks of a single parallel loop.
   void loopNestWithInnermost(
       Location loc, ArrayRef<int64_t> ranges, bool parallel,
-      function_ref<void(ValueRange, Value, Value)> innermost);
+      function_ref<void(ValueRange, Value, Value)> innermost,
+      int64_t workPerIteration = 1);
   /// Sequential loops over the reduction ranges carrying `state`.
   SmallVector<Value>
   reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
@@ -397,7 +401,8 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
 
 void NodeEmitter::loopNestWithInnermost(
     Location loc, ArrayRef<int64_t> ranges, bool parallel,
-    function_ref<void(ValueRange, Value, Value)> innermost) {
+    function_ref<void(ValueRange, Value, Value)> innermost,
+    int64_t workPerIteration) {
   assert(!ranges.empty() && "no loops");
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -433,9 +438,15 @@ void NodeEmitter::loopNestWithInnermost(
     innermost(par.getInductionVars(), cst(0), cst(last));
     return;
   }
-  // One loop: parallel over chunks (a multiple of the vector width).
-  int64_t chunk = std::max<int64_t>(options.grain / 4, 64);
-  chunk = llvm::alignTo(chunk, std::max<int64_t>(options.vectorWidth, 1));
+  // One loop: parallel over chunks of about grain/4 body evaluations (a
+  // multiple of the vector width), and at least 4 chunks when the loop
+  // allows, so that every thread gets work.
+  int64_t perChunk = std::max<int64_t>(options.grain / 4, 1);
+  int64_t chunk = std::max<int64_t>(perChunk / std::max<int64_t>(workPerIteration, 1), 1);
+  chunk = std::min(chunk, std::max<int64_t>(llvm::divideCeil(last, 4), 1));
+  int64_t width = std::max<int64_t>(options.vectorWidth, 1);
+  if (chunk >= width)
+    chunk = llvm::alignTo(chunk, width);
   int64_t chunks = llvm::divideCeil(last, chunk);
   auto par = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
                                      ValueRange{cst(chunks)}, ValueRange{cst(1)});
@@ -448,7 +459,8 @@ void NodeEmitter::loopNestWithInnermost(
 }
 
 void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
-                           bool parallel, function_ref<void(ValueRange)> inner) {
+                           bool parallel, function_ref<void(ValueRange)> inner,
+                           int64_t workPerIteration) {
   if (ranges.empty()) {
     inner({});
     return;
@@ -462,7 +474,8 @@ void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
                           SmallVector<Value> ivs(outer);
                           ivs.push_back(loop.getInductionVar());
                           inner(ivs);
-                        });
+                        },
+                        workPerIteration);
 }
 
 SmallVector<Value> NodeEmitter::reductionLoops(
@@ -604,7 +617,8 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(loop.getBody());
         scalarOutput(loop.getInductionVar());
-      });
+      },
+      saturatingProduct(rranges));
   return success();
 }
 

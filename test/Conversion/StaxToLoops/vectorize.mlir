@@ -106,3 +106,33 @@ func.func @argmax(%x: tensor<8x64xf32>) -> tensor<8xi64> {
   %0 = tp.argmax %x {dim = 1 : i64} : tensor<8x64xf32> -> tensor<8xi64>
   return %0 : tensor<8xi64>
 }
+
+// An i1 result or read stays scalar: vector<Nxi1> is packed bits, buffers
+// hold one byte per i1.
+// CHECK-LABEL: func.func @compare
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @compare(%x: tensor<2x64xf32>, %y: tensor<2x64xf32>) -> tensor<2x64xi1> {
+  %0 = tp.lt %x, %y : tensor<2x64xf32>, tensor<2x64xf32> -> tensor<2x64xi1>
+  return %0 : tensor<2x64xi1>
+}
+// CHECK-LABEL: func.func @where
+// CHECK-NOT: vector<{{[0-9]+}}xi1>
+// CHECK: return
+func.func @where(%c: tensor<2x64xi1>, %x: tensor<2x64xf32>) -> tensor<2x64xf32> {
+  %z = tp.constant dense<0.0> : tensor<f32>
+  %0 = tp.where %c, %x, %z : (tensor<2x64xi1>, tensor<2x64xf32>, tensor<f32>) -> tensor<2x64xf32>
+  return %0 : tensor<2x64xf32>
+}
+
+// Addresses with floordiv or mod (a reshape of a transpose: i * 3 -
+// (i floordiv 20) * 59) are not a constant stride across lanes: scalar.
+// CHECK-LABEL: func.func @reshape_of_transpose
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @reshape_of_transpose(%x: tensor<20x3xf32>) -> tensor<60xf32> {
+  %t = tp.t %x : tensor<20x3xf32> -> tensor<3x20xf32>
+  %r = tp.reshape %t {size = array<i64: 60>} : tensor<3x20xf32> -> tensor<60xf32>
+  %n = tp.neg %r : tensor<60xf32> -> tensor<60xf32>
+  return %n : tensor<60xf32>
+}

@@ -417,6 +417,27 @@ void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
   build(b, state, elt, buffer, address, mask);
 }
 
+namespace {
+/// What a failing bounds check writes: the run's error state.
+struct BoundsCheckResource
+    : public SideEffects::Resource::Base<BoundsCheckResource> {
+  StringRef getName() final { return "stax.bounds_check"; }
+};
+} // namespace
+
+void IndirectIndexOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getCheckBounds())
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         BoundsCheckResource::get());
+}
+
+Speculation::Speculatability IndirectIndexOp::getSpeculatability() {
+  return getCheckBounds() ? Speculation::NotSpeculatable
+                          : Speculation::Speculatable;
+}
+
 LogicalResult IndirectIndexOp::verify() {
   auto size = static_cast<int64_t>(getSize());
   if (size < 0)

@@ -179,7 +179,12 @@ def Stax_LoadOp : Stax_Op<"load", [Pure,
                    CArg<"::mlir::Value", "{}">:$mask)>];
 }
 
-def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [Pure,
+def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [
+    // A checked index is a run-time error when out of range: it must run
+    // even when nothing reads its result (a gather from a tensor that does
+    // not depend on the index), so it is not Pure then.
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>,
     DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "a data-dependent index into a dimension of `size`";
   let description = [{

@@ -1,0 +1,63 @@
+// A bad data-dependent index in compiled code calls the runtime, which
+// records the first error; the caller then fails with the op's location
+// (the module's stax.error_sites) instead of reading out of bounds. The
+// interpreter reports the same index.
+// RUN: not stax-run %s --entry=index --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-INDEX
+// RUN: not stax-run %s --entry=index --random-inputs --jit --pipeline-options="vector-width=1 parallel=false approximate-math=false" 2>&1 | FileCheck %s --check-prefix=CHECK-INDEX
+// RUN: not stax-run %s --entry=index --random-inputs 2>&1 | FileCheck %s --check-prefix=CHECK-INTERP-INDEX
+// RUN: not stax-run %s --entry=negative --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-NEGATIVE
+// RUN: not stax-run %s --entry=embedding --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-EMBEDDING
+// RUN: not stax-run %s --entry=scatter --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-SCATTER
+// Many bad indices drawn in [0, 200) for a dimension of 100, read on 4
+// threads: one error, whichever comes first.
+// RUN: not stax-run %s --entry=many --random-inputs --int-high=200 --jit --num-threads=4 2>&1 | FileCheck %s --check-prefix=CHECK-MANY
+// The same indices in range: no error, and the interpreter's values.
+// RUN: stax-run %s --entry=many --random-inputs --int-high=100 --jit --print=hash | sed 1d > %t.many.jit
+// RUN: stax-run %s --entry=many --random-inputs --int-high=100 --print=hash | sed 1d > %t.many.interp
+// RUN: diff %t.many.interp %t.many.jit
+// RUN: FileCheck %s --check-prefix=CHECK-MANY-OK --input-file=%t.many.jit
+// CHECK-MANY-OK: result #0: tensor<65536xf32> fnv1a64=0x{{[0-9a-f]+}}
+
+// CHECK-INDEX-NOT: result
+// CHECK-INDEX: stax-run: run-time error: index 9 is out of bounds for a dimension of size 8 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+5]]:8)
+// CHECK-INDEX-NOT: result
+// CHECK-INTERP-INDEX: jit-index-error.mlir:[[@LINE+3]]:8: error: 'tp.index' op index 9 is out of bounds for dim 0 of size 8
+func.func @index(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %idx = tp.constant dense<[1, -2, 9, 3]> : tensor<4xi64>
+  %0 = tp.index %x[%idx] {dims = array<i64: 0>} : (tensor<8xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// The value reported is the one read, before the negative wrap.
+// CHECK-NEGATIVE: stax-run: run-time error: index -9 is out of bounds for a dimension of size 8 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+3]]:8)
+func.func @negative(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %idx = tp.constant dense<[1, -2, -9, 3]> : tensor<4xi64>
+  %0 = tp.index %x[%idx] {dims = array<i64: 0>} : (tensor<8xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// Embedding indices do not wrap.
+// CHECK-EMBEDDING: stax-run: run-time error: index 100 is out of bounds for a dimension of size 10 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+3]]:8)
+func.func @embedding(%w: tensor<10x4xf32>) -> tensor<2x4xf32> {
+  %i = tp.constant dense<[3, 100]> : tensor<2xi64>
+  %0 = tp.embedding %w, %i : (tensor<10x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// A scatter's index.
+// CHECK-SCATTER: stax-run: run-time error: index 4 is out of bounds for a dimension of size 4 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+4]]:8)
+// CHECK-SCATTER-NOT: result
+func.func @scatter(%z: tensor<4x3xf32>, %s: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %i = tp.constant dense<[[0, 1, 2], [3, 4, 0]]> : tensor<2x3xi64>
+  %r = tp.scatter_add %z, %i, %s {dim = 0 : i64} : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %n = tp.neg %r : tensor<4x3xf32> -> tensor<4x3xf32>
+  return %n : tensor<4x3xf32>
+}
+
+// CHECK-MANY: stax-run: run-time error: index 1{{[0-9][0-9]}} is out of bounds for a dimension of size 100 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+4]]:8)
+// CHECK-MANY-NOT: run-time error
+// CHECK-MANY-NOT: result
+func.func @many(%x: tensor<100xf32>, %idx: tensor<65536xi64>) -> tensor<65536xf32> {
+  %0 = tp.index %x[%idx] {dims = array<i64: 0>} : (tensor<100xf32>, tensor<65536xi64>) -> tensor<65536xf32>
+  return %0 : tensor<65536xf32>
+}
