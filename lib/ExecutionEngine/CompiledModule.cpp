@@ -17,6 +17,7 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -43,6 +44,26 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     add("stax_rt_index_error", &stax_rt_index_error);
     return map;
   });
+}
+
+/// libomp's workers spin for 200 ms after each parallel loop by default
+/// (KMP_BLOCKTIME), stealing the cores from whatever runs next in the
+/// process: PyTorch's own threads, BLAS. Compiled code shares the process
+/// with them, so the workers sleep at once unless the user set
+/// KMP_BLOCKTIME.
+static void configureOpenMP() {
+  static bool done = [] {
+    if (std::getenv("KMP_BLOCKTIME"))
+      return true;
+    std::string err;
+    auto lib =
+        llvm::sys::DynamicLibrary::getPermanentLibrary(STAX_LIBOMP_PATH, &err);
+    if (auto set = reinterpret_cast<void (*)(int)>(
+            lib.getAddressOfSymbol("kmp_set_blocktime")))
+      set(0);
+    return true;
+  }();
+  (void)done;
 }
 
 FailureOr<std::unique_ptr<CompiledModule>>
@@ -130,6 +151,8 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                               << llvm::toString(engine.takeError());
   result->engine = std::move(*engine);
   registerRuntimeSymbols(*result->engine);
+  if (options.parallel)
+    configureOpenMP();
   for (EntryPoint &e : result->entries) {
     auto fn = result->engine->lookupPacked(e.name);
     if (!fn)

@@ -40,7 +40,7 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   lower.remarks = options.remarks;
   lower.welford = options.welford;
   fn.addPass(createStaxLower(lower));
-  if (options.target == Target::CUDA) {
+  {
     StaxSplitReductionsOptions split;
     split.target = options.target;
     split.smCount = options.smCount;
@@ -104,7 +104,7 @@ void stax::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
 void stax::registerPipelines() {
   PassPipelineRegistration<LoweringPipelineOptions>(
       "stax-lowering-pipeline",
-      "tp -> stax: decompose, lower, split reductions (cuda), fuse kernels, "
+      "tp -> stax: decompose, lower, split reductions, fuse kernels, "
       "normalize loops, range analysis",
       buildLoweringPipeline);
   PassPipelineRegistration<PipelineOptions>(

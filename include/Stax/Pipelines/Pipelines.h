@@ -85,7 +85,7 @@ void buildCodegenPipeline(mlir::OpPassManager &pm,
                           const PipelineOptions &options);
 
 /// tp -> stax and the scheduling passes: --stax-decompose, then on every
-/// function --stax-lower, (cuda) --stax-split-reductions, --stax-fuse,
+/// function --stax-lower, --stax-split-reductions, --stax-fuse,
 /// --stax-normalize-loops and --stax-range-analysis.
 void buildLoweringPipeline(mlir::OpPassManager &pm,
                            const LoweringPipelineOptions &options);

@@ -82,6 +82,27 @@ int64_t segmentsFor(ReductionOp op, const SplitDevice &device) {
 
 /// The first level: the original body over ranges [..., k] and reduction
 /// ranges [n_r / k, ...], storing row-major partials of the combine type.
+/// A CPU has few threads, so parallelism over the outputs suffices unless
+/// there are fewer outputs than threads: a long reduction with at most
+/// kCpuFewOutputs outputs (a loss, a global norm) is cut into up to
+/// kCpuSegments segments that the threads reduce in parallel, combined once.
+constexpr int64_t kCpuFewOutputs = 3;
+constexpr int64_t kCpuSegments = 32;
+constexpr int64_t kCpuMinLength = 1 << 16;
+
+int64_t cpuSegmentsFor(ReductionOp op) {
+  if (!combineKind(op.getKind()) || op->getParentOfType<KernelOp>())
+    return 1;
+  ArrayRef<int64_t> red = op.getReductionRanges();
+  ArrayRef<int64_t> outer = op.getIterationRanges();
+  if (red.empty() || llvm::is_contained(red, 0) ||
+      llvm::is_contained(outer, 0) || product(outer) > kCpuFewOutputs ||
+      product(red) < kCpuMinLength)
+    return 1;
+  int64_t k = largestDivisorAtMost(red.front(), kCpuSegments);
+  return k >= 4 ? k : 1;
+}
+
 ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k) {
   MLIRContext *ctx = op.getContext();
   ArrayRef<int64_t> outer = op.getIterationRanges();
@@ -193,13 +214,11 @@ struct StaxSplitReductionsPass
       return signalPassFailure();
     if (failed(checkOptions()))
       return signalPassFailure();
-    // A CPU has few threads: parallelism over the outputs suffices there.
-    if (target == Target::CPU)
-      return;
     SplitDevice device{smCount, warpSize, threadsPerSM, noSplitThreshold};
     SmallVector<std::pair<ReductionOp, int64_t>> work;
     getOperation().walk([&](ReductionOp op) {
-      int64_t k = segmentsFor(op, device);
+      int64_t k = target == Target::CPU ? cpuSegmentsFor(op)
+                                        : segmentsFor(op, device);
       if (k > 1)
         work.push_back({op, k});
     });

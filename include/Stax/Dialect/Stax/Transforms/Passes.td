@@ -34,7 +34,9 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
   let options = [
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CUDA",
-           "cpu (never splits) or cuda", "::mlir::stax::targetOptionValues()">,
+           "cpu (splits only long reductions with at most 3 outputs, into "
+           "up to 32 segments for the threads) or cuda (Algorithm 6.1)",
+           "::mlir::stax::targetOptionValues()">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors S (H100/H200: 132)">,
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
