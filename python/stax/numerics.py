@@ -103,7 +103,8 @@ _EXACT = {
     aten.index_select.default, aten.gather.default, aten.where.self,
     aten.masked_fill.Scalar, aten.maximum.default, aten.minimum.default,
     aten.tril.default, aten.triu.default, aten.as_strided.default,
-    aten.amax.default, aten.amin.default, aten.sgn.default, aten.sign.default,
+    aten.amax.default, aten.amin.default, aten.max.default, aten.min.default,
+    aten.sgn.default, aten.sign.default,
     aten.eq.Tensor, aten.eq.Scalar, aten.lt.Tensor, aten.gt.Tensor, aten.le.Scalar,
     aten.ge.Scalar, aten.logical_and.default,
     # creation: exact constants
