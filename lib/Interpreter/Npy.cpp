@@ -162,11 +162,19 @@ FailureOr<Tensor> stax::readNpy(StringRef path, MLIRContext *ctx,
       return fail("malformed shape");
     shape.push_back(v);
   }
-  Tensor t(shape, elt);
+  // Check the header's shape against the file before allocating anything:
+  // a corrupt or hostile header must not make us allocate its product.
+  std::string why = allocationError(shape);
+  if (!why.empty())
+    return fail("shape " + why);
   unsigned size = rawElementSize(elt);
   size_t payload = headerStart + headerLen;
-  if (data.size() - payload < static_cast<size_t>(t.numel()) * size)
+  uint64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= static_cast<uint64_t>(d); // allocationError bounded it
+  if ((data.size() - payload) / size < elements)
     return fail("file has fewer elements than its shape says");
+  Tensor t(shape, elt);
   bool unsignedByte = d == "|u1";
   for (int64_t i = 0; i < t.numel(); ++i) {
     const char *p = data.data() + payload + i * size;
