@@ -28,6 +28,9 @@ def best(fn, reps):
     return min(times)
 
 
+RESULTS = {"kernels": [], "models": []}
+
+
 def kernels(n, reps):
     a, b = torch.randn(n), torch.randn(n)
     rows = torch.randn(n // 4096, 4096)
@@ -53,6 +56,7 @@ def kernels(n, reps):
             ts = best(lambda: compiled(*args), reps)
         print(f"{name:24s} {nbytes / te / 1e9:10.1f} {nbytes / ts / 1e9:10.1f} "
               f"{nbytes / ts / 1e9 / copy:9.0%} {te / ts:8.2f}x")
+        RESULTS["kernels"].append((name, nbytes / te / 1e9, nbytes / ts / 1e9, copy))
 
 
 def models(reps):
@@ -90,6 +94,7 @@ def models(reps):
             print(f"{name:44s} FAILED: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
             continue
         ratios.append(te / ts)
+        RESULTS["models"].append((name, te / ts))
         print(f"{name:44s} {te * 1e3:9.2f} {ts * 1e3:9.2f} {te / ts:7.2f}x {first:9.2f}")
     if ratios:
         geo = 1.0
@@ -109,9 +114,39 @@ def overhead(reps):
           f"(eager x + 1: {te * 1e6:.1f} us)")
 
 
+def plot(path):
+    """Bandwidth of the kernels next to copy, and the models' speed-ups."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
+    names = [k[0] for k in RESULTS["kernels"]]
+    xs = range(len(names))
+    a.bar([x - 0.2 for x in xs], [k[1] for k in RESULTS["kernels"]], 0.4, label="eager")
+    a.bar([x + 0.2 for x in xs], [k[2] for k in RESULTS["kernels"]], 0.4, label="stax")
+    if RESULTS["kernels"]:
+        a.axhline(RESULTS["kernels"][0][3], color="gray", ls="--", label="copy")
+    a.set_xticks(list(xs))
+    a.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    a.set_ylabel("GB/s (ideal bytes / time)")
+    a.set_title("Large kernels, 2 threads")
+    a.legend()
+    mnames = [m[0].split(",")[0] for m in RESULTS["models"]]
+    b.barh(range(len(mnames)), [m[1] for m in RESULTS["models"]])
+    b.axvline(1.0, color="gray", ls="--")
+    b.set_yticks(range(len(mnames)))
+    b.set_yticklabels(mnames, fontsize=8)
+    b.set_xlabel("speed-up over eager (forward + backward)")
+    b.set_title("Models")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    print(f"plot: {path}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true", help="small sizes, few reps")
+    p.add_argument("--plot", metavar="PNG", help="also draw the tables (matplotlib)")
     a = p.parse_args()
     torch.set_num_threads(2)
     stax.set_num_threads(2)
@@ -120,6 +155,8 @@ def main():
     kernels(n, reps)
     models(reps)
     overhead(reps)
+    if a.plot:
+        plot(a.plot)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${STAX_BUILD_DIR:-build}
+# Paths relative to the checkout in ccache keys: another clone reuses hits.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(pwd)}"
 JOBS=${STAX_JOBS:-$(nproc)}
 case "${STAX_COMPILER:-clang}" in
   clang) CC=clang-22 CXX=clang++-22 ;;

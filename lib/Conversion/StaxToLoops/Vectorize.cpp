@@ -363,8 +363,40 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   auto rec = [&](auto &&self, unsigned k, Value accV,
                  Value accS) -> std::pair<Value, Value> {
     if (k + 1 == rranges.size()) {
+      // Four independent accumulators first: one alone makes the loop wait
+      // on the add latency instead of on memory.
+      int64_t unroll = n >= 4 * width ? 4 : 1;
+      int64_t endU = n / (unroll * width) * (unroll * width);
+      SmallVector<Value> accs{accV};
+      Value identity = vector::BroadcastOp::create(b, loc, vtype, init[0]);
+      for (int64_t j = 1; j < unroll; ++j)
+        accs.push_back(identity);
+      auto uloop = scf::ForOp::create(
+          b, loc, cst(0), cst(endU), cst(unroll * width), accs,
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+            SmallVector<Value> next;
+            for (int64_t j = 0; j < unroll; ++j) {
+              SmallVector<Value> args(ivs);
+              args.push_back(j == 0 ? iv
+                                    : Value(arith::AddIOp::create(
+                                          b, loc, iv, cst(j * width))));
+              next.push_back(
+                  combine(b, loc, kind, iter[j], vb.emit(args)[0]));
+            }
+            scf::YieldOp::create(b, loc, next);
+          });
+      SmallVector<Value> parts(uloop.getResults());
+      while (parts.size() > 1) {
+        SmallVector<Value> half;
+        for (size_t j = 0; j + 1 < parts.size(); j += 2)
+          half.push_back(combine(b, loc, kind, parts[j], parts[j + 1]));
+        parts = half;
+      }
+      accV = parts[0];
       auto vloop = scf::ForOp::create(
-          b, loc, cst(0), cst(end), cst(width), ValueRange{accV},
+          b, loc, cst(endU), cst(end), cst(width), ValueRange{accV},
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());

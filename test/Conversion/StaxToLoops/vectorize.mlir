@@ -13,18 +13,26 @@
 // CHECK-NOVEC: func.func @short_rows
 // CHECK-NOVEC-NOT: vector
 
-// Example 6.2, (x * x).sum(-1): each row sums 16384 = 1024 x 16 lanes.
+// Example 6.2, (x * x).sum(-1): each row sums 16384 = 256 x 4 x 16 lanes,
+// with four vector accumulators (so the adds do not wait on each other),
+// added pairwise, then a one-accumulator loop for the rest of the vectors.
 // CHECK-LABEL: func.func @row_sum(
 // CHECK-SAME: %[[X:.*]]: memref<1048576xf32>, %[[OUT:.*]]: memref<64xf32> {stax.output})
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[INIT:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<16xf32>
-// CHECK: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: %[[ACC:.*]] = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %[[C16]] iter_args(%[[A:.*]] = %[[INIT]]) -> (vector<16xf32>) {
+// CHECK: %[[ID:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<16xf32>
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[ACCS:.*]]:4 = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %[[C64]] iter_args(%[[A0:.*]] = %[[INIT]], %[[A1:.*]] = %[[ID]], %[[A2:.*]] = %[[ID]], %[[A3:.*]] = %[[ID]])
 // CHECK: %[[V:.*]] = vector.load %[[X]][%{{.*}}] : memref<1048576xf32>, vector<16xf32>
 // CHECK: %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : vector<16xf32>
-// CHECK: %[[NEXT:.*]] = arith.addf %[[A]], %[[SQ]] : vector<16xf32>
-// CHECK: scf.yield %[[NEXT]] : vector<16xf32>
+// CHECK: arith.addf %[[A0]], %[[SQ]] : vector<16xf32>
+// CHECK-COUNT-3: vector.load %[[X]]
+// CHECK: scf.yield {{.*}} : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+// CHECK: %[[P01:.*]] = arith.addf %[[ACCS]]#0, %[[ACCS]]#1 : vector<16xf32>
+// CHECK: %[[P23:.*]] = arith.addf %[[ACCS]]#2, %[[ACCS]]#3 : vector<16xf32>
+// CHECK: %[[P:.*]] = arith.addf %[[P01]], %[[P23]] : vector<16xf32>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[P]]) -> (vector<16xf32>)
 // The scalar tail (empty here: 16384 is a multiple of 16), then the lanes.
 // CHECK: %[[TAIL:.*]] = scf.for {{.*}} -> (f32)
 // CHECK: %[[LANES:.*]] = vector.reduction <add>, %[[ACC]] : vector<16xf32> into f32
