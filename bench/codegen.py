@@ -13,9 +13,8 @@ reuse (docs: TOOLCHAIN.md); the table is what to quote, not assertions.
 import argparse
 import time
 
+import stax  # first: idle OpenMP workers of both runtimes sleep (stax/__init__.py)
 import torch
-
-import stax
 
 
 def best(fn, reps):

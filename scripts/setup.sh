@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build ccache git
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libomp-22-dev
   libgtest-dev
-  libopenblas-dev
+  libopenblas-dev python3-matplotlib
   python3 python3-numpy python3-torch python3-networkx python3-pytest
   graphviz
 )
