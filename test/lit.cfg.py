@@ -22,6 +22,11 @@ config.substitutions.append(("%stax_lib_dir", config.stax_obj_root + "/lib"))
 config.substitutions.append(("%llvm_lib_dir",
                              os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+# CUDA's PTX assembler checks generated PTX; CUDA (not a GPU) may be absent.
+_ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+if os.path.exists(_ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -64,6 +64,12 @@ static void configureOpenMP() {
 FailureOr<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                         bool keepLLVMIR) {
+  if (options.target != Target::CPU)
+    return module.emitError()
+           << "the JIT runs CPU code: target=cuda makes GPU kernels, which "
+              "need the CUDA launcher (not written yet); lower with "
+              "--stax-lowering-pipeline=\"target=cuda\" to run the CUDA "
+              "schedule on the CPU";
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())

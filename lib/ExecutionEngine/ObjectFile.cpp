@@ -2,6 +2,7 @@
 #include "Stax/ExecutionEngine/ObjectFile.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -108,6 +109,26 @@ LogicalResult stax::writeObjectFile(ModuleOp module, llvm::raw_ostream &os) {
     return module.emitError("the host target cannot emit object files");
   pm.run(*host->module);
   os << buffer;
+  return success();
+}
+
+LogicalResult stax::writePTX(ModuleOp module, llvm::raw_ostream &os) {
+  unsigned count = 0;
+  for (auto binary : module.getOps<gpu::BinaryOp>())
+    for (Attribute a : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(a);
+      if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+        return binary.emitError()
+               << "holds no PTX assembly (compile with format=isa, as "
+                  "--stax-pipeline=\"target=cuda\" does)";
+      os << "// gpu.binary @" << binary.getSymName() << " (" << object.getTarget()
+         << ")\n"
+         << object.getObject().getValue() << "\n";
+      ++count;
+    }
+  if (!count)
+    return module.emitError() << "no gpu.binary: lower the module with "
+                                 "stax-opt --stax-pipeline=\"target=cuda\" first";
   return success();
 }
 

@@ -18,10 +18,15 @@
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 
@@ -57,8 +62,41 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   fn.addPass(createStaxRangeAnalysis());
 }
 
+/// target=cuda: one thread per output element through upstream's
+/// scf.parallel -> gpu.launch mapping, then NVVM and PTX.
+static void buildCudaCodegenPipeline(OpPassManager &pm,
+                                     const stax::PipelineOptions &options) {
+  stax::StaxToLoopsOptions loops;
+  loops.target = stax::Target::CUDA;
+  loops.threadsPerBlock = options.threadsPerBlock;
+  // --stax-to-loops maps its loops to blocks and threads itself; the
+  // canonicalizer would fold one-iteration loops (a one-thread node would
+  // then run on the host) and merge the nested ones, so it runs after.
+  pm.addPass(stax::createStaxToLoops(loops));
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(stax::createStaxMergeGpuModules());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.ptxFeatures;
+  if (llvm::sys::fs::exists(options.libdevice.getValue()))
+    target.linkLibs.push_back(options.libdevice);
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createSCFToControlFlowPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
 void stax::buildCodegenPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
+  if (options.target == Target::CUDA)
+    return buildCudaCodegenPipeline(pm, options);
   StaxToLoopsOptions loops;
   loops.parallel = options.parallel;
   loops.grain = options.grain;
@@ -110,7 +148,8 @@ void stax::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
       "stax-pipeline",
       "tp -> LLVM dialect: the lowering pipeline, then --stax-to-loops and "
-      "the upstream conversions to LLVM (target=cpu)",
+      "the upstream conversions to LLVM (target=cpu) or to gpu/NVVM with "
+      "the kernels' PTX (target=cuda)",
       [](OpPassManager &pm, const PipelineOptions &options) {
         buildPipeline(pm, options);
       });

@@ -24,7 +24,7 @@
 // 0.332059494 for rows 0, 1 and 7).
 // RUN: stax-run %s --random-inputs --print-values | FileCheck %s --check-prefix=CHECK-VALUES
 // RUN: stax-run %s --random-inputs --print-values --jit --pipeline-options="welford=true decompose=false" | FileCheck %s --check-prefix=CHECK-VALUES
-// RUN: stax-run %s --random-inputs --print-values --jit --pipeline-options="target=cuda welford=true decompose=false" | FileCheck %s --check-prefix=CHECK-VALUES
+// RUN: stax-run %t.cuda.mlir --random-inputs --print-values --jit --pipeline-options="fuse=false" | FileCheck %s --check-prefix=CHECK-VALUES
 
 // CHECK-CUDA: stax.reduction welford [8192] ranges [64]
 // CHECK-CUDA: stax.reduction welford_combine [8]

@@ -61,6 +61,15 @@ int main(int argc, char **argv) {
         });
       },
       codegenDialects);
+  TranslateFromMLIRRegistration staxToPTX(
+      "stax-to-ptx",
+      "Write the PTX of the kernels of a module lowered by "
+      "--stax-pipeline=\"target=cuda\"",
+      [](Operation *op, raw_ostream &os) {
+        return withModule(op, "stax-to-ptx",
+                          [&](ModuleOp m) { return stax::writePTX(m, os); });
+      },
+      [](DialectRegistry &registry) { stax::registerAllDialects(registry); });
   TranslateFromMLIRRegistration staxToCHeader(
       "stax-to-c-header",
       "Write the C prototypes of a tp/stax module's compiled functions",

@@ -88,13 +88,34 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "Lanes of the vectorized innermost loops; 0 picks the host's "
            "(16 f32 lanes with AVX-512), 1 disables vectorization">,
+    Option<"target", "target", "::mlir::stax::Target",
+           /*default=*/"::mlir::stax::Target::CPU",
+           "cpu, or cuda: every node runs one thread per output element "
+           "(scf.parallel over blocks of threads-per-block threads, for "
+           "--convert-parallel-loops-to-gpu), matmul as loops, failed "
+           "checks assert", "::mlir::stax::targetOptionValues()">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"256", "GPU threads per block (target=cuda)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::func::FuncDialect"];
+}
+
+def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module";
+  let description = [{
+    `--gpu-kernel-outlining` puts each kernel in its own `gpu.module`; a
+    function of many kernels then becomes many PTX modules. This pass moves
+    every `gpu.func` into the first `gpu.module` (kernel names are unique)
+    and retargets the `gpu.launch_func` ops, so that a function's kernels
+    are one PTX module, loaded once.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def StaxApproximateMath : Pass<"stax-approximate-math"> {

@@ -26,6 +26,11 @@ LogicalResult writeLLVMIR(ModuleOp module, llvm::raw_ostream &os,
 /// with libStaxRuntime.a, BLAS and, for parallel loops, libomp.
 LogicalResult writeObjectFile(ModuleOp module, llvm::raw_ostream &os);
 
+/// Writes the PTX of every gpu.binary of a module lowered by
+/// --stax-pipeline="target=cuda" (format isa), each kernel module after a
+/// comment naming it. Fails when there is none.
+LogicalResult writePTX(ModuleOp module, llvm::raw_ostream &os);
+
 /// Writes a C header declaring each function of a tp or lowered stax
 /// module as its compiled entry point: `void f(const float *in0, ...,
 /// float *out0, ...)`, each pointer the contiguous row-major storage of

@@ -66,6 +66,20 @@ struct PipelineOptions : public LoweringPipelineOptions {
       llvm::cl::desc("Lanes of vectorized innermost loops (0: the host's, "
                      "16 f32 lanes with AVX-512; 1: no vectorization)"),
       llvm::cl::init(0)};
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("target=cuda: the GPU architecture"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> ptxFeatures{
+      *this, "ptx-features",
+      llvm::cl::desc("target=cuda: PTX features (+ptx80: sm_90 needs PTX 8)"),
+      llvm::cl::init("+ptx80")};
+  Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("target=cuda: threads per block"), llvm::cl::init(256)};
+  Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("target=cuda: libdevice bitcode for math functions"),
+      llvm::cl::init("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")};
   Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Vectorizable polynomial exp/log/tanh/erf/... for f32 "
@@ -73,7 +87,10 @@ struct PipelineOptions : public LoweringPipelineOptions {
       llvm::cl::init(true)};
 };
 
-/// tp (or lowered stax) -> the LLVM dialect for `options.target` (cpu):
+/// tp (or lowered stax) -> the LLVM dialect for `options.target`; for
+/// cuda, a host function launching gpu kernels and a gpu.binary holding
+/// their PTX (the launcher is not written yet: the host side does not run).
+/// For cpu:
 /// buildLoweringPipeline, --stax-to-loops, then upstream conversions
 /// (affine, scf -> OpenMP, vector, memref, math, arith, cf, func with
 /// bare-pointer memref arguments) to LLVM. Functions take their inputs

@@ -13,7 +13,10 @@
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include <limits>
@@ -335,7 +338,17 @@ Value NodeEmitter::emitIndirect(IndirectIndexOp op, IRMapping &map) {
     v = arith::SelectOp::create(b, loc, neg,
                                 arith::AddIOp::create(b, loc, v, size), v);
   }
-  if (op.getCheckBounds()) {
+  if (op.getCheckBounds() && options.gpu) {
+    auto inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "index out of bounds for a dimension of size " << op.getSize()
+       << " in stax.indirect_index at " << op.getLoc();
+    cf::AssertOp::create(b, loc, inBounds, msg);
+    v = arith::SelectOp::create(b, loc, inBounds, v,
+                                arith::ConstantIntOp::create(b, loc, 0, 64));
+  } else if (op.getCheckBounds()) {
     // Unsigned compare: negatives are out of range too.
     auto inBounds =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
@@ -652,6 +665,14 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
     }
     memref::StoreOp::create(b, loc, v, out, addr);
     b.setInsertionPointToStart(ifOp.elseBlock());
+    if (options.gpu) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      os << "scatter address out of bounds in stax.scatter at " << op.getLoc();
+      cf::AssertOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 1),
+                           msg);
+      return;
+    }
     Value site = arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
     Value a64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
     Value s64 = arith::ConstantIntOp::create(b, loc, size, 64);
@@ -704,8 +725,76 @@ LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
 
 } // namespace
 
+void codegen::emitThreadGrid(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> space,
+                             const LoopOptions &options,
+                             function_ref<void(ValueRange)> body) {
+  int64_t n = saturatingProduct(space);
+  int64_t threads = std::max<int64_t>(1, std::min(options.threadsPerBlock, n));
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(n, threads));
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto grid = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
+                                      ValueRange{cst(blocks)}, ValueRange{cst(1)});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(grid.getBody());
+  auto block = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
+                                       ValueRange{cst(threads)},
+                                       ValueRange{cst(1)});
+  b.setInsertionPointToStart(block.getBody());
+  MLIRContext *ctx = b.getContext();
+  // The mapping --convert-parallel-loops-to-gpu reads: blocks, then threads.
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  (void)gpu::setMappingAttr(grid, {gpu::ParallelLoopDimMappingAttr::get(
+                                      ctx, gpu::Processor::BlockX, id, id)});
+  (void)gpu::setMappingAttr(block, {gpu::ParallelLoopDimMappingAttr::get(
+                                       ctx, gpu::Processor::ThreadX, id, id)});
+  AffineExpr blk = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
+  Value linear = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(2, 0, blk * threads + t),
+      ValueRange{grid.getInductionVars()[0], block.getInductionVars()[0]});
+  auto inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, cst(n));
+  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  SmallVector<Value> ivs;
+  int64_t stride = n;
+  for (int64_t s : space) {
+    stride = s ? stride / s : 0;
+    AffineExpr d = getAffineDimExpr(0, ctx);
+    AffineExpr e = stride ? d.floorDiv(stride) % s : d * 0;
+    ivs.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, e), ValueRange{linear}));
+  }
+  body(ivs);
+}
+
 LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
                                 BufferMap &buffers, const LoopOptions &options) {
-  bool parallel = options.parallel && workOf(node) >= options.grain;
-  return NodeEmitter(b, buffers, options).emit(node, {}, parallel);
+  NodeEmitter emitter(b, buffers, options);
+  if (!options.gpu) {
+    bool parallel = options.parallel && workOf(node) >= options.grain;
+    return emitter.emit(node, {}, parallel);
+  }
+  // One thread per output element: the thread's indices are the node's
+  // outer loops (a kernel's nodes all share them; a scatter runs alone).
+  ArrayRef<int64_t> space;
+  if (auto p = dyn_cast<PointwiseOp>(node))
+    space = p.getIterationRanges();
+  else if (auto r = dyn_cast<ReductionOp>(node))
+    space = r.getIterationRanges();
+  else if (auto k = dyn_cast<KernelOp>(node))
+    space = k.getOuterRanges();
+  LogicalResult status = success();
+  emitThreadGrid(b, node->getLoc(), space, options, [&](ValueRange ivs) {
+    if (auto k = dyn_cast<KernelOp>(node)) {
+      for (Operation &inner : k.getBody().front().without_terminator())
+        if (failed(emitter.emit(&inner, ivs, /*parallel=*/false)))
+          status = failure();
+      return;
+    }
+    status = emitter.emit(node, ivs, /*parallel=*/false);
+  });
+  return status;
 }

@@ -20,6 +20,10 @@ struct LoopOptions {
   bool parallel = true;
   int64_t grain = 32768;
   int64_t vectorWidth = 16; ///< lanes for 32-bit elements; 1 disables
+  /// GPU code: every node runs one thread per output element (nested
+  /// scf.parallel over blocks and threads), checks assert.
+  bool gpu = false;
+  int64_t threadsPerBlock = 256;
 };
 
 /// What the emitter needs from the function being converted.
@@ -47,6 +51,13 @@ FailureOr<int64_t> storageElements(Operation *node);
 /// `b`'s insertion point; `buffers` has storage for its results already.
 LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
                        const LoopOptions &options);
+
+/// GPU code: `body(ivs)` once per index of `space`, one thread each: an
+/// scf.parallel over blocks holding one over `options.threadsPerBlock`
+/// threads, the linear index guarded and delinearized.
+void emitThreadGrid(OpBuilder &b, Location loc, ArrayRef<int64_t> space,
+                    const LoopOptions &options,
+                    function_ref<void(ValueRange)> body);
 
 } // namespace mlir::stax::codegen
 

@@ -12,6 +12,7 @@
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -110,6 +111,8 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitConstant(tp::ConstantOp op);
   LogicalResult emitContraction(Operation *op);
+  LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
+                                     int64_t n, int64_t k);
   LogicalResult emitReturn(func::ReturnOp op);
 };
 
@@ -295,6 +298,8 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   int64_t batch = batched ? rt.getDimSize(0) : 1;
   int64_t m = rt.getDimSize(batched ? 1 : 0), n = rt.getDimSize(batched ? 2 : 1);
   int64_t k = lhsT.getDimSize(batched ? 2 : 1);
+  if (options.gpu)
+    return emitContractionLoops(op, batch, m, n, k);
   Type i64 = b.getI64Type();
   func::FuncOp callee = state.declare("stax_rt_matmul_" + suffix,
                                       {i64, i64, i64, i64, i64, i64, i64});
@@ -310,6 +315,50 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   args.push_back(pointer(op->getOperand(1)));
   args.push_back(pointer(op->getResult(0)));
   func::CallOp::create(b, loc, callee, args);
+  return success();
+}
+
+/// GPU code: one thread per output element, the k products summed in order
+/// (the interpreter's order, one rounding each).
+LogicalResult FunctionConversion::emitContractionLoops(Operation *op,
+                                                       int64_t batch, int64_t m,
+                                                       int64_t n, int64_t k) {
+  Location loc = op->getLoc();
+  Value a = storageOf(op->getOperand(0)), bm = storageOf(op->getOperand(1));
+  Value c = storageOf(op->getResult(0));
+  Type elt = cast<MemRefType>(c.getType()).getElementType();
+  MLIRContext *ctx = b.getContext();
+  emitThreadGrid(b, loc, {batch, m, n}, options, [&](ValueRange ivs) {
+    AffineExpr bi = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx),
+               j = getAffineDimExpr(2, ctx), r = getAffineDimExpr(3, ctx);
+    Value zero = isa<FloatType>(elt)
+                     ? Value(arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0)))
+                     : Value(arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, 0)));
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, k),
+        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{zero},
+        [&](OpBuilder &nb, Location, Value rv, ValueRange acc) {
+          SmallVector<Value> idx{ivs[0], ivs[1], ivs[2], rv};
+          Value ai = affine::AffineApplyOp::create(
+              nb, loc, AffineMap::get(4, 0, (bi * m + i) * k + r), idx);
+          Value bj = affine::AffineApplyOp::create(
+              nb, loc, AffineMap::get(4, 0, (bi * k + r) * n + j), idx);
+          Value x = memref::LoadOp::create(nb, loc, a, ai);
+          Value y = memref::LoadOp::create(nb, loc, bm, bj);
+          Value sum = isa<FloatType>(elt)
+                          ? Value(arith::AddFOp::create(
+                                nb, loc, acc[0],
+                                arith::MulFOp::create(nb, loc, x, y)))
+                          : Value(arith::AddIOp::create(
+                                nb, loc, acc[0],
+                                arith::MulIOp::create(nb, loc, x, y)));
+          scf::YieldOp::create(nb, loc, sum);
+        });
+    Value ci = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(3, 0, (bi * m + i) * n + j), ivs);
+    memref::StoreOp::create(b, loc, loop.getResult(0), c, ci);
+  });
   return success();
 }
 
@@ -443,13 +492,16 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (grain < 1 || vectorWidth < 0) {
-      module.emitError() << "--stax-to-loops: grain must be >= 1 and "
-                            "vector-width >= 0";
+    if (grain < 1 || vectorWidth < 0 || threadsPerBlock < 1) {
+      module.emitError() << "--stax-to-loops: grain must be >= 1, "
+                            "vector-width >= 0 and threads-per-block >= 1";
       return signalPassFailure();
     }
+    bool gpu = target == Target::CUDA;
     LoopOptions options{parallel, grain,
-                        vectorWidth == 0 ? hostVectorWidth() : vectorWidth};
+                        gpu ? 1 : vectorWidth == 0 ? hostVectorWidth()
+                                                   : vectorWidth,
+                        gpu, threadsPerBlock};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())

@@ -5,7 +5,7 @@
 
 // tp functions that lower but have no code generation.
 
-// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1 and vector-width >= 0
+// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1, vector-width >= 0 and threads-per-block >= 1
 
 // An op without a lowering rule stays tp (a fallback, with a remark) and
 // code generation names it.
