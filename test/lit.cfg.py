@@ -19,6 +19,7 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%stax_src_root", config.stax_src_root))
 config.substitutions.append(("%stax_cmake_args", config.stax_cmake_args))
 config.substitutions.append(("%stax_lib_dir", config.stax_obj_root + "/lib"))
+config.substitutions.append(("%stax_obj_root", config.stax_obj_root))
 config.substitutions.append(("%llvm_lib_dir",
                              os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
