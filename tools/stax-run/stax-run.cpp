@@ -281,7 +281,7 @@ static stax::Tensor unpackTensor(RankedTensorType type,
       int64_t v = 0;
       memcpy(&v, p, width / 8);
       if (width < 64 && !e.isInteger(1) && (v >> (width - 1)) & 1)
-        v |= ~int64_t(0) << width; // sign-extend
+        v = int64_t(uint64_t(v) | (~uint64_t(0) << width)); // sign-extend
       t.setI(i, v);
     }
   }
