@@ -11,40 +11,51 @@ struct ErrorState {
 ErrorState errorState;
 } // namespace
 
+namespace {
+CBLAS_TRANSPOSE flag(int64_t t) { return t ? CblasTrans : CblasNoTrans; }
+} // namespace
+
 void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c) {
   auto *pa = reinterpret_cast<const float *>(a);
   auto *pb = reinterpret_cast<const float *>(bm);
   auto *pc = reinterpret_cast<float *>(c);
   for (int64_t i = 0; i < batch; ++i)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f,
-                pa + i * m * k, k, pb + i * k * n, n, 0.0f, pc + i * m * n, n);
+    cblas_sgemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, 1.0f,
+                pa + i * m * k, transA ? m : k, pb + i * k * n,
+                transB ? k : n, 0.0f, pc + i * m * n, n);
 }
 
 void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c) {
   auto *pa = reinterpret_cast<const double *>(a);
   auto *pb = reinterpret_cast<const double *>(bm);
   auto *pc = reinterpret_cast<double *>(c);
   for (int64_t i = 0; i < batch; ++i)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
-                pa + i * m * k, k, pb + i * k * n, n, 0.0, pc + i * m * n, n);
+    cblas_dgemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, 1.0,
+                pa + i * m * k, transA ? m : k, pb + i * k * n,
+                transB ? k : n, 0.0, pc + i * m * n, n);
 }
 
 void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c) {
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c) {
   auto *pa = reinterpret_cast<const int64_t *>(a);
   auto *pb = reinterpret_cast<const int64_t *>(bm);
   auto *pc = reinterpret_cast<int64_t *>(c);
-  for (int64_t bi = 0; bi < batch; ++bi)
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    const int64_t *ab = pa + bi * m * k, *bb = pb + bi * k * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         uint64_t acc = 0; // wraps, as the interpreter's int64 products do
         for (int64_t r = 0; r < k; ++r)
-          acc += uint64_t(pa[(bi * m + i) * k + r]) *
-                 uint64_t(pb[(bi * k + r) * n + j]);
+          acc += uint64_t(transA ? ab[r * m + i] : ab[i * k + r]) *
+                 uint64_t(transB ? bb[j * k + r] : bb[r * n + j]);
         pc[(bi * m + i) * n + j] = int64_t(acc);
       }
+  }
 }
 
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {

@@ -14,14 +14,19 @@
 extern "C" {
 #endif
 
-/// c[b] = a[b] @ bm[b] for b < batch: row-major m x k times k x n into
-/// m x n (BLAS for f32/f64; a plain loop nest for i64, wrapping).
+/// c[b] = op(a[b]) @ op(bm[b]) for b < batch into row-major m x n, where
+/// op(a) is m x k: `a` row-major m x k, or k x m when `transA` (likewise
+/// `bm`: k x n, or n x k when `transB`). BLAS for f32/f64; a plain loop
+/// nest for i64 (wrapping).
 void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c);
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c);
 void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c);
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c);
 void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        uintptr_t a, uintptr_t bm, uintptr_t c);
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c);
 
 /// A run-time check failed at error site `site` (an index into the module's
 /// stax.error_sites): `value` is outside [0, size). The first error of a

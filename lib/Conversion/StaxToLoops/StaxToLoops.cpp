@@ -66,6 +66,51 @@ struct Buffer {
   }
 };
 
+/// The buffer `node` is the transpose of (its last two dimensions swapped,
+/// both row-major), or null. BLAS reads such an operand with a transpose
+/// flag instead of a copy.
+Value transposedSource(Operation *node) {
+  auto p = dyn_cast_or_null<PointwiseOp>(node);
+  if (!p || p.getRangesAttr() || p->getParentOfType<KernelOp>())
+    return {};
+  auto type = p.getType();
+  if (type.getRank() < 2 || !p.getLayout().isRowMajor(type.getShape()))
+    return {};
+  Block &body = p.getBody().front();
+  if (body.getOperations().size() != 3)
+    return {};
+  auto apply = dyn_cast<affine::AffineApplyOp>(body.front());
+  auto load = dyn_cast<LoadOp>(*std::next(body.begin()));
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (!apply || !load || load.getMask() || load.getAddress() != apply ||
+      yield.getValues().size() != 1 || yield.getValues()[0] != load ||
+      apply.getOperands() != ValueRange(body.getArguments()))
+    return {};
+  // Element (.., i, j) of the node is element (.., j, i) of the source.
+  SmallVector<int64_t> shape(type.getShape());
+  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+  auto src = cast<RankedTensorType>(load.getBuffer().getType());
+  if (src.getShape() != ArrayRef<int64_t>(shape) ||
+      src.getElementType() != type.getElementType())
+    return {};
+  MLIRContext *ctx = p.getContext();
+  unsigned r = shape.size();
+  SmallVector<AffineExpr> dims;
+  for (unsigned d = 0; d < r; ++d)
+    dims.push_back(getAffineDimExpr(d, ctx));
+  std::swap(dims[r - 1], dims[r - 2]);
+  AffineExpr addr = getAffineConstantExpr(0, ctx);
+  int64_t stride = 1;
+  for (int d = r - 1; d >= 0; --d) {
+    addr = addr + dims[d] * stride;
+    stride *= shape[d];
+  }
+  AffineMap want = AffineMap::get(r, 0, simplifyAffineExpr(addr, r, 0));
+  if (apply.getAffineMap() != want)
+    return {};
+  return load.getBuffer();
+}
+
 class FunctionConversion : public BufferMap {
 public:
   FunctionConversion(func::FuncOp fn, ModuleState &state,
@@ -96,6 +141,9 @@ private:
   DenseMap<Value, Value> aliases;  // kernel result -> the yielded node result
   SmallVector<Buffer> buffers;
   SmallVector<Operation *> ops; // the top-level ops, in order
+  /// Transpose nodes whose only readers are BLAS calls that read the
+  /// source with a transpose flag: not emitted.
+  DenseSet<Operation *> absorbed;
 
   Value resolve(Value v) const {
     auto it = aliases.find(v);
@@ -146,9 +194,18 @@ LogicalResult FunctionConversion::collectBuffers() {
     index[v] = buffers.size();
     buffers.push_back(Buffer{v, elements, t.getElementType(), pos, pos});
   };
+  if (!options.gpu)
+    for (Operation &op : fn.getBody().front())
+      if (transposedSource(&op) &&
+          llvm::all_of(op.getUsers(), [](Operation *user) {
+            return isa<tp::MmOp, tp::BmmOp>(user);
+          }))
+        absorbed.insert(&op);
   for (Operation &op : fn.getBody().front()) {
     unsigned pos = ops.size();
     ops.push_back(&op);
+    if (absorbed.contains(&op))
+      continue;
     if (isa<PointwiseOp, ReductionOp, ScatterOp>(op)) {
       FailureOr<int64_t> n = storageElements(&op);
       if (failed(n))
@@ -182,7 +239,10 @@ LogicalResult FunctionConversion::collectBuffers() {
   for (auto [pos, op] : llvm::enumerate(ops)) {
     op->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
-        auto it = index.find(resolve(operand));
+        Value v = resolve(operand);
+        if (absorbed.contains(v.getDefiningOp())) // read through a transpose
+          v = transposedSource(v.getDefiningOp());
+        auto it = index.find(v);
         if (it != index.end())
           buffers[it->second].lastUse =
               std::max<unsigned>(buffers[it->second].lastUse, pos);
@@ -301,18 +361,27 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   if (options.gpu)
     return emitContractionLoops(op, batch, m, n, k);
   Type i64 = b.getI64Type();
-  func::FuncOp callee = state.declare("stax_rt_matmul_" + suffix,
-                                      {i64, i64, i64, i64, i64, i64, i64});
+  func::FuncOp callee = state.declare(
+      "stax_rt_matmul_" + suffix, {i64, i64, i64, i64, i64, i64, i64, i64, i64});
   auto pointer = [&](Value tensor) -> Value {
     Value idx = memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, storageOf(tensor));
     return arith::IndexCastOp::create(b, loc, i64, idx);
   };
+  // An absorbed transpose: pass its source and a transpose flag.
+  auto operand = [&](unsigned i) -> std::pair<Value, int64_t> {
+    Value v = op->getOperand(i);
+    if (absorbed.contains(v.getDefiningOp()))
+      return {transposedSource(v.getDefiningOp()), 1};
+    return {v, 0};
+  };
+  auto [lhs, transA] = operand(0);
+  auto [rhs, transB] = operand(1);
   SmallVector<Value> args;
-  for (int64_t v : {batch, m, n, k})
+  for (int64_t v : {batch, m, n, k, transA, transB})
     args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
-  args.push_back(pointer(op->getOperand(0)));
-  args.push_back(pointer(op->getOperand(1)));
+  args.push_back(pointer(lhs));
+  args.push_back(pointer(rhs));
   args.push_back(pointer(op->getResult(0)));
   func::CallOp::create(b, loc, callee, args);
   return success();
@@ -417,6 +486,8 @@ LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
 }
 
 LogicalResult FunctionConversion::emitOp(Operation *op) {
+  if (absorbed.contains(op))
+    return success();
   if (auto c = dyn_cast<tp::ConstantOp>(op))
     return emitConstant(c);
   if (isa<tp::MmOp, tp::BmmOp>(op))

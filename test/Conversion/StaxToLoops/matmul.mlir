@@ -13,13 +13,15 @@
 // CHECK-DAG: %[[M:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[N:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[K:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[TA:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[TB:.*]] = arith.constant 0 : i64
 // CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<32xf32> -> index
 // CHECK: %[[AX:.*]] = arith.index_cast %[[PX]] : index to i64
 // CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %[[W]] : memref<24xf32> -> index
 // CHECK: %[[AW:.*]] = arith.index_cast %[[PW]] : index to i64
 // CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]] : memref<12xf32> -> index
 // CHECK: %[[AO:.*]] = arith.index_cast %[[PO]] : index to i64
-// CHECK: call @stax_rt_matmul_f32(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[AX]], %[[AW]], %[[AO]]) : (i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK: call @stax_rt_matmul_f32(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[TA]], %[[TB]], %[[AX]], %[[AW]], %[[AO]]) : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
 // CHECK-NEXT: return
 func.func @direct(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> {
   %0 = tp.mm %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
@@ -34,7 +36,7 @@ func.func @direct(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> tensor<4x3xf32> {
 // CHECK: %[[H:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<8192xi8> to memref<2048xf32>
 // CHECK: %[[PH:.*]] = memref.extract_aligned_pointer_as_index %[[H]]
 // CHECK: %[[AH:.*]] = arith.index_cast %[[PH]] : index to i64
-// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[AH]])
+// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[AH]])
 // CHECK: memref.load %[[H]]
 // CHECK: math.erf
 // CHECK: memref.store %{{.*}}, %[[OUT]]
@@ -52,7 +54,7 @@ func.func @example_5_1(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>) -> tensor<f
 // CHECK-DAG: %[[M:.*]] = arith.constant 4 : i64
 // CHECK-DAG: %[[N:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[K:.*]] = arith.constant 8 : i64
-// CHECK: call @stax_rt_matmul_f64(%[[BATCH]], %[[M]], %[[N]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK: call @stax_rt_matmul_f64(%[[BATCH]], %[[M]], %[[N]], %[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
 func.func @bmm(%x: tensor<2x4x8xf64>, %w: tensor<2x8x3xf64>) -> tensor<2x4x3xf64> {
   %0 = tp.bmm %x, %w : (tensor<2x4x8xf64>, tensor<2x8x3xf64>) -> tensor<2x4x3xf64>
   return %0 : tensor<2x4x3xf64>
@@ -68,9 +70,26 @@ func.func @mm_i64(%x: tensor<4x8xi64>, %w: tensor<8x3xi64>) -> tensor<4x3xi64> {
 }
 
 // One private declaration per runtime function (f32 has two callers).
-// CHECK-DECL: func.func private @stax_rt_matmul_f32(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DECL: func.func private @stax_rt_matmul_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DECL-NOT: func.func private @stax_rt_matmul_f32
-// CHECK-DECL: func.func private @stax_rt_matmul_f64(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DECL: func.func private @stax_rt_matmul_f64(i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DECL-NOT: func.func private @stax_rt_matmul_f64
-// CHECK-DECL: func.func private @stax_rt_matmul_i64(i64, i64, i64, i64, i64, i64, i64)
+// CHECK-DECL: func.func private @stax_rt_matmul_i64(i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-DECL-NOT: func.func private @stax_rt_matmul
+
+// A transposed operand (x @ w.t(), as nn.Linear computes) is not copied:
+// BLAS reads w with a transpose flag and the transpose node disappears.
+// CHECK-LABEL: func.func @linear(
+// CHECK-SAME: %[[X:[^:]*]]: memref<32xf32>, %[[W:[^:]*]]: memref<24xf32>, %[[OUT:[^:]*]]: memref<12xf32> {stax.output}) {
+// CHECK-NOT: scf.for
+// CHECK: %[[TA:.*]] = arith.constant 0 : i64
+// CHECK: %[[TB:.*]] = arith.constant 1 : i64
+// CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TA]], %[[TB]],
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @linear(%x: tensor<4x8xf32>, %w: tensor<3x8xf32>) -> tensor<4x3xf32> {
+  %t = tp.t %w : tensor<3x8xf32> -> tensor<8x3xf32>
+  %0 = tp.mm %x, %t : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

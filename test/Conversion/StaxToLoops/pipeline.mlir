@@ -56,4 +56,4 @@ func.func @example_5_1(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>) -> tensor<f
   %s = tp.sum %g {dims = array<i64>} : tensor<32x64xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
-// CHECK: llvm.func @stax_rt_matmul_f32(i64, i64, i64, i64, i64, i64, i64)
+// CHECK: llvm.func @stax_rt_matmul_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64)
