@@ -15,28 +15,32 @@ namespace {
 CBLAS_TRANSPOSE flag(int64_t t) { return t ? CblasTrans : CblasNoTrans; }
 } // namespace
 
+namespace {
+/// Batched row-major gemm through cblas_sgemm / cblas_dgemm.
+template <typename T, typename Gemm>
+void batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
+                 int64_t transA, int64_t transB, uintptr_t a, uintptr_t bm,
+                 uintptr_t c) {
+  auto *pa = reinterpret_cast<const T *>(a);
+  auto *pb = reinterpret_cast<const T *>(bm);
+  auto *pc = reinterpret_cast<T *>(c);
+  for (int64_t i = 0; i < batch; ++i)
+    gemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, T(1),
+         pa + i * m * k, transA ? m : k, pb + i * k * n, transB ? k : n, T(0),
+         pc + i * m * n, n);
+}
+} // namespace
+
 void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                         int64_t transA, int64_t transB, uintptr_t a,
                         uintptr_t bm, uintptr_t c) {
-  auto *pa = reinterpret_cast<const float *>(a);
-  auto *pb = reinterpret_cast<const float *>(bm);
-  auto *pc = reinterpret_cast<float *>(c);
-  for (int64_t i = 0; i < batch; ++i)
-    cblas_sgemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, 1.0f,
-                pa + i * m * k, transA ? m : k, pb + i * k * n,
-                transB ? k : n, 0.0f, pc + i * m * n, n);
+  batchedGemm<float>(cblas_sgemm, batch, m, n, k, transA, transB, a, bm, c);
 }
 
 void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                         int64_t transA, int64_t transB, uintptr_t a,
                         uintptr_t bm, uintptr_t c) {
-  auto *pa = reinterpret_cast<const double *>(a);
-  auto *pb = reinterpret_cast<const double *>(bm);
-  auto *pc = reinterpret_cast<double *>(c);
-  for (int64_t i = 0; i < batch; ++i)
-    cblas_dgemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, 1.0,
-                pa + i * m * k, transA ? m : k, pb + i * k * n,
-                transB ? k : n, 0.0, pc + i * m * n, n);
+  batchedGemm<double>(cblas_dgemm, batch, m, n, k, transA, transB, a, bm, c);
 }
 
 void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,

@@ -33,6 +33,17 @@ static int64_t saturatingProduct(ArrayRef<int64_t> sizes) {
   return p;
 }
 
+LoopBounds codegen::constantBounds(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> ranges) {
+  LoopBounds bounds;
+  for (int64_t r : ranges) {
+    bounds.lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    bounds.ubs.push_back(arith::ConstantIndexOp::create(b, loc, r));
+    bounds.steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  return bounds;
+}
+
 int64_t codegen::workOf(Operation *node) {
   if (auto p = dyn_cast<PointwiseOp>(node))
     return saturatingProduct(p.getIterationRanges());
@@ -422,22 +433,15 @@ void NodeEmitter::loopNestWithInnermost(
   };
   ArrayRef<int64_t> outerRanges = ranges.drop_back();
   int64_t last = ranges.back();
-  auto emitOuterFor = [&](auto &&self, SmallVector<Value> &ivs,
-                          unsigned k) -> void {
-    if (k == outerRanges.size()) {
-      innermost(ivs, cst(0), cst(last));
-      return;
-    }
-    auto loop = scf::ForOp::create(b, loc, cst(0), cst(outerRanges[k]), cst(1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    ivs.push_back(loop.getInductionVar());
-    self(self, ivs, k + 1);
-    ivs.pop_back();
-  };
   if (!parallel) {
-    SmallVector<Value> ivs;
-    emitOuterFor(emitOuterFor, ivs, 0);
+    auto [lbs, ubs, steps] = constantBounds(b, loc, outerRanges);
+    scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                       [&](OpBuilder &nb, Location, ValueRange ivs) {
+                         OpBuilder::InsertionGuard g(b);
+                         b.setInsertionPoint(nb.getInsertionBlock(),
+                                             nb.getInsertionPoint());
+                         innermost(ivs, cst(0), cst(last));
+                       });
     return;
   }
   if (!outerRanges.empty()) {
@@ -494,26 +498,16 @@ void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
 SmallVector<Value> NodeEmitter::reductionLoops(
     Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
-  SmallVector<Value> ivs;
-  auto rec = [&](auto &&self, unsigned k, ValueRange s) -> SmallVector<Value> {
-    if (k == ranges.size())
-      return step(ivs, s);
-    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
-    Value ub = arith::ConstantIndexOp::create(b, loc, ranges[k]);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    auto loop = scf::ForOp::create(
-        b, loc, lb, ub, one, s,
-        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          ivs.push_back(iv);
-          SmallVector<Value> next = self(self, k + 1, iter);
-          ivs.pop_back();
-          scf::YieldOp::create(b, loc, next);
-        });
-    return SmallVector<Value>(loop.getResults());
-  };
-  return rec(rec, 0, state);
+  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, state,
+      [&](OpBuilder &nb, Location, ValueRange ivs,
+          ValueRange iter) -> scf::ValueVector {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        return step(ivs, iter);
+      });
+  return SmallVector<Value>(nest.results);
 }
 
 LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
@@ -697,12 +691,7 @@ LogicalResult NodeEmitter::kernel(KernelOp op) {
     loopNest(loc, outer, false, emitNodes);
     return status;
   }
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t r : outer) {
-    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
-    ubs.push_back(arith::ConstantIndexOp::create(b, loc, r));
-    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
-  }
+  auto [lbs, ubs, steps] = constantBounds(b, loc, outer);
   auto par = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(par.getBody());

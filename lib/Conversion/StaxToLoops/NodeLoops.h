@@ -52,6 +52,13 @@ FailureOr<int64_t> storageElements(Operation *node);
 LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
                        const LoopOptions &options);
 
+/// Constant bounds of loops over [0, ranges[k]) with step 1, for
+/// scf::buildLoopNest and scf.parallel.
+struct LoopBounds {
+  SmallVector<Value> lbs, ubs, steps;
+};
+LoopBounds constantBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges);
+
 /// GPU code: `body(ivs)` once per index of `space`, one thread each: an
 /// scf.parallel over blocks holding one over `options.threadsPerBlock`
 /// threads, the linear index guarded and delinearized.

@@ -236,8 +236,8 @@ LogicalResult FunctionConversion::collectBuffers() {
     }
   }
   // Last uses: the top-level op holding each use (through kernel results).
-  for (auto [pos, op] : llvm::enumerate(ops)) {
-    op->walk([&](Operation *inner) {
+  for (unsigned pos = 0, e = ops.size(); pos < e; ++pos) {
+    ops[pos]->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
         Value v = resolve(operand);
         if (absorbed.contains(v.getDefiningOp())) // read through a transpose
@@ -433,7 +433,8 @@ LogicalResult FunctionConversion::emitContractionLoops(Operation *op,
 
 LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
   auto outs = newFn.getArguments().drop_front(fn.getNumArguments());
-  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+  for (unsigned i = 0, e = op.getNumOperands(); i < e; ++i) {
+    Value v = op.getOperand(i);
     Value src = storageOf(v);
     if (src == outs[i])
       continue;

@@ -358,11 +358,11 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   };
   int64_t n = rranges.back();
   int64_t end = n / width * width;
-  // (vector accumulator, scalar accumulator) through the outer reduction
-  // loops, then the vector loop, then the scalar tail.
-  auto rec = [&](auto &&self, unsigned k, Value accV,
-                 Value accS) -> std::pair<Value, Value> {
-    if (k + 1 == rranges.size()) {
+  // The innermost reduction loop for the outer reduction indices in `ivs`:
+  // the unrolled vector loop, the vector loop for the rest of the vectors,
+  // then the scalar tail; returns (vector accumulator, scalar accumulator).
+  auto innermost = [&](Value accV, Value accS) -> std::pair<Value, Value> {
+    {
       // Four independent accumulators first: one alone makes the loop wait
       // on the add latency instead of on memory.
       int64_t unroll = n >= 4 * width ? 4 : 1;
@@ -415,20 +415,23 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
           });
       return {vloop.getResult(0), sloop.getResult(0)};
     }
-    auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(rranges[k]), cst(1), ValueRange{accV, accS},
-        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
-          OpBuilder::InsertionGuard g(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          ivs.push_back(iv);
-          auto [v, s] = self(self, k + 1, iter[0], iter[1]);
-          ivs.pop_back();
-          scf::YieldOp::create(b, loc, ValueRange{v, s});
-        });
-    return {loop.getResult(0), loop.getResult(1)};
   };
+  // (vector accumulator, scalar accumulator) through the outer reduction
+  // loops.
+  auto [lbs, ubs, steps] = constantBounds(b, loc, rranges.drop_back());
   Value accV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
-  auto [accV, accS] = rec(rec, 0, accV0, init[0]);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{accV0, init[0]},
+      [&](OpBuilder &nb, Location, ValueRange outer,
+          ValueRange iter) -> scf::ValueVector {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        ivs.append(outer.begin(), outer.end());
+        auto [v, sAcc] = innermost(iter[0], iter[1]);
+        ivs.truncate(idx.size());
+        return {v, sAcc};
+      });
+  Value accV = nest.results[0], accS = nest.results[1];
   Value lanesCombined = vector::ReductionOp::create(
       b, loc, horizontalKind(kind, isFloat), accV);
   return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
@@ -480,27 +483,18 @@ LogicalResult codegen::vectorizeReductionOutputs(
     for (Value v : init)
       state.push_back(vector::BroadcastOp::create(
           b, loc, VectorType::get({width}, v.getType()), v));
-    SmallVector<Value> rivs;
-    auto rec = [&](auto &&self, unsigned k,
-                   ValueRange s) -> SmallVector<Value> {
-      if (k == rranges.size()) {
-        SmallVector<Value> args(out);
-        args.append(rivs.begin(), rivs.end());
-        return step(s, vb.emit(args));
-      }
-      auto inner = scf::ForOp::create(
-          b, loc, cst(0), cst(rranges[k]), cst(1), s,
-          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
-            OpBuilder::InsertionGuard g2(b);
-            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-            rivs.push_back(iv);
-            SmallVector<Value> next = self(self, k + 1, iter);
-            rivs.pop_back();
-            scf::YieldOp::create(b, loc, next);
-          });
-      return SmallVector<Value>(inner.getResults());
-    };
-    state = rec(rec, 0, state);
+    auto [lbs, ubs, steps] = constantBounds(b, loc, rranges);
+    scf::LoopNest nest = scf::buildLoopNest(
+        b, loc, lbs, ubs, steps, state,
+        [&](OpBuilder &nb, Location, ValueRange rivs,
+            ValueRange s) -> scf::ValueVector {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> args(out);
+          args.append(rivs.begin(), rivs.end());
+          return step(s, vb.emit(args));
+        });
+    state = SmallVector<Value>(nest.results);
     AffineExpr e =
         getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
     for (auto [k, st] : llvm::enumerate(strides))
