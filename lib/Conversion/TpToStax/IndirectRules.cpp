@@ -21,17 +21,21 @@ using Result = RuleResult;
 using Index = SmallVector<AffineExpr>;
 
 /// The index read from `index` at `at`, as a checked index into a dim of
-/// `size` (gather and index_select do not wrap negative indices).
+/// `size` (gather and index_select do not wrap negative indices). The check
+/// carries `loc`, the indexing op's location (the body's own location is
+/// that of the op that materializes the fused node), so that a failing
+/// check names the op that indexed.
 AffineExpr indirect(BodyBuilder &bb, const NodePtr &index, ArrayRef<AffineExpr> at,
-                    int64_t size, bool wrapNegative) {
+                    int64_t size, bool wrapNegative, Location loc) {
   Value v = index->load(bb, at);
-  auto op = IndirectIndexOp::create(bb.b, bb.loc, bb.b.getIndexType(), v,
+  auto op = IndirectIndexOp::create(bb.b, loc, bb.b.getIndexType(), v,
                                     static_cast<uint64_t>(size), wrapNegative,
                                     /*check_bounds=*/true);
   return bb.symbol(op);
 }
 
 Result indexSelect(RuleContext &ctx) {
+  Location loc = ctx.op->getLoc();
   auto op = cast<tp::IndexSelectOp>(ctx.op);
   NodePtr self = ctx.operands[0], index = ctx.operands[1];
   int64_t rank = self->type.getRank();
@@ -46,12 +50,13 @@ Result indexSelect(RuleContext &ctx) {
         if (!scalarIndex)
           at.push_back(idx[d]);
         Index src(idx);
-        src[d] = indirect(bb, index, at, size, false);
+        src[d] = indirect(bb, index, at, size, false, loc);
         return self->load(bb, src);
       })};
 }
 
 Result gather(RuleContext &ctx) {
+  Location loc = ctx.op->getLoc();
   auto op = cast<tp::GatherOp>(ctx.op);
   NodePtr self = ctx.operands[0], index = ctx.operands[1];
   int64_t rank = self->type.getRank();
@@ -62,7 +67,7 @@ Result gather(RuleContext &ctx) {
   return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
       ctx.resultType(), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
         Index src(idx);
-        src[d] = indirect(bb, index, idx, size, false);
+        src[d] = indirect(bb, index, idx, size, false, loc);
         return self->load(bb, src);
       })};
 }
@@ -164,7 +169,7 @@ std::optional<AdvancedIndex> analyze(ArrayRef<int64_t> self,
 
 /// The index into self of position `pos` of the indexed shape.
 Index selfIndex(BodyBuilder &bb, const AdvancedIndex &a, ArrayRef<NodePtr> indices,
-                ArrayRef<int64_t> self, ArrayRef<AffineExpr> pos) {
+                ArrayRef<int64_t> self, ArrayRef<AffineExpr> pos, Location loc) {
   int64_t nb = a.bshape.size();
   Index src(self.size());
   int64_t r = 0;
@@ -175,7 +180,7 @@ Index selfIndex(BodyBuilder &bb, const AdvancedIndex &a, ArrayRef<NodePtr> indic
   for (auto [k, t] : llvm::enumerate(indices)) {
     int64_t d = a.dims[k];
     src[d] = indirect(bb, t, broadcastIndex(t->type.getShape(), a.bshape, bidx),
-                      self[d], /*wrapNegative=*/true);
+                      self[d], /*wrapNegative=*/true, loc);
   }
   return src;
 }
@@ -189,6 +194,7 @@ AffineExpr rowMajorAddress(ArrayRef<AffineExpr> index, ArrayRef<int64_t> shape) 
 }
 
 Result index(RuleContext &ctx) {
+  Location loc = ctx.op->getLoc();
   auto op = cast<tp::IndexOp>(ctx.op);
   NodePtr self = ctx.operands[0];
   SmallVector<NodePtr> indices(ArrayRef<NodePtr>(ctx.operands).drop_front());
@@ -200,7 +206,7 @@ Result index(RuleContext &ctx) {
   AdvancedIndex adv = *a;
   return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
       rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
-        return self->load(bb, selfIndex(bb, adv, indices, shape, pos));
+        return self->load(bb, selfIndex(bb, adv, indices, shape, pos, loc));
       })};
 }
 
@@ -209,6 +215,7 @@ Result index(RuleContext &ctx) {
 bool scatterable(Type elt) { return !elt.isF16() && !elt.isBF16(); }
 
 Result indexPut(RuleContext &ctx) {
+  Location loc = ctx.op->getLoc();
   auto op = cast<tp::IndexPutOp>(ctx.op);
   size_t n = op.getIndices().size();
   NodePtr self = ctx.operands[0], values = ctx.operands[1 + n];
@@ -222,7 +229,7 @@ Result indexPut(RuleContext &ctx) {
   auto mode = op.getAccumulate() ? ScatterMode::Accumulate : ScatterMode::Overwrite;
   Value r = ctx.buildScatter(
       self, mode, adv.shape, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
-        Index dst = selfIndex(bb, adv, indices, shape, pos);
+        Index dst = selfIndex(bb, adv, indices, shape, pos, loc);
         Value v = values->load(bb, broadcastIndex(values->type.getShape(), adv.shape, pos));
         Value addr = bb.index(rowMajorAddress(dst, shape));
         Value converted = bb.convert(v, elt);
@@ -234,6 +241,7 @@ Result indexPut(RuleContext &ctx) {
 /// scatter / scatter_add: out[p with p[dim] = index[p]] (+)= src[p] for p
 /// in index's shape (no negative wrap).
 Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
+  Location loc = ctx.op->getLoc();
   NodePtr self = ctx.operands[0], index = ctx.operands[1], src = ctx.operands[2];
   int64_t rank = self->type.getRank();
   Type elt = self->type.getElementType();
@@ -246,7 +254,7 @@ Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
       self, mode, index->type.getShape(),
       [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
         Index dst(pos);
-        dst[d] = indirect(bb, index, pos, size, /*wrapNegative=*/false);
+        dst[d] = indirect(bb, index, pos, size, /*wrapNegative=*/false, loc);
         Value addr = bb.index(rowMajorAddress(dst, shape));
         Value value = bb.convert(src->load(bb, pos), elt);
         return std::make_pair(addr, value);
