@@ -44,6 +44,21 @@ LoopBounds codegen::constantBounds(OpBuilder &b, Location loc,
   return bounds;
 }
 
+SmallVector<Value> codegen::carriedLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
+  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, state,
+      [&](OpBuilder &nb, Location, ValueRange ivs,
+          ValueRange iter) -> scf::ValueVector {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        return step(ivs, iter);
+      });
+  return SmallVector<Value>(nest.results);
+}
+
 int64_t codegen::workOf(Operation *node) {
   if (auto p = dyn_cast<PointwiseOp>(node))
     return saturatingProduct(p.getIterationRanges());
@@ -498,16 +513,7 @@ void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
 SmallVector<Value> NodeEmitter::reductionLoops(
     Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
-  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges);
-  scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, state,
-      [&](OpBuilder &nb, Location, ValueRange ivs,
-          ValueRange iter) -> scf::ValueVector {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        return step(ivs, iter);
-      });
-  return SmallVector<Value>(nest.results);
+  return carriedLoopNest(b, loc, ranges, state, step);
 }
 
 LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,

@@ -59,6 +59,14 @@ struct LoopBounds {
 };
 LoopBounds constantBounds(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges);
 
+/// scf.for loops over [0, ranges[k]) carrying `state`; `step(ivs, state)`
+/// emits the innermost body with `b` (its insertion point moved there) and
+/// returns the next state. Returns the final state.
+SmallVector<Value>
+carriedLoopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges,
+                ValueRange state,
+                function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
+
 /// GPU code: `body(ivs)` once per index of `space`, one thread each: an
 /// scf.parallel over blocks holding one over `options.threadsPerBlock`
 /// threads, the linear index guarded and delinearized.

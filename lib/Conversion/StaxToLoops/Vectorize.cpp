@@ -114,6 +114,18 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
   return lanes;
 }
 
+/// True when some load of `body` varies along the lane with a stride other
+/// than 0 or 1 (a gather).
+bool hasGather(Block &body, const DenseMap<Value, Lanes> &lanes) {
+  for (Operation &inner : body.without_terminator())
+    if (auto load = dyn_cast<LoadOp>(inner)) {
+      const Lanes &l = lanes.at(load.getResult());
+      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
+        return true;
+    }
+  return false;
+}
+
 /// Emits one vector evaluation of a body whose lane argument is at `iv`
 /// (lane 0) and the other arguments at `fixed`.
 class VectorBody {
@@ -324,12 +336,8 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
     return failure();
   // Gathers would make a strided reduction both slower and reordered:
   // the scalar loop keeps it class 1.
-  for (Operation &inner : body.without_terminator())
-    if (auto load = dyn_cast<LoadOp>(inner)) {
-      const Lanes &l = lanes->at(load.getResult());
-      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
-        return failure();
-    }
+  if (hasGather(body, *lanes))
+    return failure();
   Location loc = op.getLoc();
   bool isFloat = isa<FloatType>(t);
   auto vtype = VectorType::get({width}, t);
@@ -460,12 +468,8 @@ LogicalResult codegen::vectorizeReductionOutputs(
   FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, lane);
   if (failed(lanes))
     return failure();
-  for (Operation &inner : body.without_terminator())
-    if (auto load = dyn_cast<LoadOp>(inner)) {
-      const Lanes &l = lanes->at(load.getResult());
-      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
-        return failure(); // gathers: the row-wise vectorization does better
-    }
+  if (hasGather(body, *lanes))
+    return failure(); // the row-wise vectorization does better
   Location loc = op.getLoc();
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -483,18 +487,12 @@ LogicalResult codegen::vectorizeReductionOutputs(
     for (Value v : init)
       state.push_back(vector::BroadcastOp::create(
           b, loc, VectorType::get({width}, v.getType()), v));
-    auto [lbs, ubs, steps] = constantBounds(b, loc, rranges);
-    scf::LoopNest nest = scf::buildLoopNest(
-        b, loc, lbs, ubs, steps, state,
-        [&](OpBuilder &nb, Location, ValueRange rivs,
-            ValueRange s) -> scf::ValueVector {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          SmallVector<Value> args(out);
-          args.append(rivs.begin(), rivs.end());
-          return step(s, vb.emit(args));
-        });
-    state = SmallVector<Value>(nest.results);
+    state = carriedLoopNest(b, loc, rranges, state,
+                            [&](ValueRange rivs, ValueRange st) {
+                              SmallVector<Value> args(out);
+                              args.append(rivs.begin(), rivs.end());
+                              return step(st, vb.emit(args));
+                            });
     AffineExpr e =
         getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
     for (auto [k, st] : llvm::enumerate(strides))
