@@ -50,8 +50,8 @@ def interpret(module_text: str, entry: str, *arrays, f64: bool = False):
     return _interpret(module_text, entry, converted, f64)
 
 
-def import_torch(fn, *example_inputs, name: str = "forward") -> str:
+def import_torch(fn, *example_inputs, name: str = "forward", **options) -> str:
     """Traces `fn` with make_fx and returns the `tp` module text (see
     stax.importer)."""
     from .importer import import_torch as _import
-    return _import(fn, *example_inputs, name=name)
+    return _import(fn, *example_inputs, name=name, **options)

@@ -47,7 +47,7 @@ import torch.fx as fx
 
 from ._capi import StaxError
 
-__all__ = ["import_torch", "import_fx_graph", "trace_joint", "mlir_type",
+__all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
            "supported_overloads", "StaxError"]
 
 aten = torch.ops.aten
@@ -1061,7 +1061,86 @@ def _build_table() -> Dict[Any, Emitter]:
     return t
 
 
+def _prims_twin(aten_overload) -> Emitter:
+    """A `prims.X` op (what PyTorch's reference decompositions produce) with
+    the semantics of `aten_overload`: its arguments rebound by position to
+    the ATen schema's names."""
+    emit = _TABLE[aten_overload]
+    schema = aten_overload._schema.arguments
+
+    def e(ctx, node, a):
+        vals = list(a.values())
+        bound = {}
+        for i, arg in enumerate(schema):
+            if i < len(vals):
+                bound[arg.name] = vals[i]
+            else:
+                bound[arg.name] = (arg.default_value
+                                   if arg.has_default_value() else None)
+        return emit(ctx, node, bound)
+    return e
+
+
+def _convert_element_type(ctx, node, a):
+    return ctx.single("tp._to_copy", [a["a"]], {"dtype": _type_attr(a["dtype"])})
+
+
+def _add_prims(t: Dict[Any, Emitter]) -> None:
+    prims = torch.ops.prims
+    for name in ("abs neg sqrt rsqrt exp exp2 expm1 log log1p log2 log10 sin "
+                 "cos tan asin acos atan sinh cosh tanh erf erfc floor ceil "
+                 "trunc sign bitwise_not isnan").split():
+        twin = getattr(getattr(aten, name), "default", None)
+        if hasattr(prims, name) and twin in t:
+            t[getattr(prims, name).default] = _prims_twin(twin)
+    for name, twin in {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
+                       "eq": "eq", "ne": "ne", "lt": "lt", "le": "le",
+                       "gt": "gt", "ge": "ge", "maximum": "maximum",
+                       "minimum": "minimum", "fmod": "fmod",
+                       "remainder": "remainder", "atan2": "atan2",
+                       "pow": "pow", "bitwise_and": "bitwise_and",
+                       "bitwise_or": "bitwise_or",
+                       "bitwise_xor": "bitwise_xor"}.items():
+        packet = getattr(aten, twin)
+        ov = getattr(packet, "Tensor", None) or getattr(packet, "default", None)
+        if name == "pow":
+            ov = aten.pow.Tensor_Tensor
+        if hasattr(prims, name) and ov in t:
+            t[getattr(prims, name).default] = _prims_twin(ov)
+    t[prims.convert_element_type.default] = _convert_element_type
+    # prims.div truncates integers (C semantics), aten.div.Tensor does not.
+    true_div = t[prims.div.default]
+    trunc_div = _prims_twin(aten.div.Tensor_mode)
+
+    def prims_div(ctx, node, a):
+        vals = list(a.values())
+        if ctx.elt_of(vals[0]).startswith("i"):
+            return trunc_div(ctx, node, {"self": vals[0], "other": vals[1],
+                                         "rounding_mode": "trunc"})
+        return true_div(ctx, node, a)
+    t[prims.div.default] = prims_div
+    t[prims.where.default] = _prims_twin(aten.where.self)
+    t[prims.to_dtype.default] = _convert_element_type
+    t[prims.scalar_tensor.default] = _creation("s")
+
+
+def _add_view_copies(t: Dict[Any, Emitter]) -> None:
+    """`aten.X_copy` (what functionalization emits for a view it cannot
+    keep, e.g. the destination of a broadcasting copy_) imports as the view
+    `aten.X`: tp views are values, not aliases."""
+    for key in list(t):
+        if not isinstance(key, torch._ops.OpOverload):
+            continue
+        packet = key.overloadpacket.__name__
+        copy = getattr(aten, packet + "_copy", None)
+        twin = getattr(copy, key._overloadname, None) if copy is not None else None
+        if twin is not None and twin not in t:
+            t[twin] = t[key]
+
+
 _TABLE: Dict[Any, Emitter] = _build_table()
+_add_prims(_TABLE)
+_add_view_copies(_TABLE)
 
 
 def supported_overloads() -> List[str]:
@@ -1082,7 +1161,8 @@ def _flatten(x):
 
 
 def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
-                none_outputs: str) -> str:
+                none_outputs: str,
+                arg_names: Optional[Dict[int, str]] = None) -> str:
     graph = gm.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     inputs = list(example_inputs)
@@ -1125,6 +1205,8 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
         ctx.values[ph] = ssa
         ctx.types[ssa] = ty
         attr = " {tp.requires_grad}" if x.requires_grad else ""
+        if arg_names and i in arg_names:
+            attr += f" loc({_str(arg_names[i])})"
         args.append(f"{ssa}: {ty}{attr}")
 
     output_node = None
@@ -1225,22 +1307,118 @@ def import_fx_graph(graph_module: fx.GraphModule, example_inputs: Sequence[Any],
                        none_outputs)
 
 
-def import_torch(fn, *example_inputs, name: str = "forward") -> str:
-    """Traces `fn(*example_inputs)` with make_fx and returns the verified,
-    pretty-printed `tp` module with one `func.func @<name>`."""
+def _unsupported_targets(gm: fx.GraphModule) -> set:
+    """The call targets of `gm` that `_emit_graph` would reject."""
+    out = set()
+    for n in gm.graph.nodes:
+        if n.op != "call_function" or n.target is operator.getitem:
+            continue
+        if n.target in _FRESH_INPLACE or n.target in _INPLACE_OPS:
+            continue
+        if _is_inplace(n.target) or n.target not in _TABLE:
+            out.add(n.target)
+    return out
+
+
+def _drop_dead_nodes(gm: fx.GraphModule) -> None:
+    """Removes pure nodes without users (make_fx keeps, e.g., the unused
+    uint8 `reserve` tensor of batch norm); writes are kept."""
+    for n in reversed(list(gm.graph.nodes)):
+        if (n.op == "call_function" and not n.users
+                and not _is_inplace(n.target)):
+            gm.graph.erase_node(n)
+    gm.recompile()
+
+
+def trace(fn, *example_inputs, functionalize: bool = True,
+          decompose: bool = True) -> fx.GraphModule:
+    """`fn` traced with make_fx into an ATen graph the importer maps.
+
+    functionalize: in-place and out= ops become their functional twins
+    (PyTorch's functionalization; `x.sqrt_()` -> `aten.sqrt`); what remains
+    is one `copy_` per input the function mutates, which `import_torch`
+    turns into a copy-back result (`--stax-functionalize`). decompose: an operator without a `tp` mapping that PyTorch can
+    decompose (`torch._decomp.decomposition_table`: addcmul, hardswish,
+    native_batch_norm, ...) is traced through its decomposition, repeatedly
+    until every operator is mapped or has no decomposition; operators with
+    a mapping are never decomposed. Tensors are traced on copies: in-place
+    ops run while tracing and must not change the caller's tensors."""
+    from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
-    try:
-        # Traced on copies: in-place ops run while tracing and must not
-        # change the caller's tensors.
-        gm = make_fx(fn)(*[a.detach().clone().requires_grad_(a.requires_grad)
-                           if isinstance(a, torch.Tensor) else a
-                           for a in example_inputs])
-    except StaxError:
-        raise
-    except Exception as e:  # noqa: BLE001
-        raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with make_fx "
-                        f"failed: {type(e).__name__}: {e}") from e
-    return _emit_graph(gm, list(example_inputs), name, none_outputs="error")
+    from .decompositions import DECOMPOSITIONS
+    target = fn
+    if functionalize:
+        from functorch import functionalize as _functionalize
+        target = _functionalize(fn)
+    table: Dict[Any, Callable] = {}
+    for _ in range(16):
+        try:
+            gm = make_fx(target, decomposition_table=table)(
+                *[a.detach().clone().requires_grad_(a.requires_grad)
+                  if isinstance(a, torch.Tensor) else a
+                  for a in example_inputs])
+        except StaxError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
+                            f"make_fx failed: {type(e).__name__}: {e}") from e
+        _drop_dead_nodes(gm)
+        if not decompose:
+            return gm
+        new = {t for t in _unsupported_targets(gm)
+               if (t in DECOMPOSITIONS or t in decomposition_table)
+               and t not in table}
+        if not new:
+            return gm
+        table.update({t: DECOMPOSITIONS.get(t) or decomposition_table[t]
+                      for t in new})
+    return gm
+
+
+def _module_as_function(module: torch.nn.Module, inputs: Sequence[Any]):
+    """An nn.Module as a function of its inputs followed by its parameters
+    and buffers (so that parameters get gradients instead of being baked in
+    as constants), those tensors, and the argument locations naming them."""
+    from torch.nn.utils.stateless import functional_call
+    named = list(module.named_parameters()) + list(module.named_buffers())
+    names = [n for n, _ in named]
+    n = len(inputs)
+
+    def call(*xs):
+        return functional_call(module, dict(zip(names, xs[n:])), tuple(xs[:n]))
+    call.__name__ = type(module).__name__
+    state = [t.detach().requires_grad_(t.requires_grad) for _, t in named]
+    return call, list(inputs) + state, {n + i: s for i, s in enumerate(names)}
+
+
+def import_torch(fn, *example_inputs, name: str = "forward",
+                 functionalize: bool = True, decompose: bool = True) -> str:
+    """Traces `fn(*example_inputs)` (see `trace`) and returns the verified,
+    pretty-printed `tp` module with one `func.func @<name>`.
+    An `nn.Module` imports as a function of its inputs followed by its
+    parameters and buffers (`named_parameters()` then `named_buffers()`
+    order, each argument located at its name; parameters that require
+    grad are marked `tp.requires_grad`).
+    The result is functional: an input the function writes comes back as
+    an extra, trailing result marked `tp.copy_back = <argument index>`.
+    `functionalize=False` keeps the in-place ops make_fx records (as
+    in-place `tp` ops where they have one: the raw form that
+    `--stax-functionalize` rewrites)."""
+    arg_names = None
+    if isinstance(fn, torch.nn.Module):
+        fn, example_inputs, arg_names = _module_as_function(fn, example_inputs)
+    gm = trace(fn, *example_inputs, functionalize=functionalize,
+               decompose=decompose)
+    text = _emit_graph(gm, list(example_inputs), name, none_outputs="error",
+                       arg_names=arg_names)
+    if functionalize and any(n.target in _INPLACE_OPS for n in gm.graph.nodes
+                             if n.op == "call_function"):
+        # Writes to inputs (copy_ into an argument) become copy-back
+        # results; decompositions run below PyTorch's functionalization and
+        # may write in place (index_put_) too.
+        from . import run_pipeline
+        text = run_pipeline(text, "builtin.module(stax-functionalize)")
+    return text
 
 
 def trace_joint(fn, *example_inputs):

@@ -195,28 +195,70 @@ def test_layer_norm_without_affine():
 # ---------------------------------------------------------------------------
 
 
-def test_inplace_op_is_rejected():
-    # add_, mul_, copy_, ... import as in-place tp ops (test_functionalize.py);
-    # overloads without a tp twin are rejected.
+def test_inplace_ops_are_functionalized():
+    # make_fx records in-place ops; the default import is functional.
+    def fn(a):
+        b = a.clone()
+        b.exp_()
+        b.squeeze_(0)
+        return b.sqrt_()
+    x = torch.rand(1, 3)
+    text = import_torch(fn, x)
+    assert "tp.exp" in text and "tp.sqrt" in text and "_\"" not in text
+    (got,) = stax.interpret(text, "forward", x)
+    np.testing.assert_array_equal(got, fn(x).numpy())
+
+
+def test_raw_import_keeps_inplace_ops():
+    # functionalize=False: overloads with an in-place tp twin import as
+    # such (test_functionalize.py), the others are rejected.
+    text = import_torch(lambda a: a.clone().add_(1), torch.randn(3),
+                        functionalize=False)
+    assert "tp.add_" in text
     with pytest.raises(stax.StaxError, match=r"in-place operator aten\.exp_\.default "
                                              r"at node %exp_"):
-        import_torch(lambda a: a.clone().exp_(), torch.randn(3))
+        import_torch(lambda a: a.clone().exp_(), torch.randn(3),
+                     functionalize=False)
+
+
+def test_input_mutation_is_a_copy_back_result():
+    def fn(a):
+        a.mul_(2)
+        return a + 1
+    x = torch.randn(3)
+    text = import_torch(fn, x.clone())
+    assert "tp.copy_back = 0" in text
+    got, new_a = stax.interpret(text, "forward", x)
+    np.testing.assert_array_equal(got, (x * 2 + 1).numpy())
+    np.testing.assert_array_equal(new_a, (x * 2).numpy())
 
 
 def test_inplace_dropout_imports():
     # bernoulli_ on the fresh empty_like is imported as tp.bernoulli (see
-    # test_random.py), the in-place div_ that follows as tp.div_.Scalar,
+    # test_random.py); raw, the in-place div_ that follows is tp.div_.Scalar,
     # which --stax-functionalize rewrites.
-    text = import_torch(lambda a: F.dropout(a, 0.1, training=True), torch.randn(8))
+    x = torch.randn(8)
+    text = import_torch(lambda a: F.dropout(a, 0.1, training=True), x,
+                        functionalize=False)
     assert "tp.bernoulli" in text and "tp.div_.Scalar" in text
     text = stax.run_pipeline(text, "builtin.module(stax-functionalize)")
     assert "tp.div.Scalar" in text and "tp.div_" not in text
+    text = import_torch(lambda a: F.dropout(a, 0.1, training=True), x)
+    assert "tp.bernoulli" in text and "tp.div_" not in text
 
 
-def test_unmapped_op_is_rejected():
+def test_unmapped_op_is_decomposed_or_rejected():
+    # Without a tp op, an operator is traced through a decomposition (ours,
+    # then PyTorch's); one without either is rejected, naming it.
+    x = torch.randn(5, 3)
+    text = import_torch(lambda a: a.cumsum(0), x)
+    (got,) = stax.interpret(text, "forward", x)
+    np.testing.assert_allclose(got, x.cumsum(0).numpy(), rtol=1e-6, atol=1e-6)
+    text = import_torch(lambda a: F.hardswish(a), x)   # PyTorch's decomposition
+    assert "tp.clamp" in text or "tp.hardtanh" in text or "tp.minimum" in text
     with pytest.raises(stax.StaxError, match=r"unsupported operator "
                                              r"aten\.cumsum\.default at node %cumsum"):
-        import_torch(lambda a: a.cumsum(0), torch.randn(3))
+        import_torch(lambda a: a.cumsum(0), x, decompose=False)
     with pytest.raises(stax.StaxError, match=r"unsupported operator "
                                              r"aten\._fft_r2c\.default"):
         import_torch(lambda a: torch.fft.fft(a), torch.randn(8))

@@ -1,0 +1,1395 @@
+"""Import-time decompositions of ATen operators without a `tp` op.
+
+`stax.importer.trace` consults this table before PyTorch's own
+(`torch._decomp.decomposition_table`) for every operator the importer does
+not map: each entry is a Python function of the operator's arguments that
+make_fx traces into operators the importer maps (recursively), so the
+`tp` function differentiates, lowers and compiles with the existing rules.
+
+Each decomposition follows PyTorch's reference semantics (type promotion,
+NaN handling, ties, negative dims).  Views, gathers, selections and
+comparisons are exact; arithmetic decompositions round like PyTorch's
+kernels up to the order of their sums (covered by the error bound of
+docs/Numerics.md).  Some trade work for generality and are quadratic in
+the length of the dimension they work on (stated per entry): the
+cumulative ops and sort/topk/median, which compare or combine every pair
+of elements along `dim` (a prefix sum is a masked sum; a sorted position
+is a rank).  Convolution and pooling gather one strided slice per kernel
+offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Callable, Dict, List, Optional, Sequence
+
+import torch
+
+aten = torch.ops.aten
+
+DECOMPOSITIONS: Dict[object, Callable] = {}
+
+
+def _register(*overloads):
+    def wrap(fn):
+        for o in overloads:
+            DECOMPOSITIONS[o] = fn
+        return fn
+    return wrap
+
+
+def _dim(d: int, rank: int) -> int:
+    return d + rank if d < 0 else d
+
+
+def _lowest(dtype):
+    return -math.inf if dtype.is_floating_point else torch.iinfo(dtype).min
+
+
+def _highest(dtype):
+    return math.inf if dtype.is_floating_point else torch.iinfo(dtype).max
+
+
+def _pairs(n: int, device):
+    """(j <= i) as an [n(i), n(j)] boolean mask."""
+    i = torch.arange(n, device=device).unsqueeze(1)
+    j = torch.arange(n, device=device).unsqueeze(0)
+    return j <= i
+
+
+# ---------------------------------------------------------------------------
+# Layout: flip, roll, padding, diag, scatter into views
+# ---------------------------------------------------------------------------
+
+@_register(aten.flip.default)
+def _flip(x, dims):
+    for d in dims:
+        d = _dim(d, x.dim())
+        n = x.shape[d]
+        x = x.index_select(d, torch.arange(n - 1, -1, -1, device=x.device))
+    return x
+
+
+@_register(aten.roll.default)
+def _roll(x, shifts, dims=()):
+    if not dims:
+        return _roll(x.reshape(-1), shifts, [0]).view(x.shape)
+    for s, d in zip(shifts, dims):
+        d = _dim(d, x.dim())
+        n = x.shape[d]
+        if n == 0:
+            continue
+        s = s % n
+        if s:
+            x = torch.cat([x.narrow(d, n - s, s), x.narrow(d, 0, n - s)], d)
+    return x
+
+
+@_register(aten.constant_pad_nd.default)
+def _constant_pad_nd(x, pad, value=0):
+    for k in range(len(pad) // 2):
+        d = x.dim() - 1 - k
+        lo, hi = pad[2 * k], pad[2 * k + 1]
+        if lo < 0:
+            x = x.narrow(d, -lo, x.shape[d] + lo)
+        if hi < 0:
+            x = x.narrow(d, 0, x.shape[d] + hi)
+        parts = []
+        for width in (max(lo, 0), None, max(hi, 0)):
+            if width is None:
+                parts.append(x)
+            elif width:
+                shape = list(x.shape)
+                shape[d] = width
+                parts.append(torch.full(shape, value, dtype=x.dtype,
+                                        device=x.device))
+        if len(parts) > 1:
+            x = torch.cat(parts, d)
+    return x
+
+
+@_register(aten.diag.default)
+def _diag(x, diagonal=0):
+    if x.dim() == 2:
+        return torch.diagonal(x, diagonal).clone()
+    n = x.shape[0] + abs(diagonal)
+    rows = torch.arange(n, device=x.device).unsqueeze(1).expand(n, n)
+    cols = torch.arange(n, device=x.device).unsqueeze(0).expand(n, n)
+    src = rows if diagonal >= 0 else cols
+    v = torch.cat([x, torch.zeros(abs(diagonal), dtype=x.dtype,
+                                  device=x.device)])
+    return torch.where(cols - rows == diagonal, v[src],
+                       torch.zeros((), dtype=x.dtype, device=x.device))
+
+
+def _embed(x, src, view):
+    """`x` with the positions `view(x)` selects replaced by `src`: a mask of
+    the view's positions (the view applied to an index tensor) picks
+    between `x` and `src` scattered to those positions."""
+    pos = torch.arange(x.numel(), device=x.device).view(x.shape)
+    taken = view(pos)
+    flat = x.reshape(-1).index_put([taken.reshape(-1)], src.reshape(-1))
+    return flat.view(x.shape)
+
+
+@_register(aten.slice_scatter.default)
+def _slice_scatter(x, src, dim=0, start=None, end=None, step=1):
+    return _embed(x, src, lambda t: aten.slice(t, dim, start, end, step))
+
+
+@_register(aten.select_scatter.default)
+def _select_scatter(x, src, dim, index):
+    return _embed(x, src, lambda t: t.select(dim, index))
+
+
+@_register(aten.diagonal_scatter.default)
+def _diagonal_scatter(x, src, offset=0, dim1=0, dim2=1):
+    return _embed(x, src, lambda t: torch.diagonal(t, offset, dim1, dim2))
+
+
+@_register(aten.as_strided_scatter.default)
+def _as_strided_scatter(x, src, size, stride, storage_offset=None):
+    return _embed(x, src, lambda t: torch.as_strided(
+        t, size, stride, 0 if storage_offset is None else storage_offset))
+
+
+# ---------------------------------------------------------------------------
+# Elementwise
+# ---------------------------------------------------------------------------
+
+@_register(aten.acosh.default)
+def _acosh(x):
+    # log1p(t + sqrt(t * (t + 2))), t = x - 1: accurate near 1.
+    t = x - 1
+    return torch.log1p(t + torch.sqrt(t * (t + 2)))
+
+
+@_register(aten.asinh.default)
+def _asinh(x):
+    a = x.abs()
+    r = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
+    big = torch.log(a) + math.log(2.0)    # a * a overflows
+    r = torch.where(a > 2.0 ** 28, big, r)
+    return torch.where(x < 0, -r, r)
+
+
+@_register(aten.atanh.default)
+def _atanh(x):
+    return 0.5 * torch.log1p(2 * x / (1 - x))
+
+
+@_register(aten.signbit.default)
+def _signbit(x):
+    if not x.is_floating_point():
+        return x < 0
+    # -0.0 and negative NaN have the sign bit: 1 / -0.0 = -inf.
+    return (x < 0) | ((x == 0) & (torch.reciprocal(x) < 0))
+
+
+@_register(aten.copysign.Tensor)
+def _copysign(a, b):
+    dtype = torch.result_type(a, b)
+    if not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    a, b = a.to(dtype), b.to(dtype)
+    mag = a.abs()
+    return torch.where(_signbit(b), -mag, mag)
+
+
+def _fminmax(pick):
+    def fn(a, b):
+        m = pick(a, b)
+        if not m.is_floating_point():
+            return m
+        return torch.where(torch.isnan(a), b, torch.where(torch.isnan(b), a, m))
+    return fn
+
+
+DECOMPOSITIONS[aten.fmax.default] = _fminmax(torch.maximum)
+DECOMPOSITIONS[aten.fmin.default] = _fminmax(torch.minimum)
+
+
+@_register(aten.heaviside.default)
+def _heaviside(x, values):
+    zero = torch.zeros((), dtype=x.dtype, device=x.device)
+    one = torch.ones((), dtype=x.dtype, device=x.device)
+    return torch.where(x == 0, values, torch.where(x > 0, one, zero)
+                       ).to(torch.result_type(x, values))
+
+
+@_register(aten.logaddexp.default)
+def _logaddexp(a, b):
+    m = torch.maximum(a, b)
+    r = m + torch.log1p(torch.exp(-(a - b).abs()))
+    return torch.where(torch.isinf(a) & (a == b), a, r)
+
+
+@_register(aten.logaddexp2.default)
+def _logaddexp2(a, b):
+    m = torch.maximum(a, b)
+    r = m + torch.log1p(torch.exp2(-(a - b).abs())) / math.log(2.0)
+    return torch.where(torch.isinf(a) & (a == b), a, r)
+
+
+@_register(aten.round.decimals)
+def _round_decimals(x, decimals=0):
+    if decimals == 0:
+        return torch.round(x)
+    p = 10.0 ** abs(decimals)
+    if decimals > 0:
+        return torch.round(x * p) / p
+    return torch.round(x / p) * p
+
+
+@_register(aten.deg2rad.default)
+def _deg2rad(x):
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    return x * (math.pi / 180.0)
+
+
+@_register(aten.rad2deg.default)
+def _rad2deg(x):
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    return x * (180.0 / math.pi)
+
+
+# ---------------------------------------------------------------------------
+# Reductions
+# ---------------------------------------------------------------------------
+
+@_register(aten.var_mean.correction)
+def _var_mean(x, dim=None, correction=None, keepdim=False):
+    return (aten.var.correction(x, dim, correction=correction, keepdim=keepdim),
+            torch.mean(x, dim if dim is not None else [], keepdim=keepdim))
+
+
+@_register(aten.std.correction)
+def _std(x, dim=None, correction=None, keepdim=False):
+    return torch.sqrt(aten.var.correction(x, dim, correction=correction,
+                                          keepdim=keepdim))
+
+
+@_register(aten.std_mean.correction)
+def _std_mean(x, dim=None, correction=None, keepdim=False):
+    v, m = _var_mean(x, dim, correction, keepdim)
+    return torch.sqrt(v), m
+
+
+@_register(aten.nansum.default)
+def _nansum(x, dim=None, keepdim=False, dtype=None):
+    if x.is_floating_point():
+        x = torch.where(torch.isnan(x), torch.zeros((), dtype=x.dtype), x)
+    return torch.sum(x, dim if dim is not None else [], keepdim=keepdim,
+                     dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# Products
+# ---------------------------------------------------------------------------
+
+@_register(aten.mv.default)
+def _mv(a, v):
+    return torch.mm(a, v.unsqueeze(1)).squeeze(1)
+
+
+@_register(aten.vdot.default)
+def _vdot(a, b):
+    return torch.dot(a, b)
+
+
+def _axpby(beta, c, alpha, p):
+    """beta * c + alpha * p, where beta = 0 ignores c (NaN included)."""
+    if alpha != 1:
+        p = p * alpha
+    if beta == 0:
+        return p.expand(torch.broadcast_shapes(c.shape, p.shape)).clone()
+    return (c * beta if beta != 1 else c) + p
+
+
+@_register(aten.addmv.default)
+def _addmv(c, a, v, beta=1, alpha=1):
+    return _axpby(beta, c, alpha, _mv(a, v))
+
+
+@_register(aten.addbmm.default)
+def _addbmm(c, b1, b2, beta=1, alpha=1):
+    return _axpby(beta, c, alpha, torch.bmm(b1, b2).sum(0))
+
+
+@_register(aten.linalg_cross.default)
+def _cross(a, b, dim=-1):
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    a, b = a.expand(shape), b.expand(shape)
+    d = _dim(dim, len(shape))
+
+    def c(t, i):
+        return t.select(d, i)
+    return torch.stack([c(a, 1) * c(b, 2) - c(a, 2) * c(b, 1),
+                        c(a, 2) * c(b, 0) - c(a, 0) * c(b, 2),
+                        c(a, 0) * c(b, 1) - c(a, 1) * c(b, 0)], d)
+
+
+# ---------------------------------------------------------------------------
+# Cumulative ops (quadratic in the length of `dim`)
+# ---------------------------------------------------------------------------
+
+def _scan(x, dim, combine):
+    """combine(masked, mask) over j <= i for every i along `dim`: the
+    operand is moved last and paired with every prefix."""
+    if x.dim() == 0:
+        return combine(x.unsqueeze(0).unsqueeze(0),
+                       torch.ones(1, 1, dtype=torch.bool)).squeeze(0)
+    d = _dim(dim, x.dim())
+    xt = x.movedim(d, -1)
+    n = xt.shape[-1]
+    mask = _pairs(n, x.device)                      # [i, j]
+    y = combine(xt.unsqueeze(-2).expand(*xt.shape[:-1], n, n), mask)
+    return y.movedim(-1, d)
+
+
+def _cum_dtype(x, dtype):
+    if dtype is not None:
+        return x.to(dtype)
+    if not x.is_floating_point():
+        return x.to(torch.int64)
+    return x
+
+
+@_register(aten.cumsum.default)
+def _cumsum(x, dim, dtype=None):
+    x = _cum_dtype(x, dtype)
+    zero = torch.zeros((), dtype=x.dtype, device=x.device)
+    return _scan(x, dim, lambda v, m: torch.where(m, v, zero).sum(-1))
+
+
+@_register(aten.cumprod.default)
+def _cumprod(x, dim, dtype=None):
+    x = _cum_dtype(x, dtype)
+    one = torch.ones((), dtype=x.dtype, device=x.device)
+    return _scan(x, dim, lambda v, m: torch.where(m, v, one).prod(-1))
+
+
+@_register(aten.logcumsumexp.default)
+def _logcumsumexp(x, dim):
+    ninf = torch.full((), -math.inf, dtype=x.dtype, device=x.device)
+    return _scan(x, dim, lambda v, m: torch.logsumexp(torch.where(m, v, ninf), -1))
+
+
+def _cum_extremum(x, dim, pick_max):
+    bound = _lowest(x.dtype) if pick_max else _highest(x.dtype)
+    fill = torch.full((), bound, dtype=x.dtype, device=x.device)
+    red = torch.amax if pick_max else torch.amin
+    vals = _scan(x, dim, lambda v, m: red(torch.where(m, v, fill), -1))
+    # PyTorch keeps the last index reaching the running extremum (and the
+    # last NaN once the extremum is NaN).
+    d = _dim(dim, x.dim()) if x.dim() else 0
+    n = x.shape[d] if x.dim() else 1
+    xt = x.movedim(d, -1) if x.dim() else x.reshape(1)
+    vt = vals.movedim(d, -1) if x.dim() else vals.reshape(1)
+    hit = (xt.unsqueeze(-2) == vt.unsqueeze(-1))
+    if x.is_floating_point():
+        hit = hit | torch.isnan(xt).unsqueeze(-2)
+    j = torch.arange(n, device=x.device)
+    hit = hit & _pairs(n, x.device)
+    idx = torch.where(hit, j, torch.full((), -1, dtype=torch.int64)).amax(-1)
+    idx = idx.movedim(-1, d) if x.dim() else idx.reshape(())
+    return vals, idx
+
+
+@_register(aten.cummax.default)
+def _cummax(x, dim):
+    return _cum_extremum(x, dim, True)
+
+
+@_register(aten.cummin.default)
+def _cummin(x, dim):
+    return _cum_extremum(x, dim, False)
+
+
+# ---------------------------------------------------------------------------
+# Sorting by rank (quadratic in the length of `dim`)
+# ---------------------------------------------------------------------------
+
+def _before(a, b, descending):
+    """a sorts strictly before b (NaN is the largest value)."""
+    if descending:
+        a, b = b, a
+    lt = a < b
+    if a.is_floating_point():
+        lt = lt | (torch.isnan(b) & ~torch.isnan(a))
+    return lt
+
+
+def _same(a, b):
+    eq = a == b
+    if a.is_floating_point():
+        eq = eq | (torch.isnan(a) & torch.isnan(b))
+    return eq
+
+
+@_register(aten.sort.default)
+def _sort(x, dim=-1, descending=False):
+    if x.dim() == 0:
+        return x.clone(), torch.zeros((), dtype=torch.int64)
+    d = _dim(dim, x.dim())
+    xt = x.movedim(d, -1)
+    n = xt.shape[-1]
+    xi, xj = xt.unsqueeze(-1), xt.unsqueeze(-2)        # [.., i, 1], [.., 1, j]
+    j = torch.arange(n, device=x.device)
+    earlier = (j.unsqueeze(0) < j.unsqueeze(1))        # [i, j]: j < i
+    # Stable: ties keep their order.
+    rank = (_before(xj, xi, descending) | (_same(xj, xi) & earlier)).sum(-1)
+    vals = torch.zeros_like(xt).scatter(-1, rank, xt)
+    idx = torch.zeros(xt.shape, dtype=torch.int64, device=x.device).scatter(
+        -1, rank, j.expand(xt.shape))
+    return vals.movedim(-1, d), idx.movedim(-1, d)
+
+
+@_register(aten.sort.stable)
+def _sort_stable(x, *, stable=None, dim=-1, descending=False):
+    return _sort(x, dim, descending)
+
+
+@_register(aten.topk.default)
+def _topk(x, k, dim=-1, largest=True, sorted=True):
+    v, i = _sort(x, dim, largest)
+    d = _dim(dim, x.dim()) if x.dim() else 0
+    if x.dim() == 0:
+        return v, i
+    return v.narrow(d, 0, k), i.narrow(d, 0, k)
+
+
+@_register(aten.kthvalue.default)
+def _kthvalue(x, k, dim=-1, keepdim=False):
+    v, i = _sort(x, dim)
+    if x.dim() == 0:
+        return v, i
+    d = _dim(dim, x.dim())
+    v, i = v.select(d, k - 1), i.select(d, k - 1)
+    if keepdim:
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return v, i
+
+
+def _median_dim(x, dim, keepdim, ignore_nan):
+    if x.dim() == 0:
+        return x.clone(), torch.zeros((), dtype=torch.int64)
+    d = _dim(dim, x.dim())
+    v, i = _sort(x, d)
+    n = x.shape[d]
+    if ignore_nan and x.is_floating_point():
+        count = (~torch.isnan(x)).sum(d, keepdim=True)
+        k = torch.clamp((count - 1) // 2, min=0)
+    else:
+        k = torch.full([1] * x.dim(), (n - 1) // 2, dtype=torch.int64)
+        k = k.expand(*[1 if a == d else x.shape[a] for a in range(x.dim())])
+        if x.is_floating_point():
+            # A NaN makes the median NaN (sorted last: take it).
+            anynan = torch.isnan(x).any(d, keepdim=True)
+            k = torch.where(anynan, torch.full((), n - 1, dtype=torch.int64), k)
+    mv, mi = v.gather(d, k), i.gather(d, k)
+    if not keepdim:
+        mv, mi = mv.squeeze(d), mi.squeeze(d)
+    return mv, mi
+
+
+@_register(aten.median.dim)
+def _median_d(x, dim, keepdim=False):
+    return _median_dim(x, dim, keepdim, False)
+
+
+@_register(aten.nanmedian.dim)
+def _nanmedian_d(x, dim, keepdim=False):
+    return _median_dim(x, dim, keepdim, True)
+
+
+@_register(aten.median.default)
+def _median(x):
+    return _median_dim(x.reshape(-1), 0, False, False)[0]
+
+
+@_register(aten.nanmedian.default)
+def _nanmedian(x):
+    return _median_dim(x.reshape(-1), 0, False, True)[0]
+
+
+# ---------------------------------------------------------------------------
+# Scatter with reduction (a dense mask over output positions x sources)
+# ---------------------------------------------------------------------------
+
+@_register(aten.scatter_reduce.two)
+def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
+    d = _dim(dim, x.dim()) if x.dim() else 0
+    if x.dim() == 0:
+        x, index, src = x.reshape(1), index.reshape(1), src.reshape(1)
+    src = src[tuple(slice(0, s) for s in index.shape)]
+    n = x.shape[d]
+    # M[..., p, ...j...]: source element j goes to position p along d.
+    pos = torch.arange(n, device=x.device).view(
+        [n] + [1] * index.dim())
+    hit = index.unsqueeze(0) == pos                    # [n, *index.shape]
+    s = src.unsqueeze(0).expand(hit.shape)
+    ident = {"sum": 0, "mean": 0, "prod": 1,
+             "amax": _lowest(x.dtype), "amin": _highest(x.dtype)}[reduce]
+    filled = torch.where(hit, s, torch.full((), ident, dtype=x.dtype))
+    # Reduce every source dim except d (which runs over index positions)
+    # into positions: move the new axis p to d, reduce over the old d.
+    red_dims = [d + 1]
+    if reduce in ("sum", "mean"):
+        r = filled.sum(red_dims)
+    elif reduce == "prod":
+        r = filled.prod(d + 1)
+    elif reduce == "amax":
+        r = filled.amax(red_dims)
+    else:
+        r = filled.amin(red_dims)
+    r = r.movedim(0, d)                                 # [.., n, ..] (index dims)
+    touched = hit.any(d + 1).movedim(0, d)
+    # The index covers a prefix of x's other dims: place r into x.
+    region = tuple(slice(0, s) if a != d else slice(None)
+                   for a, s in enumerate(index.shape))
+    xr = x[region]
+    if include_self:
+        if reduce in ("sum", "mean"):
+            out = xr + r
+        elif reduce == "prod":
+            out = xr * r
+        elif reduce == "amax":
+            out = torch.maximum(xr, r)
+        else:
+            out = torch.minimum(xr, r)
+    else:
+        out = torch.where(touched, r, xr)
+    if reduce == "mean":
+        cnt = hit.sum(d + 1).movedim(0, d).to(x.dtype)
+        if include_self:
+            cnt = cnt + 1
+        cnt = torch.where(cnt == 0, torch.ones((), dtype=x.dtype), cnt)
+        out = out / cnt if x.is_floating_point() else torch.div(
+            out, cnt, rounding_mode="floor")
+        if not include_self:
+            out = torch.where(touched, out, xr)
+    if tuple(xr.shape) != tuple(x.shape):
+        out = _embed(x, out, lambda t: t[region])
+    return out.reshape(x.shape) if out.dim() == 0 else out
+
+
+# ---------------------------------------------------------------------------
+# Convolution and pooling (im2col: one strided slice per kernel offset)
+# ---------------------------------------------------------------------------
+
+def _patches(x, kernel, stride, dilation, out):
+    """[N, C, K, *out]: for every kernel offset, the strided slice of the
+    (already padded) input [N, C, *in] it multiplies."""
+    cols = []
+    for off in itertools.product(*[range(k) for k in kernel]):
+        t = x
+        for a, (o, s, dl, n) in enumerate(zip(off, stride, dilation, out)):
+            start = o * dl
+            t = aten.slice(t, 2 + a, start, start + s * (n - 1) + 1, s)
+        cols.append(t)
+    return torch.stack(cols, 2)
+
+
+def _dilate(x, stride):
+    """Inserts stride - 1 zeros between the spatial elements of x."""
+    for a, s in enumerate(stride):
+        if s == 1:
+            continue
+        d = 2 + a
+        n = x.shape[d]
+        z = torch.zeros_like(x).unsqueeze(d + 1).expand(
+            *x.shape[:d + 1], s - 1, *x.shape[d + 1:])
+        t = torch.cat([x.unsqueeze(d + 1), z], d + 1)
+        t = t.reshape(*x.shape[:d], n * s, *x.shape[d + 1:])
+        x = t.narrow(d, 0, (n - 1) * s + 1)
+    return x
+
+
+def _conv(x, w, bias, stride, padding, dilation, groups):
+    nsp = x.dim() - 2
+    pad = []
+    for p in reversed(padding):
+        pad += [p, p]
+    x = _constant_pad_nd(x, pad, 0)
+    kernel = list(w.shape[2:])
+    out = [(x.shape[2 + a] - dilation[a] * (kernel[a] - 1) - 1) // stride[a] + 1
+           for a in range(nsp)]
+    n, c = x.shape[0], x.shape[1]
+    o = w.shape[0]
+    k = math.prod(kernel)
+    cols = _patches(x, kernel, stride, dilation, out)     # [N, C, K, *out]
+    length = math.prod(out)
+    cols = cols.reshape(n, groups, (c // groups) * k, length)
+    wg = w.reshape(groups, o // groups, (c // groups) * k)
+    # [G, O/G, CK] x [G, CK, N*L] per group.
+    rhs = cols.permute(1, 2, 0, 3).reshape(groups, (c // groups) * k, n * length)
+    y = torch.bmm(wg, rhs).reshape(o, n, *out).movedim(0, 1)
+    if bias is not None:
+        y = y + bias.view(o, *([1] * nsp))
+    return y
+
+
+@_register(aten.convolution.default)
+def _convolution(x, w, bias, stride, padding, dilation, transposed,
+                 output_padding, groups):
+    nsp = x.dim() - 2
+    unbatched = False
+    stride = list(stride) * (nsp if len(stride) == 1 else 1)
+    padding = list(padding) * (nsp if len(padding) == 1 else 1)
+    dilation = list(dilation) * (nsp if len(dilation) == 1 else 1)
+    if not transposed:
+        y = _conv(x, w, bias, stride, padding, dilation, groups)
+        return y.squeeze(0) if unbatched else y
+    output_padding = list(output_padding) * (nsp if len(output_padding) == 1 else 1)
+    # A transposed convolution is the convolution of the input dilated by
+    # the stride, padded by d(k - 1) - p (plus output_padding on the high
+    # side), with the kernel flipped and its in/out channels swapped.
+    kernel = list(w.shape[2:])
+    xd = _dilate(x, stride)
+    pad = []
+    for a in reversed(range(nsp)):
+        q = dilation[a] * (kernel[a] - 1) - padding[a]
+        pad += [q, q + output_padding[a]]
+    xd = _constant_pad_nd(xd, pad, 0)
+    cin = w.shape[0]
+    og = w.shape[1]
+    wt = w.reshape(groups, cin // groups, og, *kernel).transpose(1, 2)
+    wt = wt.reshape(groups * og, cin // groups, *kernel)
+    wt = _flip(wt, list(range(2, 2 + nsp)))
+    return _conv(xd, wt, bias, [1] * nsp, [0] * nsp, dilation, groups)
+
+
+def _pool_geometry(x, kernel, stride, padding, dilation, ceil_mode, nsp):
+    kernel = list(kernel) * (nsp if len(kernel) == 1 else 1)
+    stride = list(stride) if stride else list(kernel)
+    stride = stride * (nsp if len(stride) == 1 else 1)
+    padding = list(padding) * (nsp if len(padding) == 1 else 1)
+    dilation = list(dilation) * (nsp if len(dilation) == 1 else 1)
+    out = []
+    for a in range(nsp):
+        n = x.shape[x.dim() - nsp + a]
+        span = dilation[a] * (kernel[a] - 1) + 1
+        num = n + 2 * padding[a] - span
+        o = (-(-num // stride[a]) if ceil_mode else num // stride[a]) + 1
+        # The last window must start inside the input or the left padding.
+        if ceil_mode and (o - 1) * stride[a] >= n + padding[a]:
+            o -= 1
+        out.append(o)
+    return kernel, stride, padding, dilation, out
+
+
+def _pool_input(x, nsp, padding, out, kernel, stride, dilation, value):
+    """x as [N, C, *in] padded on both sides by `padding` and on the high
+    side as far as ceil_mode's last window reaches, with `value`."""
+    batched = x.dim() == nsp + 2
+    if not batched:
+        x = x.unsqueeze(0)
+    pad = []
+    for a in reversed(range(nsp)):
+        n = x.shape[2 + a]
+        need = (out[a] - 1) * stride[a] + dilation[a] * (kernel[a] - 1) + 1
+        hi = max(need - n - padding[a], padding[a])
+        pad += [padding[a], hi]
+    return _constant_pad_nd(x, pad, value), batched
+
+
+def _max_pool(x, kernel, stride, padding, dilation, ceil_mode, nsp):
+    kernel, stride, padding, dilation, out = _pool_geometry(
+        x, kernel, stride, padding, dilation, ceil_mode, nsp)
+    xp, batched = _pool_input(x, nsp, padding, out, kernel, stride, dilation,
+                              _lowest(x.dtype))
+    cols = _patches(xp, kernel, stride, dilation, out)     # [N, C, K, *out]
+    # Flat input position of every window element (padding never wins).
+    spatial = list(x.shape[x.dim() - nsp:])
+    pos = torch.arange(math.prod(spatial), device=x.device).view(1, 1, *spatial)
+    posp, _ = _pool_input(pos, nsp, padding, out, kernel, stride, dilation, -1)
+    pcols = _patches(posp, kernel, stride, dilation, out)
+    vals, k = torch.max(cols, 2, keepdim=True)
+    idx = pcols.expand(cols.shape[0], cols.shape[1], *pcols.shape[2:]).gather(2, k)
+    vals, idx = vals.squeeze(2), idx.squeeze(2)
+    if not batched:
+        vals, idx = vals.squeeze(0), idx.squeeze(0)
+    return vals, idx
+
+
+@_register(aten.max_pool1d_with_indices.default)
+def _max_pool1d(x, kernel_size, stride=(), padding=(0,), dilation=(1,),
+                ceil_mode=False):
+    return _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, 1)
+
+
+@_register(aten.max_pool2d_with_indices.default)
+def _max_pool2d(x, kernel_size, stride=(), padding=(0,), dilation=(1,),
+                ceil_mode=False):
+    return _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, 2)
+
+
+@_register(aten.max_pool3d_with_indices.default)
+def _max_pool3d(x, kernel_size, stride=(), padding=(0,), dilation=(1,),
+                ceil_mode=False):
+    return _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, 3)
+
+
+def _avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
+              divisor_override, nsp):
+    kernel, stride, padding, dilation, out = _pool_geometry(
+        x, kernel, stride, padding, [1], ceil_mode, nsp)
+    xp, batched = _pool_input(x, nsp, padding, out, kernel, stride, dilation, 0)
+    cols = _patches(xp, kernel, stride, dilation, out)
+    total = cols.sum(2)
+    if divisor_override:
+        div = torch.full((), float(divisor_override), dtype=x.dtype)
+    else:
+        # PyTorch's divisor: the window clipped to the padded input
+        # (count_include_pad) or to the input itself.
+        counts = None
+        for a in range(nsp):
+            n = x.shape[x.dim() - nsp + a]
+            c = []
+            for i in range(out[a]):
+                s = i * stride[a] - padding[a]
+                e = min(s + kernel[a], n + padding[a])
+                if not count_include_pad:
+                    s, e = max(s, 0), min(e, n)
+                c.append(e - s)
+            t = torch.tensor(c, dtype=x.dtype).view(
+                [len(c) if b == a else 1 for b in range(nsp)])
+            counts = t if counts is None else counts * t
+        div = counts
+    y = total / div
+    return y if batched else y.squeeze(0)
+
+
+@_register(aten.avg_pool1d.default)
+def _avg_pool1d(x, kernel_size, stride=(), padding=(0,), ceil_mode=False,
+                count_include_pad=True):
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, None, 1)
+
+
+@_register(aten.avg_pool2d.default)
+def _avg_pool2d(x, kernel_size, stride=(), padding=(0,), ceil_mode=False,
+                count_include_pad=True, divisor_override=None):
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, divisor_override, 2)
+
+
+@_register(aten.avg_pool3d.default)
+def _avg_pool3d(x, kernel_size, stride=(), padding=(0,), ceil_mode=False,
+                count_include_pad=True, divisor_override=None):
+    return _avg_pool(x, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad, divisor_override, 3)
+
+
+def _adaptive_windows(n, o):
+    return [((i * n) // o, -(-((i + 1) * n) // o)) for i in range(o)]
+
+
+def _adaptive_avg(x, output_size, nsp):
+    for a in range(nsp):
+        d = x.dim() - nsp + a
+        n, o = x.shape[d], output_size[a]
+        wins = _adaptive_windows(n, o)
+        w = torch.tensor([[s <= j < e for j in range(n)] for s, e in wins])
+        cnt = torch.tensor([e - s for s, e in wins], dtype=x.dtype)
+        xt = x.movedim(d, -1).unsqueeze(-2)                # [.., 1, n]
+        s = torch.where(w, xt, torch.zeros((), dtype=x.dtype)).sum(-1)
+        x = (s / cnt).movedim(-1, d)
+    return x
+
+
+@_register(aten.adaptive_max_pool1d.default, aten.adaptive_max_pool2d.default,
+           aten.adaptive_max_pool3d.default)
+def _adaptive_max(x, output_size):
+    """Windows padded to the longest one with -inf; the flat input position
+    of the maximum as its index (the first maximum, NaN wins)."""
+    nsp = len(output_size)
+    batched = x.dim() == nsp + 2
+    if not batched:
+        x = x.unsqueeze(0)
+    spatial = list(x.shape[2:])
+    pos = torch.arange(math.prod(spatial)).view(1, 1, *spatial).expand(x.shape)
+    vals, idx = x, pos
+    lowest = torch.full((), _lowest(x.dtype), dtype=x.dtype)
+    for a in range(nsp):
+        d = 2 + a
+        n, o = spatial[a], output_size[a]
+        wins = _adaptive_windows(n, o)
+        k = max(e - s for s, e in wins)
+        src = torch.tensor([[min(s + j, e - 1) for j in range(k)]
+                            for s, e in wins]).reshape(-1)
+        valid = torch.tensor([[s + j < e for j in range(k)] for s, e in wins])
+        shape = list(vals.shape)
+        shape[d:d + 1] = [o, k]
+        v = vals.index_select(d, src).view(shape)
+        i = idx.index_select(d, src).view(shape)
+        vshape = [1] * len(shape)
+        vshape[d], vshape[d + 1] = o, k
+        v = torch.where(valid.view(vshape), v, lowest)
+        m, am = torch.max(v, d + 1, keepdim=True)
+        vals, idx = m.squeeze(d + 1), i.gather(d + 1, am).squeeze(d + 1)
+    if not batched:
+        vals, idx = vals.squeeze(0), idx.squeeze(0)
+    return vals, idx
+
+
+@_register(aten._adaptive_avg_pool2d.default)
+def _adaptive_avg_pool2d(x, output_size):
+    return _adaptive_avg(x, output_size, 2)
+
+
+@_register(aten._adaptive_avg_pool3d.default)
+def _adaptive_avg_pool3d(x, output_size):
+    return _adaptive_avg(x, output_size, 3)
+
+
+def _nearest_source(n, o, scale):
+    s = n / o if scale is None else 1.0 / scale
+    return [min(int(math.floor(i * s)), n - 1) for i in range(o)]
+
+
+def _upsample_nearest(x, output_size, scales, nsp):
+    spatial = x.shape[2:]
+    if output_size is None:
+        output_size = [int(math.floor(spatial[a] * scales[a])) for a in range(nsp)]
+    for a in range(nsp):
+        sc = scales[a] if scales else None
+        idx = _nearest_source(spatial[a], output_size[a], sc)
+        x = x.index_select(2 + a, torch.tensor(idx, dtype=torch.int64))
+    return x
+
+
+@_register(aten.upsample_nearest1d.vec)
+def _upsample_nearest1d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 1)
+
+
+@_register(aten.upsample_nearest2d.vec)
+def _upsample_nearest2d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 2)
+
+
+@_register(aten.upsample_nearest3d.vec)
+def _upsample_nearest3d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 3)
+
+
+def _upsample_linear(x, output_size, align_corners, scales, nsp):
+    """Separable linear interpolation per spatial dim, with PyTorch's
+    source-index rule (area_pixel_compute_source_index)."""
+    spatial = x.shape[2:]
+    if output_size is None:
+        output_size = [int(math.floor(spatial[a] * scales[a])) for a in range(nsp)]
+    for a in range(nsp):
+        n, o = spatial[a], output_size[a]
+        sc = scales[a] if scales else None
+        if align_corners:
+            ratio = (n - 1) / (o - 1) if o > 1 else 0.0
+        else:
+            ratio = (1.0 / sc) if sc else n / o
+        i0, i1, l1 = [], [], []
+        for i in range(o):
+            src = ratio * i if align_corners else max(ratio * (i + 0.5) - 0.5, 0.0)
+            lo = min(int(math.floor(src)), n - 1)
+            hi = lo + (1 if lo < n - 1 else 0)
+            i0.append(lo)
+            i1.append(hi)
+            l1.append(src - lo)
+        d = 2 + a
+        shape = [o if b == d else 1 for b in range(x.dim())]
+        w1 = torch.tensor(l1, dtype=x.dtype).view(shape)
+        w0 = 1 - w1
+        x = (x.index_select(d, torch.tensor(i0)) * w0
+             + x.index_select(d, torch.tensor(i1)) * w1)
+    return x
+
+
+@_register(aten.upsample_linear1d.vec)
+def _upsample_linear1d(x, output_size, align_corners, scale_factors):
+    return _upsample_linear(x, output_size, align_corners, scale_factors, 1)
+
+
+@_register(aten.upsample_bilinear2d.vec)
+def _upsample_bilinear2d(x, output_size, align_corners, scale_factors):
+    return _upsample_linear(x, output_size, align_corners, scale_factors, 2)
+
+
+@_register(aten.upsample_trilinear3d.vec)
+def _upsample_trilinear3d(x, output_size, align_corners, scale_factors):
+    return _upsample_linear(x, output_size, align_corners, scale_factors, 3)
+
+
+# ---------------------------------------------------------------------------
+# Miscellaneous (all exact except where they do arithmetic)
+# ---------------------------------------------------------------------------
+
+@_register(aten.detach_.default)
+def _detach_(x):
+    return x
+
+
+@_register(aten.isinf.default)
+def _isinf(x):
+    if not x.is_floating_point():
+        return torch.zeros(x.shape, dtype=torch.bool)
+    return x.abs() == math.inf
+
+
+@_register(aten.isfinite.default)
+def _isfinite(x):
+    if not x.is_floating_point():
+        return torch.ones(x.shape, dtype=torch.bool)
+    return ~(torch.isnan(x) | _isinf(x))
+
+
+@_register(aten.isposinf.default)
+def _isposinf(x):
+    if not x.is_floating_point():
+        return torch.zeros(x.shape, dtype=torch.bool)
+    return x == math.inf
+
+
+@_register(aten.isneginf.default)
+def _isneginf(x):
+    if not x.is_floating_point():
+        return torch.zeros(x.shape, dtype=torch.bool)
+    return x == -math.inf
+
+
+@_register(aten.repeat.default)
+def _repeat(x, repeats):
+    lead = len(repeats) - x.dim()
+    shape = [1] * lead + list(x.shape)
+    inter, expanded, final = [], [], []
+    for r, s in zip(repeats, shape):
+        inter += [1, s]
+        expanded += [r, s]
+        final.append(r * s)
+    return x.reshape(inter).expand(expanded).reshape(final)
+
+
+@_register(aten.linalg_vector_norm.default)
+def _vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    a = x.abs()
+    if ord == math.inf:
+        return torch.amax(a, dims, keepdim=keepdim)
+    if ord == -math.inf:
+        return torch.amin(a, dims, keepdim=keepdim)
+    if ord == 0:
+        return torch.sum((x != 0).to(x.dtype), dims, keepdim=keepdim)
+    if ord == 1:
+        return torch.sum(a, dims, keepdim=keepdim)
+    if ord == 2:
+        return torch.sqrt(torch.sum(a * a, dims, keepdim=keepdim))
+    return torch.pow(torch.sum(torch.pow(a, ord), dims, keepdim=keepdim),
+                     1.0 / ord)
+
+
+@_register(aten.norm.ScalarOpt_dim, aten.norm.Scalar, aten.norm.ScalarOpt_dtype,
+           aten.norm.ScalarOpt_dim_dtype)
+def _norm(x, p=2, dim=None, keepdim=False, dtype=None):
+    if isinstance(p, str):
+        raise NotImplementedError(f"norm with p={p!r}")
+    return _vector_norm(x, 2 if p is None else p, dim or None, keepdim, dtype)
+
+
+@_register(aten.dist.default)
+def _dist(a, b, p=2):
+    return _vector_norm(a - b, p)
+
+
+@_register(aten.huber_loss.default)
+def _huber_loss(x, y, reduction=1, delta=1.0):
+    d = (x - y).abs()
+    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce(loss, reduction)
+
+
+def _reduce(loss, reduction):
+    if reduction == 1:
+        return loss.mean()
+    if reduction == 2:
+        return loss.sum()
+    return loss
+
+
+@_register(aten.prelu.default)
+def _prelu(x, w):
+    if w.numel() != 1 and x.dim() >= 2:
+        w = w.view([1, w.numel()] + [1] * (x.dim() - 2))
+    return torch.where(x > 0, x, w * x)
+
+
+@_register(aten.hypot.default)
+def _hypot(a, b):
+    return torch.sqrt(a * a + b * b)
+
+
+@_register(aten.nan_to_num.default)
+def _nan_to_num(x, nan=None, posinf=None, neginf=None):
+    if not x.is_floating_point():
+        return x.clone()
+    fi = torch.finfo(x.dtype)
+    nan = 0.0 if nan is None else nan
+    posinf = fi.max if posinf is None else posinf
+    neginf = fi.min if neginf is None else neginf
+    full = lambda v: torch.full((), v, dtype=x.dtype)  # noqa: E731
+    x = torch.where(torch.isnan(x), full(nan), x)
+    x = torch.where(x == math.inf, full(posinf), x)
+    return torch.where(x == -math.inf, full(neginf), x)
+
+
+@_register(aten.lerp.Scalar)
+def _lerp(a, b, weight):
+    d = b - a
+    if abs(weight) < 0.5:
+        return a + weight * d
+    return b - d * (1 - weight)
+
+
+@_register(aten.lerp.Tensor)
+def _lerp_t(a, b, weight):
+    d = b - a
+    return torch.where(weight.abs() < 0.5, a + weight * d, b - d * (1 - weight))
+
+
+@_register(aten.angle.default)
+def _angle(x):
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    r = torch.where(x < 0, torch.full((), math.pi, dtype=x.dtype),
+                    torch.zeros((), dtype=x.dtype))
+    return torch.where(torch.isnan(x), x, r)
+
+
+@_register(aten.aminmax.default)
+def _aminmax(x, dim=None, keepdim=False):
+    dims = [] if dim is None else [dim]
+    return torch.amin(x, dims, keepdim), torch.amax(x, dims, keepdim)
+
+
+@_register(aten.narrow_copy.default)
+def _narrow_copy(x, dim, start, length):
+    return x.narrow(dim, start, length).clone()
+
+
+@_register(aten.take.default)
+def _take(x, index):
+    n = x.numel()
+    i = torch.where(index < 0, index + n, index)
+    return x.reshape(-1)[i]
+
+
+@_register(aten.put.default)
+def _put(x, index, source, accumulate=False):
+    n = x.numel()
+    i = torch.where(index < 0, index + n, index).reshape(-1)
+    return x.reshape(-1).index_put([i], source.reshape(-1),
+                                   accumulate).view(x.shape)
+
+
+@_register(aten.unfold.default)
+def _unfold(x, dim, size, step):
+    if x.dim() == 0:
+        return x.unsqueeze(0)
+    d = _dim(dim, x.dim())
+    n = (x.shape[d] - size) // step + 1
+    idx = torch.tensor([w * step + k for w in range(n) for k in range(size)],
+                       dtype=torch.int64)
+    t = x.index_select(d, idx)
+    shape = list(x.shape)
+    shape[d:d + 1] = [n, size]
+    return t.view(shape).movedim(d + 1, -1)
+
+
+def _pad_index(n, lo, hi, mode):
+    out = []
+    for i in range(-lo, n + hi):
+        if mode == "reflect":
+            j = abs(i)
+            j = 2 * (n - 1) - j if j > n - 1 else j
+        elif mode == "replicate":
+            j = min(max(i, 0), n - 1)
+        else:  # circular
+            j = i % n
+        out.append(j)
+    return torch.tensor(out, dtype=torch.int64)
+
+
+def _index_pad(x, pad, mode):
+    for k in range(len(pad) // 2):
+        d = x.dim() - 1 - k
+        x = x.index_select(d, _pad_index(x.shape[d], pad[2 * k],
+                                         pad[2 * k + 1], mode))
+    return x
+
+
+for _n in (1, 2, 3):
+    DECOMPOSITIONS[getattr(aten, f"reflection_pad{_n}d").default] = \
+        lambda x, pad: _index_pad(x, pad, "reflect")
+    DECOMPOSITIONS[getattr(aten, f"replication_pad{_n}d").default] = \
+        lambda x, pad: _index_pad(x, pad, "replicate")
+
+
+@_register(aten.masked_scatter.default)
+def _masked_scatter(x, mask, source):
+    shape = torch.broadcast_shapes(x.shape, mask.shape)
+    m = mask.expand(shape).reshape(-1)
+    pos = _cumsum(m, 0) - 1
+    pos = torch.clamp(pos, min=0)
+    vals = source.reshape(-1)[pos]
+    return torch.where(m, vals, x.expand(shape).reshape(-1)).view(shape)
+
+
+@_register(aten.isin.Tensor_Tensor)
+def _isin(elements, test_elements, assume_unique=False, invert=False):
+    r = (elements.unsqueeze(-1) == test_elements.reshape(-1)).any(-1)
+    return ~r if invert else r
+
+
+@_register(aten.bucketize.Tensor)
+def _bucketize(x, boundaries, out_int32=False, right=False):
+    b = boundaries.reshape(-1)
+    xe = x.unsqueeze(-1)
+    r = ((b <= xe) if right else (b < xe)).sum(-1)
+    return r.to(torch.int32 if out_int32 else torch.int64)
+
+
+@_register(aten.searchsorted.Tensor)
+def _searchsorted(sorted_seq, x, out_int32=False, right=False, side=None,
+                  sorter=None):
+    if sorter is not None:
+        sorted_seq = sorted_seq.gather(-1, sorter)
+    if side is not None:
+        right = side == "right"
+    if sorted_seq.dim() == 1:
+        r = _bucketize(x, sorted_seq, out_int32, right)
+    else:
+        s = sorted_seq.unsqueeze(-2)                       # [.., 1, m]
+        xe = x.unsqueeze(-1)                               # [.., n, 1]
+        r = ((s <= xe) if right else (s < xe)).sum(-1)
+        r = r.to(torch.int32 if out_int32 else torch.int64)
+    return r
+
+
+@_register(aten.block_diag.default)
+def _block_diag(tensors):
+    mats = [t.reshape(1, -1) if t.dim() < 2 else t for t in tensors]
+    mats = [t.reshape(1, 1) if t.dim() == 0 else t for t in mats]
+    dtype = mats[0].dtype
+    for t in mats[1:]:
+        dtype = torch.promote_types(dtype, t.dtype)
+    cols = sum(t.shape[1] for t in mats)
+    rows, c = [], 0
+    for t in mats:
+        rows.append(_constant_pad_nd(t.to(dtype), [c, cols - c - t.shape[1]], 0))
+        c += t.shape[1]
+    return torch.cat(rows, 0)
+
+
+@_register(aten._cdist_forward.default)
+def _cdist(x1, x2, p, compute_mode=None):
+    d = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    return _vector_norm(d, p, -1)
+
+
+# ---------------------------------------------------------------------------
+# Index variants (index_put along one dim of x moved first)
+# ---------------------------------------------------------------------------
+
+def _along(x, dim, fn):
+    if x.dim() == 0:
+        return fn(x.reshape(1), 0).reshape(())
+    d = _dim(dim, x.dim())
+    return fn(x.movedim(d, 0), d).movedim(0, d)
+
+
+@_register(aten.index_copy.default)
+def _index_copy(x, dim, index, source):
+    return _along(x, dim, lambda xt, d: xt.index_put(
+        [index.reshape(-1)], source.reshape(-1) if source.dim() == 0
+        else source.movedim(d, 0) if x.dim() else source.reshape(-1)))
+
+
+@_register(aten.index_fill.int_Scalar, aten.index_fill.int_Tensor)
+def _index_fill(x, dim, index, value):
+    v = value if isinstance(value, torch.Tensor) else torch.tensor(value)
+    return _along(x, dim, lambda xt, d: xt.index_put(
+        [index.reshape(-1)], v.to(x.dtype)))
+
+
+@_register(aten.index_add.default)
+def _index_add(x, dim, index, source, alpha=1):
+    def add(xt, d):
+        s = source.movedim(d, 0) if source.dim() else source.reshape(1)
+        if alpha != 1:
+            s = s * alpha
+        return xt.index_put([index.reshape(-1)], s, accumulate=True)
+    return _along(x, dim, add)
+
+
+# ---------------------------------------------------------------------------
+# Losses, activations and special functions
+# ---------------------------------------------------------------------------
+
+@_register(aten.smooth_l1_loss.default)
+def _smooth_l1_loss(x, y, reduction=1, beta=1.0):
+    d = (x - y).abs()
+    if beta == 0:
+        return _reduce(d, reduction)
+    loss = torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+@_register(aten.count_nonzero.dim_IntList)
+def _count_nonzero(x, dim):
+    return (x != 0).sum(list(dim))
+
+
+@_register(aten.count_nonzero.default)
+def _count_nonzero_default(x, dim=None):
+    return (x != 0).sum([] if dim is None else [dim])
+
+
+@_register(aten.pixel_shuffle.default)
+def _pixel_shuffle(x, r):
+    *lead, c, h, w = x.shape
+    y = x.reshape(*lead, c // (r * r), r, r, h, w)
+    n = len(lead)
+    y = y.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return y.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+@_register(aten.pixel_unshuffle.default)
+def _pixel_unshuffle(x, r):
+    *lead, c, h, w = x.shape
+    y = x.reshape(*lead, c, h // r, r, w // r, r)
+    n = len(lead)
+    y = y.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return y.reshape(*lead, c * r * r, h // r, w // r)
+
+
+@_register(aten.special_xlog1py.default)
+def _xlog1py(x, y):
+    r = x * torch.log1p(y)
+    return torch.where((x == 0) & ~torch.isnan(y), torch.zeros_like(r), r)
+
+
+@_register(aten.special_entr.default)
+def _entr(x):
+    r = -x * torch.log(x)
+    r = torch.where(x == 0, torch.zeros_like(r), r)
+    return torch.where(x < 0, torch.full((), -math.inf, dtype=x.dtype), r)
+
+
+@_register(aten.special_log_ndtr.default)
+def _log_ndtr(x):
+    return torch.log(0.5 * torch.erfc(-x / math.sqrt(2.0)))
+
+
+@_register(aten._pdist_forward.default)
+def _pdist(x, p=2):
+    n = x.shape[0]
+    i = torch.tensor([a for a in range(n) for b in range(a + 1, n)],
+                     dtype=torch.int64)
+    j = torch.tensor([b for a in range(n) for b in range(a + 1, n)],
+                     dtype=torch.int64)
+    return _vector_norm(x.index_select(0, i) - x.index_select(0, j), p, -1)
+
+
+@_register(aten.renorm.default)
+def _renorm(x, p, dim, maxnorm):
+    d = _dim(dim, x.dim())
+    dims = [a for a in range(x.dim()) if a != d]
+    norm = _vector_norm(x, p, dims, True)
+    factor = torch.where(norm > maxnorm, maxnorm / (norm + 1e-7),
+                         torch.ones((), dtype=x.dtype))
+    return x * factor
+
+
+@_register(aten._trilinear.default)
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    def grow(t, dims):
+        for d in sorted(dims):
+            t = t.unsqueeze(d)
+        return t
+    r = grow(i1, expand1) * grow(i2, expand2) * grow(i3, expand3)
+    return r.sum(list(sumdim)) if sumdim else r
+
+
+@_register(aten.rrelu_with_noise.default)
+def _rrelu_with_noise(x, noise, lower=1.0 / 8, upper=1.0 / 3, training=False,
+                      generator=None):
+    if training:
+        raise NotImplementedError("rrelu in training mode (random slopes)")
+    return torch.nn.functional.leaky_relu(x, (lower + upper) / 2)
+
+
+@_register(aten._scaled_dot_product_attention_forward.default)
+def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, need_attn_weights=False,
+          is_causal=False):
+    if dropout_p:
+        raise NotImplementedError("scaled dot product attention with dropout")
+    s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if is_causal:
+        L, S = q.shape[-2], k.shape[-2]
+        causal = torch.ones(L, S, dtype=torch.bool).tril()
+        s = s.masked_fill(~causal, -math.inf)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            s = s.masked_fill(~attn_mask, -math.inf)
+        else:
+            s = s + attn_mask
+    a = torch.softmax(s, -1)
+    return a @ v, a
+
+
+# ---------------------------------------------------------------------------
+# Random and uninitialized tensors
+# ---------------------------------------------------------------------------
+
+@_register(aten.uniform.default)
+def _uniform(x, low=0.0, high=1.0, generator=None):
+    return torch.rand_like(x) * (high - low) + low
+
+
+@_register(aten.normal.Tensor_Tensor)
+def _normal_tt(mean, std, generator=None):
+    shape = torch.broadcast_shapes(mean.shape, std.shape)
+    return mean + std * torch.randn(shape, dtype=mean.dtype)
+
+
+@_register(aten.normal.float_Tensor)
+def _normal_ft(mean, std, generator=None):
+    return mean + std * torch.randn_like(std)
+
+
+@_register(aten.normal.Tensor_float)
+def _normal_tf(mean, std=1.0, generator=None):
+    return mean + std * torch.randn_like(mean)
+
+
+@_register(aten.randint_like.low_dtype, aten.randint_like.default)
+def _randint_like(x, *args, dtype=None, layout=None, device=None,
+                  pin_memory=None, memory_format=None):
+    low, high = (0, args[0]) if len(args) == 1 else args[:2]
+    r = torch.floor(torch.rand(x.shape, dtype=torch.float64) * (high - low)) + low
+    return r.to(dtype or x.dtype)
+
+
+@_register(aten.new_empty_strided.default)
+def _new_empty_strided(x, size, stride, dtype=None, layout=None, device=None,
+                       pin_memory=None):
+    return torch.zeros(size, dtype=dtype or x.dtype)
+
+
+@_register(aten.floor_divide.default)
+def _floor_divide(a, b):
+    return torch.div(a, b, rounding_mode="floor")

@@ -1,0 +1,480 @@
+"""PyTorch's OpInfo database as the oracle for operator coverage.
+
+Every entry of `torch.testing._internal.common_methods_invocations.op_db`
+(Debian's torch 1.13) that supports float32 on the CPU, except the
+exclusions in `EXCLUDED` (each with its reason), is checked on its first
+`--samples` sample inputs in three stages:
+
+import+forward  `stax.import_torch` traces the sample (tensor arguments
+                become function arguments, everything else is baked in);
+                the `tp` function is interpreted in float64 and in float32
+                and compared with eager PyTorch at the same precision.
+gradient        `--stax-joint-graph` with a random cotangent per
+                differentiable result, interpreted in float64, against
+                `torch.autograd.grad` in float64.
+lowering        `stax-decompose,func.func(stax-lower)` interpreted in
+                float32 must be bitwise equal to the `tp` function.
+
+Tolerance (forward and gradient).  Both sides evaluate the same exact
+function of the same inputs in floating point with unit roundoff u.  A
+sample's computation has at most gamma = c * (N + 8) roundings per result
+element, N the number of input elements (every element can feed a
+reduction or contraction once, plus a few pointwise ops; c = 4 covers
+composite operators that round several times per term).  Each rounding
+perturbs at the magnitude of the terms, bounded by |y_i| + M with M the
+largest input magnitude, so two evaluations differ by at most
+
+    tol_i = 2 * gamma * u * (|y_i| + M)
+
+to first order, unless the function is ill-conditioned at the sample (a
+pole of tan or lgamma); integer and boolean results and NaN positions must
+match exactly.  The stronger, per-op derived bounds of stax/numerics.py are
+used for the corpus; this generic bound catches every semantic error (those
+are O(1), not O(N u)).
+
+Run the whole sweep (prints the table and every failure):
+
+    PYTHONPATH=python STAX_LIB_DIR=build/lib /usr/bin/python3 \\
+        python/tests/opinfo_sweep.py [--samples 3] [--only NAME...] [-v]
+
+`python/tests/test_opinfo.py` runs a slice of it in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubs"))
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch.utils import _pytree as pytree  # noqa: E402
+
+import stax  # noqa: E402
+
+warnings.filterwarnings("ignore")
+
+# ---------------------------------------------------------------------------
+# Scope: the exclusions of the coverage issue, one reason per entry.
+# ---------------------------------------------------------------------------
+
+_FACTORIZATIONS = (
+    "cholesky cholesky_inverse cholesky_solve geqrf linalg.cholesky "
+    "linalg.cholesky_ex linalg.cond linalg.det linalg.det.singular linalg.eig "
+    "linalg.eigh linalg.eigvals linalg.eigvalsh linalg.householder_product "
+    "linalg.inv linalg.inv_ex linalg.ldl_factor linalg.ldl_factor_ex "
+    "linalg.ldl_solve linalg.lstsq linalg.lstsq.grad_oriented linalg.lu "
+    "linalg.lu_factor linalg.lu_factor_ex linalg.lu_solve linalg.matrix_norm "
+    "linalg.matrix_power linalg.matrix_rank linalg.matrix_rank.hermitian "
+    "linalg.pinv linalg.pinv.hermitian linalg.pinv.singular linalg.qr "
+    "linalg.slogdet linalg.solve linalg.solve_ex linalg.solve_triangular "
+    "linalg.svd linalg.svdvals linalg.tensorinv linalg.tensorsolve logdet lu "
+    "lu_solve lu_unpack matrix_exp ormqr pca_lowrank pinverse qr svd "
+    "svd_lowrank symeig triangular_solve norm.nuc linalg.norm "
+    "linalg.norm.subgradients_at_zero").split()
+_FFT = ["stft", "istft"]
+_COMPLEX_SPARSE = ("view_as_complex complex polar chalf conj resolve_conj "
+                   "real to_sparse sparse.sampled_addmm").split()
+_DATA_SHAPE = ("nonzero argwhere masked_select unique unique_consecutive histc "
+               "histogram histogramdd bincount combinations "
+               "segment_reduce.lengths segment_reduce.offsets "
+               "repeat_interleave").split()
+_SPECIAL = ("special.airy_ai special.bessel_j0 special.bessel_j1 "
+            "special.bessel_y0 special.bessel_y1 special.chebyshev_polynomial_t "
+            "special.chebyshev_polynomial_u special.chebyshev_polynomial_v "
+            "special.chebyshev_polynomial_w special.hermite_polynomial_h "
+            "special.hermite_polynomial_he special.laguerre_polynomial_l "
+            "special.legendre_polynomial_p special.modified_bessel_i0 "
+            "special.modified_bessel_i1 special.modified_bessel_k0 "
+            "special.modified_bessel_k1 special.scaled_modified_bessel_k0 "
+            "special.scaled_modified_bessel_k1 "
+            "special.shifted_chebyshev_polynomial_t "
+            "special.shifted_chebyshev_polynomial_u "
+            "special.shifted_chebyshev_polynomial_v "
+            "special.shifted_chebyshev_polynomial_w special.spherical_bessel_j0 "
+            "special.zeta igamma igammac mvlgamma.mvlgamma_p_1 "
+            "mvlgamma.mvlgamma_p_3 mvlgamma.mvlgamma_p_5 "
+            "polygamma.polygamma_n_1 polygamma.polygamma_n_2 "
+            "polygamma.polygamma_n_3 polygamma.polygamma_n_4 i0 special.i0e "
+            "special.i1 special.i1e nn.functional.ctc_loss").split()
+_READS_VALUES = ("allclose equal broadcast_shapes corrcoef cov quantile "
+                 "nanquantile narrow tensor_split "
+                 "nn.functional.gaussian_nll_loss "
+                 "nn.functional.max_unpool1d nn.functional.max_unpool1d.grad "
+                 "nn.functional.max_unpool2d nn.functional.max_unpool2d.grad "
+                 "nn.functional.max_unpool3d nn.functional.max_unpool3d.grad "
+                 "resize_ resize_as_").split()
+_CUDA_ONLY = ("jiterator_2inputs_2outputs jiterator_4inputs_with_extra_args "
+              "jiterator_binary jiterator_binary_return_by_ref "
+              "jiterator_unary").split()
+
+EXCLUDED: Dict[str, str] = {}
+for _names, _why in [
+        (_FACTORIZATIONS, "(1) factorization / inverse / solve / spectral or "
+                          "matrix norm built on one"),
+        (_FFT, "(2) FFT / STFT"),
+        (_COMPLEX_SPARSE, "(3) complex or sparse tensors"),
+        (_DATA_SHAPE, "(4) result shape depends on data"),
+        (_SPECIAL, "(5) Bessel / Airy / orthogonal polynomial / zeta / "
+                   "igamma / mvlgamma / polygamma n>=1 family, CTC loss"),
+        (_READS_VALUES, "(6) reads a value out of a tensor (Python result, "
+                        "data-dependent control flow or resize)"),
+        (_CUDA_ONLY, "jiterator entries run on CUDA only")]:
+    for _n in _names:
+        EXCLUDED[_n] = _why
+
+
+def entry_name(op) -> str:
+    return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+def load_entries():
+    """The OpInfo entries with float32 CPU support, in database order,
+    paired with None (in scope) or the reason for their exclusion."""
+    from torch.testing._internal.common_methods_invocations import op_db
+    out = []
+    for op in op_db:
+        if torch.float32 not in op.supported_dtypes("cpu"):
+            continue
+        name = entry_name(op)
+        why = EXCLUDED.get(name)
+        if why is None and name.startswith("fft."):
+            why = "(2) FFT / STFT"
+        out.append((op, why))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# One sample
+# ---------------------------------------------------------------------------
+
+class Failure(Exception):
+    def __init__(self, stage: str, msg: str):
+        super().__init__(f"{stage}: {msg}")
+        self.stage = stage
+        self.msg = msg
+
+
+def _first_line(e: BaseException) -> str:
+    s = str(e).strip().splitlines()
+    return (type(e).__name__ + ": " + (s[0] if s else "")).strip()[:300]
+
+
+@dataclass
+class Sample:
+    fn: object
+    tensors: List[torch.Tensor]
+
+
+def _make_sample(op, s) -> Sample:
+    """A function of the sample's tensors; everything else is baked in."""
+    flat, spec = pytree.tree_flatten((s.input, s.args, s.kwargs))
+    pos = [i for i, v in enumerate(flat) if isinstance(v, torch.Tensor)]
+    tensors = [flat[i].detach().clone().requires_grad_(flat[i].requires_grad)
+               for i in pos]
+
+    def fn(*ts):
+        vals = list(flat)
+        for i, t in zip(pos, ts):
+            vals[i] = t
+        inp, args, kwargs = pytree.tree_unflatten(vals, spec)
+        return op.op(inp, *args, **kwargs)
+    return Sample(fn, tensors)
+
+
+def _outputs(x) -> List[torch.Tensor]:
+    flat, _ = pytree.tree_flatten(x)
+    if not all(isinstance(v, torch.Tensor) for v in flat):
+        kinds = sorted({type(v).__name__ for v in flat
+                        if not isinstance(v, torch.Tensor)})
+        raise Failure("import", "result is not a tensor (" + ", ".join(kinds) + ")")
+    return flat
+
+
+def _to(t: torch.Tensor, dtype) -> torch.Tensor:
+    return t.detach().to(dtype) if t.is_floating_point() else t.detach()
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.numpy()
+
+
+def _compare(stage, ours: List[np.ndarray], ref: List[torch.Tensor],
+             inputs: List[torch.Tensor], u: float):
+    if len(ours) != len(ref):
+        raise Failure(stage, f"{len(ours)} results, PyTorch has {len(ref)}")
+    n = sum(t.numel() for t in inputs)
+    m = max([float(t.detach().abs().max()) for t in inputs
+             if t.is_floating_point() and t.numel()
+             and torch.isfinite(t.detach()).all()] + [0.0])
+    gamma = 4 * (n + 8)
+    for k, (o, r) in enumerate(zip(ours, ref)):
+        r = r.detach()
+        if tuple(o.shape) != tuple(r.shape):
+            raise Failure(stage, f"result #{k}: shape {tuple(o.shape)}, "
+                                 f"PyTorch {tuple(r.shape)}")
+        rn = _np(r).astype(np.float64) if r.is_floating_point() else _np(r)
+        if not r.is_floating_point():
+            if not np.array_equal(o.astype(rn.dtype), rn):
+                bad = np.argwhere(o.astype(rn.dtype) != rn)[0]
+                raise Failure(stage, f"result #{k} ({r.dtype}) differs at "
+                                     f"{tuple(bad)}: {o[tuple(bad)]} vs "
+                                     f"{rn[tuple(bad)]}")
+            continue
+        o = o.astype(np.float64)
+        nan_o, nan_r = np.isnan(o), np.isnan(rn)
+        if not np.array_equal(nan_o, nan_r):
+            bad = tuple(np.argwhere(nan_o != nan_r)[0])
+            raise Failure(stage, f"result #{k}: NaN mismatch at {bad}: "
+                                 f"{o[bad]} vs {rn[bad]}")
+        inf = np.isinf(rn) | np.isinf(o)
+        if not np.array_equal(o[inf], rn[inf]):
+            bad = tuple(np.argwhere(inf & (o != rn))[0])
+            raise Failure(stage, f"result #{k}: inf mismatch at {bad}: "
+                                 f"{o[bad]} vs {rn[bad]}")
+        ok = ~(nan_r | inf)
+        tol = 2 * gamma * u * (np.abs(rn) + m)
+        err = np.abs(o - rn)
+        if np.any(err[ok] > tol[ok]):
+            i = np.argmax(np.where(ok, err - tol, -np.inf))
+            idx = np.unravel_index(i, o.shape)
+            raise Failure(stage, f"result #{k} at {tuple(int(v) for v in idx)}: "
+                                 f"{o[idx]!r} vs {rn[idx]!r} (tolerance "
+                                 f"{tol[idx]:.3g})")
+
+
+def _interpret(stage, text, args, f64):
+    arrays = [_np(a) for a in args]
+    if "tp.rng_state" in text:
+        arrays.append(np.array([0, 0], np.int64))   # seed, offset
+    try:
+        return stax.interpret(text, "forward", *arrays, f64=f64)
+    except Exception as e:  # noqa: BLE001
+        raise Failure(stage, _first_line(e)) from None
+
+
+def _is_random(op) -> bool:
+    name = entry_name(op)
+    return (name in ("bernoulli", "normal", "normal.number_mean", "uniform",
+                     "multinomial", "rand_like", "randn", "randn_like",
+                     "randint_like", "nn.functional.rrelu")
+            or "dropout" in name or name in ("empty", "empty_like", "new_empty",
+                                             "new_empty_strided"))
+
+
+def check_sample(op, s, stages=("forward", "grad", "lower")) -> Optional[str]:
+    """Runs the stages on one sample; returns the name of the last stage
+    reached (all passed) or raises Failure."""
+    smp = _make_sample(op, s)
+    xs = smp.tensors
+    try:
+        with torch.no_grad():
+            ref32 = _outputs(smp.fn(*[x.detach() for x in xs]))
+    except Failure:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise Failure("eager", _first_line(e)) from None
+    try:
+        text = stax.import_torch(smp.fn, *xs)
+    except Exception as e:  # noqa: BLE001
+        raise Failure("import", _first_line(e)) from None
+    random = _is_random(op)
+    ours32 = _interpret("forward", text, xs, f64=False)[:len(ref32)]
+    if random:
+        # Values are random (or uninitialized): shapes and dtypes only.
+        _compare("forward", [np.zeros(o.shape, np.float64) for o in ours32],
+                 [torch.zeros(r.shape, dtype=torch.float64) for r in ref32], xs,
+                 2.0 ** -24)
+        return "forward"
+    _compare("forward", ours32, ref32, xs, 2.0 ** -24)
+    xs64 = [_to(x, torch.float64) for x in xs]
+    with torch.no_grad():
+        ref64 = _outputs(smp.fn(*xs64))
+    ours64 = _interpret("forward", text, xs64, f64=True)[:len(ref64)]
+    _compare("forward", ours64, ref64, xs64, 2.0 ** -53)
+    if "grad" in stages:
+        _check_grad(op, smp, text)
+    if "lower" in stages:
+        _check_lower(text, xs, ours32)
+    return stages[-1]
+
+
+def _torch_grads(outs, cts, xs64, diff):
+    live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
+    if live:
+        gs = torch.autograd.grad([o for o, _ in live], [xs64[i] for i in diff],
+                                 [c for _, c in live], allow_unused=True)
+    else:
+        gs = [None] * len(diff)
+    return [g if g is not None else torch.zeros_like(xs64[i])
+            for g, i in zip(gs, diff)]
+
+
+def _check_grad(op, smp, text):
+    xs = smp.tensors
+    diff = [i for i, x in enumerate(xs) if x.requires_grad]
+    if not diff or not op.supports_autograd:
+        return
+    xs64 = [_to(x, torch.float64).requires_grad_(i in diff)
+            for i, x in enumerate(xs)]
+    outs = _outputs(smp.fn(*xs64))
+    douts = [o for o in outs if o.is_floating_point()]
+    if not douts:
+        return
+    gen = torch.Generator().manual_seed(0)
+    # Results PyTorch defines as not differentiable (the mean and rstd of
+    # native_layer_norm) get zero cotangents on both sides.
+    cts = [torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
+           if o.requires_grad else torch.zeros(o.shape, dtype=torch.float64)
+           for o in douts]
+    want = _torch_grads(douts, cts, xs64, diff)
+    try:
+        joint = stax.run_pipeline(text, "builtin.module(stax-joint-graph)")
+    except Exception as e:  # noqa: BLE001
+        if ("no floating-point result" in str(e)
+                and all(bool((w == 0).all()) for w in want)):
+            return          # PyTorch's gradient is zero as well
+        raise Failure("grad", _first_line(e)) from None
+    header = next((line for line in joint.splitlines()
+                   if "func.func" in line and "@forward" in line), "")
+    ntan = header.count("tp.tangent")
+    # Copy-back results (inputs the op writes) get zero cotangents.
+    extra = ntan - len(douts)
+    if extra < 0 or extra > header.count("tp.copy_back"):
+        raise Failure("grad", f"joint graph has {ntan} tangent arguments for "
+                              f"{len(douts)} floating-point results")
+    back = [int(k) for k in re.findall(r"tp\.copy_back = (\d+)", header)]
+    back = [k for k in back if xs64[k].is_floating_point()]
+    if len(back) != extra:
+        raise Failure("grad", f"joint graph has {ntan} tangent arguments for "
+                              f"{len(douts)} floating-point results and "
+                              f"{len(back)} written inputs")
+    nres = len(outs) + header.count("tp.copy_back")
+    args = xs64 + cts + [torch.zeros_like(xs64[k]) for k in back]
+    res = _interpret("grad", joint, args, f64=True)
+    got = res[nres:]
+    _compare("grad", got, want, xs64 + cts, 2.0 ** -53)
+
+
+def _check_lower(text, xs, ours32):
+    try:
+        lowered = stax.run_pipeline(
+            text, "builtin.module(stax-decompose,func.func(stax-lower))")
+    except Exception as e:  # noqa: BLE001
+        raise Failure("lower", _first_line(e)) from None
+    got = _interpret("lower", lowered, xs, f64=False)
+    for k, (g, w) in enumerate(zip(got, ours32)):
+        if g.shape != w.shape or g.dtype != w.dtype:
+            raise Failure("lower", f"result #{k}: {g.dtype}{g.shape} vs "
+                                   f"{w.dtype}{w.shape}")
+        gb = np.ascontiguousarray(g).reshape(-1)
+        wb = np.ascontiguousarray(w).reshape(-1)
+        if not np.array_equal(gb.view(np.uint8), wb.view(np.uint8)):
+            j = int(np.argwhere(gb.view(np.uint8).reshape(gb.size, -1)
+                                != wb.view(np.uint8).reshape(wb.size, -1))[0][0])
+            raise Failure("lower", f"result #{k} not bitwise equal at flat "
+                                   f"index {j}: {gb[j]!r} vs {wb[j]!r}")
+
+
+# ---------------------------------------------------------------------------
+# One entry, the sweep
+# ---------------------------------------------------------------------------
+
+STAGES = ("forward", "grad", "lower")
+
+
+@dataclass
+class Result:
+    name: str
+    passed: List[str] = field(default_factory=list)   # stages passed
+    failure: Optional[Failure] = None
+    samples: int = 0
+    seconds: float = 0.0
+
+
+def check_entry(op, max_samples: int = 3) -> Result:
+    res = Result(entry_name(op))
+    try:
+        samples = list(op.sample_inputs("cpu", torch.float32,
+                                        requires_grad=op.supports_autograd))
+    except Exception as e:  # noqa: BLE001
+        res.failure = Failure("samples", _first_line(e))
+        return res
+    samples = samples[:max_samples]
+    reached = set(STAGES)
+    for s in samples:
+        try:
+            check_sample(op, s)
+            res.samples += 1
+        except Failure as f:
+            res.failure = f
+            order = ["eager", "import", "forward", "grad", "lower"]
+            k = order.index(f.stage) if f.stage in order else 0
+            reached &= {st for st in STAGES if order.index(st) < k}
+            break
+        except Exception as e:  # noqa: BLE001 - a harness bug is a failure
+            res.failure = Failure("harness", _first_line(e) + " | "
+                                  + traceback.format_exc().splitlines()[-3])
+            reached = set()
+            break
+    res.passed = [st for st in STAGES if st in reached]
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--samples", type=int, default=3)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("-v", action="store_true", help="print every failure")
+    a = ap.parse_args(argv)
+    entries = load_entries()
+    excluded = [(entry_name(op), why) for op, why in entries if why]
+    scope = [op for op, why in entries if not why]
+    if a.only:
+        scope = [op for op in scope if entry_name(op) in a.only]
+    t0 = time.time()
+    results = []
+    for op in scope:
+        t1 = time.time()
+        results.append(check_entry(op, a.samples))
+        results[-1].seconds = time.time() - t1
+    counts = {st: sum(st in r.passed for r in results) for st in STAGES}
+    print(f"OpInfo entries with float32 CPU support: {len(entries)}")
+    print(f"excluded: {len(excluded)}; in scope: {len(scope)}"
+          f" ({time.time() - t0:.0f} s, <= {a.samples} samples each)")
+    print("| stage | passing | of |")
+    print("|---|---|---|")
+    for st in STAGES:
+        print(f"| {st} | {counts[st]} | {len(scope)} |")
+    reasons: Dict[str, List[str]] = {}
+    for r in results:
+        if r.failure is not None:
+            key = r.failure.stage + ": " + re.sub(r"%\w+|\d+", "#",
+                                                  r.failure.msg)[:90]
+            reasons.setdefault(key, []).append(r.name)
+    slow = sorted(results, key=lambda r: -r.seconds)[:8]
+    print("slowest: " + ", ".join(f"{r.name} {r.seconds:.1f} s" for r in slow))
+    if a.v:
+        for r in results:
+            if r.failure is not None:
+                print(f"FAIL {r.name}: {r.failure}")
+    else:
+        for key, names in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
+            print(f"{len(names):4d}  {key}  [{', '.join(names[:6])}"
+                  f"{', ...' if len(names) > 6 else ''}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
