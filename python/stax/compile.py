@@ -19,6 +19,7 @@ partition that Stax cannot compile runs in PyTorch too, with a warning.
 import json
 import operator
 import os
+import re
 import tempfile
 import warnings
 from typing import Any, Dict, List, Optional
@@ -59,6 +60,21 @@ def _run(exe: Executable, entry: str, tensors) -> List[torch.Tensor]:
     return results
 
 
+def _copy_back_indices(module_text: str) -> List[int]:
+    """The argument index of each copy-back result of @forward, in order."""
+    header = next(line for line in module_text.splitlines()
+                  if "func.func" in line and "@forward(" in line)
+    return [int(k) for k in re.findall(r"tp\.copy_back = (\d+)", header)]
+
+
+def _write_back(plan, inputs, outs) -> None:
+    """Copies the new values of written inputs into them."""
+    n = plan.num_outputs
+    with torch.no_grad():
+        for k, i in enumerate(plan.copy_back):
+            inputs[i].copy_(outs[n + k])
+
+
 def _only(module_text: str, entry: str) -> str:
     """The module with only function `entry` (so that each half of a
     forward/backward pair compiles on its own)."""
@@ -83,6 +99,9 @@ class _Plan:
                     if t.is_floating_point() else t.detach() for t in inputs]
         text = import_torch(traced, *examples, name="forward")
         owner._dump("tp.mlir", text)
+        # Inputs the function writes (batch norm's running statistics) come
+        # back after the outputs; the call copies them into the inputs.
+        self.copy_back = _copy_back_indices(text)
         self.grad = grad
         if not grad:
             self.fw = owner._compile(text, "forward")
@@ -134,15 +153,17 @@ class _CompiledRegion(torch.autograd.Function):
     @staticmethod
     def forward(ctx, plan, *inputs):
         outs = _run(plan.fw, "forward_forward", list(inputs))
-        n = plan.num_outputs
+        _write_back(plan, inputs, outs)
+        n = plan.num_outputs + len(plan.copy_back)
         ctx.plan = plan
         ctx.num_saved = len(plan.saved_inputs) + len(outs) - n
         ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:],
                               *[inputs[i] for i in plan.grad_inputs])
         ctx.out_meta = [(o.shape, o.dtype) for o in outs[:n]]
-        ctx.mark_non_differentiable(*[o for o in outs[:n]
+        user = outs[:plan.num_outputs]
+        ctx.mark_non_differentiable(*[o for o in user
                                       if not o.is_floating_point()])
-        return tuple(outs[:n])
+        return tuple(user)
 
     @staticmethod
     def backward(ctx, *grads):
@@ -150,6 +171,8 @@ class _CompiledRegion(torch.autograd.Function):
         saved = list(ctx.saved_tensors)
         primals = saved[ctx.num_saved:]
         saved = saved[:ctx.num_saved]
+        # Written inputs are not outputs: their cotangents are zero.
+        grads = list(grads) + [None] * (len(ctx.out_meta) - len(grads))
         tangents = [g if g is not None else torch.zeros(s, dtype=d)
                     for g, (s, d) in zip(grads, ctx.out_meta)
                     if d.is_floating_point]
@@ -236,6 +259,8 @@ class CompiledFunction:
             outs = _CompiledRegion.apply(plan, *inputs)
         else:
             outs = _run(plan.fw, "forward", inputs)
+            _write_back(plan, inputs, outs)
+            outs = outs[:plan.num_outputs]
         return tree_unflatten(list(outs), plan.spec)
 
     def _build(self, flat_fn, inputs, grad):
@@ -268,10 +293,9 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     """When the traced graph has operators the importer does not map, a
     GraphModule whose supported partitions are compiled by Stax and whose
     other nodes run in PyTorch; None when every operator is supported."""
-    from torch.fx.experimental.proxy_tensor import make_fx
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     from torch.fx.passes.operator_support import OperatorSupport
-    from .importer import _TABLE
+    from .importer import _unsupported_targets, trace
 
     spec = {}
 
@@ -279,11 +303,13 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
         out, spec["spec"] = tree_flatten(flat_fn(*xs))
         return out
 
-    gm = make_fx(leaves)(*[t.detach().requires_grad_(t.requires_grad)
-                            if t.is_floating_point() else t.detach()
-                            for t in inputs])
+    gm = trace(leaves, *[t.detach().requires_grad_(t.requires_grad)
+                         if t.is_floating_point() else t.detach()
+                         for t in inputs])
+    missing = _unsupported_targets(gm)
+
     def importable(node):
-        return node.target in _TABLE or node.target is operator.getitem
+        return node.target not in missing
 
     unsupported = sorted({str(n.target) for n in gm.graph.nodes
                           if n.op == "call_function" and not importable(n)})

@@ -32,7 +32,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-__all__ = ["Model", "MODELS", "get", "names"]
+__all__ = ["Model", "MODELS", "OPERATOR_MODELS", "get", "names"]
 
 
 @dataclass(frozen=True)
@@ -567,7 +567,7 @@ MODELS: Dict[str, Model] = {
 def get(name: str) -> Model:
     """Return the corpus entry called ``name`` (KeyError lists valid names)."""
     try:
-        return MODELS[name]
+        return MODELS[name] if name in MODELS else OPERATOR_MODELS[name]
     except KeyError:
         raise KeyError(f"unknown corpus model {name!r}; "
                        f"known: {', '.join(MODELS)}") from None
@@ -576,3 +576,81 @@ def get(name: str) -> Model:
 def names():
     """Model names in corpus order."""
     return list(MODELS)
+
+
+# ---------------------------------------------------------------------------
+# Operator models: the operators that come through import-time
+# decompositions (stax/decompositions.py).  A registry of their own
+# (OPERATOR_MODELS): their error models are not in stax/numerics.py, so the
+# float32 differential tests of MODELS do not apply; test_operator_models.py
+# checks them.
+# ---------------------------------------------------------------------------
+
+
+def small_cnn(x: Tensor, w1: Tensor, b1: Tensor, gamma: Tensor, beta: Tensor,
+              mean: Tensor, var: Tensor, w2: Tensor, wfc: Tensor, bfc: Tensor,
+              target: Tensor) -> Tensor:
+    """Conv2d(pad 1) + training-mode batch norm + ReLU + max pool + strided,
+    grouped conv + adaptive average pool + linear + cross entropy."""
+    h = F.conv2d(x, w1, b1, padding=1)
+    h = F.batch_norm(h, mean.clone(), var.clone(), gamma, beta, training=True)
+    h = F.max_pool2d(F.relu(h), 2)
+    h = F.conv2d(h, w2, stride=2, groups=2)
+    h = F.adaptive_avg_pool2d(h, 1).flatten(1)
+    return F.cross_entropy(h @ wfc.t() + bfc, target)
+
+
+def _small_cnn_inputs():
+    g = _gen(101)
+    x = _randn(g, 2, 3, 10, 10, grad=True)
+    w1 = _weight(g, 27, 8, 3, 3, 3)
+    b1 = _randn(g, 8, scale=0.1, grad=True)
+    gamma = (1.0 + _randn(g, 8, scale=0.1)).requires_grad_()
+    beta = _randn(g, 8, scale=0.1, grad=True)
+    mean, var = torch.zeros(8), torch.ones(8)
+    w2 = _weight(g, 36, 6, 4, 3, 3)
+    wfc = _weight(g, 6, 5, 6)
+    bfc = _randn(g, 5, scale=0.1, grad=True)
+    target = _randint(g, 5, 2)
+    return (x, w1, b1, gamma, beta, mean, var, w2, wfc, bfc, target)
+
+
+def cumulative_sort(x: Tensor, w: Tensor) -> Tensor:
+    """cumsum, cumprod, sort, topk, kthvalue and logcumsumexp of x * w."""
+    h = x * w
+    s, _ = torch.sort(h, dim=-1, descending=True)
+    t, _ = torch.topk(h, 3, dim=0)
+    k, _ = torch.kthvalue(h, 2, dim=1)
+    return (torch.cumsum(s, -1).sum() + (t * torch.cumprod(t, 0)).sum()
+            + k.sum() + torch.logcumsumexp(h, 0).sum())
+
+
+def _cumulative_sort_inputs():
+    g = _gen(102)
+    return (_randn(g, 6, 7, grad=True), _randn(g, 7, scale=0.5, grad=True))
+
+
+def pad_upsample(x: Tensor, w: Tensor) -> Tensor:
+    """Reflection and constant padding, nearest and bilinear upsampling
+    around a 3x3 convolution."""
+    h = F.pad(x, (1, 1, 1, 1), mode="reflect")
+    h = F.conv2d(h, w)
+    h = F.interpolate(h, scale_factor=2, mode="nearest")
+    h = F.pad(h, (0, 1, 2, 0), value=0.5)
+    h = F.interpolate(h, size=(7, 9), mode="bilinear", align_corners=False)
+    return (h * h).sum()
+
+
+def _pad_upsample_inputs():
+    g = _gen(103)
+    return (_randn(g, 2, 3, 5, 6, grad=True), _weight(g, 27, 4, 3, 3, 3))
+
+
+OPERATOR_MODELS: Dict[str, Model] = {
+    fn.__name__: Model(name=fn.__name__, fn=fn, make_inputs=mk,
+                       has_reduction_or_matmul=True,
+                       description=_first_line(fn))
+    for fn, mk in [(small_cnn, _small_cnn_inputs),
+                   (cumulative_sort, _cumulative_sort_inputs),
+                   (pad_upsample, _pad_upsample_inputs)]
+}
