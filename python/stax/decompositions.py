@@ -523,6 +523,7 @@ def _nanmedian(x):
 @_register(aten.scatter_reduce.two)
 def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
     d = _dim(dim, x.dim()) if x.dim() else 0
+    shape0 = x.shape
     if x.dim() == 0:
         x, index, src = x.reshape(1), index.reshape(1), src.reshape(1)
     src = src[tuple(slice(0, s) for s in index.shape)]
@@ -574,7 +575,7 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
             out = torch.where(touched, out, xr)
     if tuple(xr.shape) != tuple(x.shape):
         out = _embed(x, out, lambda t: t[region])
-    return out.reshape(x.shape) if out.dim() == 0 else out
+    return out.reshape(shape0)
 
 
 # ---------------------------------------------------------------------------
@@ -1327,16 +1328,19 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
 @_register(aten.rrelu_with_noise.default)
 def _rrelu_with_noise(x, noise, lower=1.0 / 8, upper=1.0 / 3, training=False,
                       generator=None):
-    if training:
-        raise NotImplementedError("rrelu in training mode (random slopes)")
-    return torch.nn.functional.leaky_relu(x, (lower + upper) / 2)
+    if not training:
+        return torch.nn.functional.leaky_relu(x, (lower + upper) / 2)
+    # Random slopes in [lower, upper) for the negative elements; `noise`
+    # records the factor applied to every element.
+    slope = torch.rand_like(x) * (upper - lower) + lower
+    factor = torch.where(x >= 0, torch.ones((), dtype=x.dtype), slope)
+    noise.copy_(factor)
+    return x * factor
 
 
 @_register(aten._scaled_dot_product_attention_forward.default)
 def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, need_attn_weights=False,
           is_causal=False):
-    if dropout_p:
-        raise NotImplementedError("scaled dot product attention with dropout")
     s = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
     if is_causal:
         L, S = q.shape[-2], k.shape[-2]
@@ -1348,6 +1352,8 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, need_attn_weights=False,
         else:
             s = s + attn_mask
     a = torch.softmax(s, -1)
+    if dropout_p:
+        a = torch.nn.functional.dropout(a, dropout_p, training=True)
     return a @ v, a
 
 
@@ -1393,3 +1399,109 @@ def _new_empty_strided(x, size, stride, dtype=None, layout=None, device=None,
 @_register(aten.floor_divide.default)
 def _floor_divide(a, b):
     return torch.div(a, b, rounding_mode="floor")
+
+
+
+@_register(aten.index_reduce.default)
+def _index_reduce(x, dim, index, source, reduce, include_self=True):
+    if x.dim() == 0:
+        return _scatter_reduce(x, 0, index.reshape(()), source, reduce,
+                               include_self)
+    d = _dim(dim, x.dim())
+    shape = [1] * source.dim()
+    shape[d] = -1
+    idx = index.view(shape).expand(source.shape)
+    return _scatter_reduce(x, d, idx, source, reduce, include_self)
+
+
+@_register(aten.multi_margin_loss.default)
+def _multi_margin_loss(x, target, p=1, margin=1, weight=None, reduction=1):
+    x2 = x if x.dim() == 2 else x.reshape(1, -1)
+    t = target.reshape(-1, 1)
+    c = x2.shape[1]
+    xy = x2.gather(1, t)
+    z = torch.clamp(margin - xy + x2, min=0)
+    if p == 2:
+        z = z * z
+    if weight is not None:
+        z = z * weight.index_select(0, t.reshape(-1)).unsqueeze(1)
+    other = torch.arange(c).unsqueeze(0) != t
+    loss = torch.where(other, z, torch.zeros((), dtype=x.dtype)).sum(1) / c
+    if x.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction)
+
+
+@_register(aten.multilabel_margin_loss_forward.default)
+def _multilabel_margin_loss(x, target, reduction):
+    x2 = x if x.dim() == 2 else x.reshape(1, -1)
+    t = target if target.dim() == 2 else target.reshape(1, -1)
+    c = x2.shape[1]
+    # The targets are the labels before the first -1.
+    valid = _cumprod((t >= 0).to(torch.int64), 1) > 0
+    tc = torch.clamp(t, min=0)
+    is_target = ((tc.unsqueeze(2) == torch.arange(c).view(1, 1, c))
+                 & valid.unsqueeze(2)).any(1)
+    xt = x2.gather(1, tc)                                  # [N, T]
+    z = torch.clamp(1 - (xt.unsqueeze(2) - x2.unsqueeze(1)), min=0)  # [N, T, C]
+    keep = valid.unsqueeze(2) & ~is_target.unsqueeze(1)
+    loss = torch.where(keep, z, torch.zeros((), dtype=x.dtype)).sum([1, 2]) / c
+    if x.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction), is_target.to(x.dtype).reshape(x.shape)
+
+
+def _fractional_intervals(n, k, o, u):
+    """PyTorch's pooling window starts for one sample u in [0, 1)."""
+    if o == 1:
+        return torch.full((1,), n - k, dtype=torch.int64)
+    alpha = (n - k) / (o - 1)
+    i = torch.arange(o - 1, dtype=u.dtype)
+    starts = (torch.floor((i + u) * alpha) - torch.floor(u * alpha)).to(torch.int64)
+    return torch.cat([starts, torch.full((1,), n - k, dtype=torch.int64)])
+
+
+def _fractional_max_pool(x, kernel, output_size, samples):
+    nsp = len(kernel)
+    batched = x.dim() == nsp + 2
+    if not batched:
+        x = x.unsqueeze(0)
+        samples = samples.reshape(1, *samples.shape[-2:]) \
+            if samples.dim() == 3 else samples
+    n, c = x.shape[:2]
+    spatial = list(x.shape[2:])
+    flat = x.reshape(n, c, -1)
+    pos_of = None
+    for a in range(nsp):
+        # [N, C, out_a, k_a] positions along dim a.
+        u = samples[..., a]                                 # [N, C]
+        starts = torch.stack([torch.stack([
+            _fractional_intervals(spatial[a], kernel[a], output_size[a],
+                                  u[b, ch]) for ch in range(c)]) for b in range(n)])
+        p = starts.unsqueeze(-1) + torch.arange(kernel[a])  # [N, C, o, k]
+        stride = math.prod(spatial[a + 1:])
+        shape = [n, c] + [1] * (2 * nsp)
+        shape[2 + a], shape[2 + nsp + a] = output_size[a], kernel[a]
+        term = (p * stride).view(shape)
+        pos_of = term if pos_of is None else pos_of + term
+    pos = pos_of.expand(n, c, *output_size, *kernel).reshape(n, c, -1, math.prod(kernel))
+    cand = flat.unsqueeze(2).expand(n, c, pos.shape[2], flat.shape[-1]).gather(3, pos)
+    vals, k = torch.max(cand, 3, keepdim=True)
+    idx = pos.gather(3, k)
+    vals = vals.reshape(n, c, *output_size)
+    idx = idx.reshape(n, c, *output_size)
+    if not batched:
+        vals, idx = vals.squeeze(0), idx.squeeze(0)
+    return vals, idx
+
+
+@_register(aten.fractional_max_pool2d.default)
+def _fractional_max_pool2d(x, kernel_size, output_size, random_samples):
+    return _fractional_max_pool(x, list(kernel_size), list(output_size),
+                                random_samples)
+
+
+@_register(aten.fractional_max_pool3d.default)
+def _fractional_max_pool3d(x, kernel_size, output_size, random_samples):
+    return _fractional_max_pool(x, list(kernel_size), list(output_size),
+                                random_samples)
