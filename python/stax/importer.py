@@ -1346,10 +1346,11 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import DECOMPOSITIONS
-    target = fn
+    def target(*xs):   # make_fx would trace a default argument as an input
+        return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
-        target = _functionalize(fn)
+        target = _functionalize(target)
     table: Dict[Any, Callable] = {}
     for _ in range(16):
         try:

@@ -14,7 +14,10 @@ import+forward  `stax.import_torch` traces the sample (tensor arguments
                 and their gradient stage only builds the joint graph.
 gradient        `--stax-joint-graph` with a random cotangent per
                 differentiable result, interpreted in float64, against
-                `torch.autograd.grad` in float64.
+                `torch.autograd.grad` in float64 (in float32 for functions
+                that convert to a narrower float type, whose float64
+                interpretation computes the converted values in double,
+                and for the entries of F32_GRADIENT).
 lowering        `stax-decompose,func.func(stax-lower)` interpreted in
                 float32 must be bitwise equal to the `tp` function.
 
@@ -310,11 +313,12 @@ def check_sample(op, s, stages=("forward", "grad", "lower")) -> Optional[str]:
             _check_lower(text, xs, ours32)
         return stages[-1]
     _compare("forward", ours32, ref32, xs, 2.0 ** -24)
-    xs64 = [_to(x, torch.float64) for x in xs]
-    with torch.no_grad():
-        ref64 = _outputs(smp.fn(*xs64))
-    ours64 = _interpret("forward", text, xs64, f64=True)[:len(ref64)]
-    _compare("forward", ours64, ref64, xs64, 2.0 ** -53)
+    if not _narrowing(text):
+        xs64 = [_to(x, torch.float64) for x in xs]
+        with torch.no_grad():
+            ref64 = _outputs(smp.fn(*xs64))
+        ours64 = _interpret("forward", text, xs64, f64=True)[:len(ref64)]
+        _compare("forward", ours64, ref64, xs64, 2.0 ** -53)
     if "grad" in stages:
         _check_grad(op, smp, text)
     if "lower" in stages:
@@ -333,12 +337,29 @@ def _torch_grads(outs, cts, xs64, diff):
             for g, i in zip(gs, diff)]
 
 
+# Entries whose gradient is compared in float32 (the float64 oracle is not
+# the exact derivative), with the reason.
+F32_GRADIENT = {
+    "nn.functional.hardsigmoid": "PyTorch's float64 hardsigmoid_backward "
+                                 "multiplies by the float32 constant 1.0f / 6",
+}
+
+
+def _narrowing(text: str) -> bool:
+    """The function converts to a float type narrower than float64: the
+    float64 interpretation (which computes every float in double) is then
+    not the float64 evaluation of the function."""
+    return re.search(r"tp\._to_copy .*dtype = (f16|bf16|f32)", text) is not None
+
+
 def _check_grad(op, smp, text):
     xs = smp.tensors
     diff = [i for i, x in enumerate(xs) if x.requires_grad]
     if not diff or not op.supports_autograd:
         return
-    xs64 = [_to(x, torch.float64).requires_grad_(i in diff)
+    f32 = _narrowing(text) or entry_name(op) in F32_GRADIENT
+    dtype, u = (torch.float32, 2.0 ** -24) if f32 else (torch.float64, 2.0 ** -53)
+    xs64 = [_to(x, dtype).requires_grad_(i in diff)
             for i, x in enumerate(xs)]
     outs = _outputs(smp.fn(*xs64))
     douts = [o for o in outs if o.is_floating_point()]
@@ -347,8 +368,9 @@ def _check_grad(op, smp, text):
     gen = torch.Generator().manual_seed(0)
     # Results PyTorch defines as not differentiable (the mean and rstd of
     # native_layer_norm) get zero cotangents on both sides.
-    cts = [torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
-           if o.requires_grad else torch.zeros(o.shape, dtype=torch.float64)
+    cts = [(torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
+            ).to(o.dtype)
+           if o.requires_grad else torch.zeros(o.shape, dtype=o.dtype)
            for o in douts]
     want = _torch_grads(douts, cts, xs64, diff)
     try:
@@ -374,9 +396,9 @@ def _check_grad(op, smp, text):
                               f"{len(back)} written inputs")
     nres = len(outs) + header.count("tp.copy_back")
     args = xs64 + cts + [torch.zeros_like(xs64[k]) for k in back]
-    res = _interpret("grad", joint, args, f64=True)
+    res = _interpret("grad", joint, args, f64=not f32)
     got = res[nres:]
-    _compare("grad", got, want, xs64 + cts, 2.0 ** -53)
+    _compare("grad", got, want, xs64 + cts, u)
 
 
 def _check_lower(text, xs, ours32):
