@@ -409,3 +409,40 @@ def test_op_mapping(name):
         if exact and not np.array_equal(o, r, equal_nan=True):
             mismatched.append(k)
     assert not mismatched, f"{name}: results {mismatched} differ from PyTorch"
+
+
+def test_boolean_mask_assignment_of_one_value():
+    def fn(x, m):
+        y = x.clone()
+        y[m] = 0.5
+        return y
+    x = torch.randn(3, 4)
+    m = x[:, 0] > 0
+    text = import_torch(fn, x, m)
+    assert "tp.where" in text
+    (got,) = stax.interpret(text, "forward", x, m)
+    np.testing.assert_array_equal(got, fn(x, m).numpy())
+    # Several values for the selected positions: still rejected by name.
+    with pytest.raises(stax.StaxError, match="boolean mask indexing"):
+        import_torch(lambda a, k: a.index_put((k,), a[:1].reshape(-1)[:1]
+                                              .expand(2)), torch.randn(4),
+                     torch.tensor([True, False, True, False]))
+
+
+def test_module_parameters_and_buffers_are_arguments():
+    m = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3))
+    x = torch.randn(5, 4)
+    text = import_torch(m, x)
+    sig = re.search(r"func\.func @forward\((.*?)\) ->", text).group(1)
+    args = sig.split("%arg")[1:]
+    # x, 4 parameters (requires grad), 3 buffers (written: copy-back).
+    assert len(args) == 8
+    assert [("tp.requires_grad" in a) for a in args] == [False] + [True] * 4 + [False] * 3
+    assert text.count("tp.copy_back") == 3
+    state = [p.detach() for p in m.parameters()] + [b.clone() for b in m.buffers()]
+    got = stax.interpret(text, "forward", x, *state)
+    want = m(x)
+    np.testing.assert_allclose(got[0], want.detach().numpy(), rtol=1e-5, atol=1e-6)
+    # The running statistics come back as the buffers' new values.
+    np.testing.assert_allclose(got[1], m[1].running_mean.numpy(), rtol=1e-6)
+    assert int(got[3]) == int(m[1].num_batches_tracked)
