@@ -1505,3 +1505,41 @@ def _fractional_max_pool2d(x, kernel_size, output_size, random_samples):
 def _fractional_max_pool3d(x, kernel_size, output_size, random_samples):
     return _fractional_max_pool(x, list(kernel_size), list(output_size),
                                 random_samples)
+
+
+# ---------------------------------------------------------------------------
+# Decompositions applied even though the operator has a tp op: they return
+# NotImplemented (make_fx then records the operator itself) except for the
+# argument patterns the op does not cover.
+# ---------------------------------------------------------------------------
+
+CONDITIONAL: Dict[object, Callable] = {}
+
+
+def _index_put_mask(x, indices, values, accumulate=False):
+    """`x[mask] = values` with one boolean mask over x's leading dims: the
+    k-th selected position takes values[k] (its running count), or the
+    broadcast value."""
+    if (len(indices) != 1 or indices[0] is None
+            or indices[0].dtype != torch.bool):
+        return NotImplemented
+    mask = indices[0]
+    lead = mask.dim()
+    rest = list(x.shape[lead:])
+    xf = x.reshape(-1, *rest)
+    m = mask.reshape(-1)
+    sel = m.view(-1, *([1] * len(rest)))
+    if values.dim() > len(rest) and values.shape[0] != 1:
+        pos = torch.clamp(_cumsum(m, 0) - 1, min=0)
+        v = values.index_select(0, pos)
+    else:
+        v = values
+    v = v.to(x.dtype)
+    if accumulate:
+        out = xf + torch.where(sel, v, torch.zeros((), dtype=x.dtype))
+    else:
+        out = torch.where(sel, v, xf)
+    return out.reshape(x.shape)
+
+
+CONDITIONAL[aten.index_put.default] = _index_put_mask

@@ -603,40 +603,7 @@ def _index(ctx, node, a):
     return ctx.single("tp.index", [a["self"]] + ops, {"dims": _dims(dims)})
 
 
-def _shape_of(ty: str) -> List[int]:
-    body = ty[len("tensor<"):-1].split("x")[:-1]
-    return [int(d) for d in body]
-
-
-def _masked_put(ctx, node, a):
-    """`x[mask] = v` with one boolean mask over x's leading dims and a value
-    of one element: `where(mask, v, x)` (the positions the mask selects do
-    not change the shape). None when the pattern is another one."""
-    idx = a["indices"]
-    if (len(idx) != 1 or not isinstance(idx[0], fx.Node)
-            or ctx.elt_of(idx[0]) != "i1" or a["accumulate"]):
-        return None
-    x, mask, v = a["self"], idx[0], a["values"]
-    xs, ms = _shape_of(ctx.type_of(x)), _shape_of(ctx.type_of(mask))
-    if xs[:len(ms)] != ms or math.prod(_shape_of(ctx.type_of(v))) != 1:
-        return None
-    full = ms + [1] * (len(xs) - len(ms))
-    m = ctx.op("tp.view", [mask], {"size": _dims(full)},
-               [f"tensor<{''.join(f'{d}x' for d in full)}i1>"])[0]
-    vt = ctx.type_of(v)
-    if _shape_of(vt):
-        v = ctx.op("tp.view", [v], {"size": _dims([])},
-                   [f"tensor<{ctx.elt_of(v)}>"])[0]
-    if ctx.elt_of(v) != ctx.elt_of(x):
-        v = ctx.op("tp._to_copy", [v], {"dtype": ctx.elt_of(x)},
-                   [f"tensor<{ctx.elt_of(x)}>"])[0]
-    return ctx.single("tp.where", [m, v, x], {})
-
-
 def _index_put(ctx, node, a):
-    masked = _masked_put(ctx, node, a)
-    if masked is not None:
-        return masked
     ops, dims = _index_operands(ctx, a["indices"])
     return ctx.single("tp.index_put", [a["self"]] + ops + [a["values"]],
                       {"dims": _dims(dims),
@@ -1378,13 +1345,13 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     ops run while tracing and must not change the caller's tensors."""
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
-    from .decompositions import DECOMPOSITIONS
+    from .decompositions import CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
         return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
         target = _functionalize(target)
-    table: Dict[Any, Callable] = {}
+    table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
     for _ in range(16):
         try:
             gm = make_fx(target, decomposition_table=table)(

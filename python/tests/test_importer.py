@@ -422,11 +422,13 @@ def test_boolean_mask_assignment_of_one_value():
     assert "tp.where" in text
     (got,) = stax.interpret(text, "forward", x, m)
     np.testing.assert_array_equal(got, fn(x, m).numpy())
-    # Several values for the selected positions: still rejected by name.
-    with pytest.raises(stax.StaxError, match="boolean mask indexing"):
-        import_torch(lambda a, k: a.index_put((k,), a[:1].reshape(-1)[:1]
-                                              .expand(2)), torch.randn(4),
-                     torch.tensor([True, False, True, False]))
+    # One value per selected position, in order.
+    k = torch.tensor([True, False, True, False])
+    v = torch.tensor([7.0, 8.0])
+    text = import_torch(lambda a, m, w: a.index_put((m,), w), torch.randn(4), k, v)
+    x = torch.randn(4)
+    (got,) = stax.interpret(text, "forward", x, k, v)
+    np.testing.assert_array_equal(got, x.index_put((k,), v).numpy())
 
 
 def test_module_parameters_and_buffers_are_arguments():
