@@ -1507,6 +1507,30 @@ def _fractional_max_pool3d(x, kernel_size, output_size, random_samples):
                                 random_samples)
 
 
+
+@_register(aten.mode.default)
+def _mode(x, dim=-1, keepdim=False):
+    """The most frequent value along `dim` (the smallest among equally
+    frequent ones) and the index of its last occurrence: pairwise equality
+    counts, quadratic in the length of `dim`."""
+    if x.dim() == 0:
+        return x.clone(), torch.zeros((), dtype=torch.int64)
+    d = _dim(dim, x.dim())
+    xt = x.movedim(d, -1)
+    n = xt.shape[-1]
+    count = _same(xt.unsqueeze(-1), xt.unsqueeze(-2)).sum(-1)      # [.., n]
+    best = count.amax(-1, keepdim=True)
+    cand = torch.where(count == best, xt,
+                       torch.full((), _highest(x.dtype), dtype=x.dtype))
+    value = cand.amin(-1, keepdim=True)
+    j = torch.arange(n)
+    idx = torch.where(_same(xt, value), j, torch.full((), -1, dtype=torch.int64)
+                      ).amax(-1, keepdim=True)
+    value, idx = value.movedim(-1, d), idx.movedim(-1, d)
+    if not keepdim:
+        value, idx = value.squeeze(d), idx.squeeze(d)
+    return value, idx
+
 # ---------------------------------------------------------------------------
 # Decompositions applied even though the operator has a tp op: they return
 # NotImplemented (make_fx then records the operator itself) except for the
