@@ -1,14 +1,15 @@
 //===- ReductionKernels.cpp - reductions of the reference interpreter -----===//
 //
 // sum, prod, mean, amax, amin, logsumexp, any, all, var, max.dim, min.dim,
-// argmax, argmin. Every reduction combines the elements of a group in
-// lexicographic order of the reduced indices (reductionGroups), starting from
-// the identity; floating values accumulate in accumulationType(result type)
-// with one rounding per primitive, integers in int64.
+// argmax, argmin, and sort. Every reduction combines the elements of a group
+// in lexicographic order of the reduced indices (reductionGroups), starting
+// from the identity; floating values accumulate in accumulationType(result
+// type) with one rounding per primitive, integers in int64.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "Stax/Support/SortOrder.h"
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -232,6 +233,57 @@ FailureOr<Tensor> argExtreme(OpT op, Inputs in, const KernelContext &ctx,
   return out;
 }
 
+/// Sorts the slice of `x` at `base` (`len` elements `inner` apart) into
+/// `values` and `indices`, comparing keys of type T (double for floats).
+template <typename T>
+void sortSlice(const Tensor &x, int64_t base, int64_t len, int64_t inner,
+               bool descending, Tensor &values, Tensor &indices) {
+  std::vector<T> keys(len);
+  for (int64_t k = 0; k < len; ++k) {
+    if constexpr (std::is_floating_point_v<T>)
+      keys[k] = x.getF(base + k * inner);
+    else
+      keys[k] = x.getI(base + k * inner);
+  }
+  std::vector<int64_t> perm(len);
+  sortPermutation(keys.data(), len, descending, perm.data());
+  for (int64_t k = 0; k < len; ++k) {
+    int64_t from = base + perm[k] * inner, to = base + k * inner;
+    if (values.isFloat())
+      values.setF(to, x.getF(from));
+    else
+      values.setI(to, x.getI(from));
+    indices.setI(to, perm[k]);
+  }
+}
+
+/// sort: a stable sort of every slice along `dim` (SortOrder.h).
+LogicalResult sort(tp::SortOp op, Inputs in, SmallVectorImpl<Tensor> &out,
+                   const KernelContext &ctx) {
+  const Tensor &x = *in[0];
+  Tensor values = ctx.result(op, 0);
+  Tensor indices = ctx.result(op, 1);
+  // A 0-d tensor is one slice of one element.
+  int64_t dim =
+      x.rank() ? *tp::normalizeDim(static_cast<int64_t>(op.getDim()), x.rank())
+               : 0;
+  int64_t outer = 1, len = 1, inner = 1;
+  for (int64_t d = 0; d < x.rank(); ++d)
+    (d < dim ? outer : d == dim ? len : inner) *= x.dim(d);
+  bool descending = op.getDescending();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t base = o * len * inner + i;
+      if (x.isFloat())
+        sortSlice<double>(x, base, len, inner, descending, values, indices);
+      else
+        sortSlice<int64_t>(x, base, len, inner, descending, values, indices);
+    }
+  out.push_back(std::move(values));
+  out.push_back(std::move(indices));
+  return success();
+}
+
 } // namespace
 
 void stax::detail::registerReductionKernels(KernelRegistry &registry) {
@@ -326,4 +378,5 @@ void stax::detail::registerReductionKernels(KernelRegistry &registry) {
   registry.add<ArgminOp>([](ArgminOp op, Inputs in, const KernelContext &ctx) {
     return argExtreme(op, in, ctx, /*isMax=*/false);
   });
+  registry.addMulti<SortOp>(sort);
 }

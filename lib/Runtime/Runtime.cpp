@@ -1,7 +1,9 @@
 //===- Runtime.cpp - the functions generated code calls -------------------===//
 #include "Stax/Runtime/Runtime.h"
+#include "Stax/Support/SortOrder.h"
 #include <atomic>
 #include <cblas.h>
+#include <vector>
 
 namespace {
 struct ErrorState {
@@ -60,6 +62,69 @@ void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
         pc[(bi * m + i) * n + j] = int64_t(acc);
       }
   }
+}
+
+namespace {
+/// Sorts every slice (`len` elements `inner` apart) of an outer x len x
+/// inner row-major tensor: the keys are copied out so that a slice along
+/// an outer dim is sorted in contiguous memory.
+template <typename T>
+void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t descending,
+                uintptr_t in, uintptr_t values, uintptr_t indices) {
+  auto *x = reinterpret_cast<const T *>(in);
+  auto *v = reinterpret_cast<T *>(values);
+  auto *idx = reinterpret_cast<int64_t *>(indices);
+  std::vector<T> keys(len);
+  std::vector<int64_t> perm(len);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      int64_t base = o * len * inner + i;
+      for (int64_t k = 0; k < len; ++k)
+        keys[k] = x[base + k * inner];
+      mlir::stax::sortPermutation(keys.data(), len, descending != 0,
+                                  perm.data());
+      for (int64_t k = 0; k < len; ++k) {
+        v[base + k * inner] = keys[perm[k]];
+        idx[base + k * inner] = perm[k];
+      }
+    }
+}
+} // namespace
+
+void stax_rt_sort_f32(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices) {
+  sortSlices<float>(outer, len, inner, descending, in, values, indices);
+}
+
+void stax_rt_sort_f64(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices) {
+  sortSlices<double>(outer, len, inner, descending, in, values, indices);
+}
+
+void stax_rt_sort_i8(int64_t outer, int64_t len, int64_t inner,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices) {
+  sortSlices<int8_t>(outer, len, inner, descending, in, values, indices);
+}
+
+void stax_rt_sort_i16(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices) {
+  sortSlices<int16_t>(outer, len, inner, descending, in, values, indices);
+}
+
+void stax_rt_sort_i32(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices) {
+  sortSlices<int32_t>(outer, len, inner, descending, in, values, indices);
+}
+
+void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices) {
+  sortSlices<int64_t>(outer, len, inner, descending, in, values, indices);
 }
 
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {

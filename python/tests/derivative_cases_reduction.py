@@ -1,8 +1,9 @@
 """Derivative test cases for the reduction family (ReductionRules.cpp).
 
 CASES = [(name, mlir_text, arg_specs)], as in derivative_cases_elementwise.
-Random inputs have no ties, so amax/amin/max.dim/min.dim are differentiable
-there. argmax/argmin/any/all have integer or bool results and no rules.
+Random inputs have no ties, so amax/amin/max.dim/min.dim/sort are
+differentiable there. argmax/argmin/any/all have integer or bool results and
+no rules.
 """
 
 from stax.gradcheck import case_module as _module
@@ -24,6 +25,15 @@ def value_index(op, dim, keepdim, shape, out_shape):
                    ["%%0:2 = tp.%s %%x {%s} : %s -> %s, %s"
                     % (op, attrs, t, vt, it)],
                    [("%0#0", vt), ("%0#1", it)])
+    return text, [("float", list(shape))]
+
+
+def sort(dim, descending, shape):
+    t, it = _t(shape), _t(shape, "i64")
+    attrs = "dim = %d : i64%s" % (dim, ", descending = true" if descending else "")
+    text = _module([("x", t, True)],
+                   ["%%0:2 = tp.sort %%x {%s} : %s -> %s, %s" % (attrs, t, t, it)],
+                   [("%0#0", t), ("%0#1", it)])
     return text, [("float", list(shape))]
 
 
@@ -51,6 +61,9 @@ def _cases():
         (3, 4), (1, 1)))
     add("max.dim", value_index("max.dim", 1, False, (3, 4), (3,)))
     add("min.dim_keepdim", value_index("min.dim", 0, True, (3, 4), (1, 4)))
+    add("sort", sort(-1, False, (3, 4)))
+    add("sort_descending_dim0", sort(0, True, (3, 4)))
+    add("sort_0d", sort(0, False, ()))
     return c
 
 

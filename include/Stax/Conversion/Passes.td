@@ -14,10 +14,11 @@ def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
     transform indices (Proposition 6.2), reductions build `stax.reduction`
     nodes. A value becomes a buffer (a `stax.pointwise` node) only when it is
     *materialized*: function results, operands of ops that stay `tp`
-    (external calls such as `tp.mm`, and fallbacks), and values with several
-    users that the thresholds of Section 6.6 (NOTES.md) send to memory for
-    the chosen `target`. An intermediate buffer's layout follows the strides
-    with which its body reads (Section 6.4); results are row-major.
+    (external calls such as `tp.mm` and `tp.sort`, and fallbacks), and
+    values with several users that the thresholds of Section 6.6 (NOTES.md)
+    send to memory for the chosen `target`. An intermediate buffer's layout
+    follows the strides with which its body reads (Section 6.4); results
+    are row-major.
 
     Run `--stax-decompose` first so that composite ops lower through their
     bitwise-equal decompositions (`--stax-lowering-pipeline` does); a
@@ -73,7 +74,8 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Intermediates live in one arena allocated per call: buffers whose
     lifetimes do not overlap share bytes (first-fit in op order). Results
     are written straight into the caller's buffers. `tp.mm` and `tp.bmm`
-    call the runtime's `stax_rt_matmul_*` (BLAS for f32/f64). A bad
+    call the runtime's `stax_rt_matmul_*` (BLAS for f32/f64), `tp.sort`
+    its `stax_rt_sort_*` (a stable sort per slice; no cuda code). A bad
     data-dependent index (`stax.indirect_index` with `check_bounds`, a
     scatter address) calls `stax_rt_index_error` with the site number
     (the module's `stax.error_sites` lists each site's location) and goes
@@ -97,7 +99,10 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"256", "GPU threads per block (target=cuda)">,
   ];
-  let dependentDialects = ["::mlir::memref::MemRefDialect",
+  // The stax dialect for its layouts: a module of external calls only
+  // (tp.mm, tp.sort) has not loaded it.
+  let dependentDialects = ["::mlir::stax::StaxDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",

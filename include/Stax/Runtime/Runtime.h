@@ -28,6 +28,30 @@ void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
                         int64_t transA, int64_t transB, uintptr_t a,
                         uintptr_t bm, uintptr_t c);
 
+/// Sorts each slice of a row-major outer x len x inner tensor `in` along its
+/// middle dim, stably, ascending or (`descending` != 0) descending, with
+/// NaN larger than every number (tp.sort; Stax/Support/SortOrder.h):
+/// `values` gets the sorted elements, `indices` (int64) their positions in
+/// the slice. Bools sort as i8 (bytes holding 0 or 1).
+void stax_rt_sort_f32(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_sort_f64(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_sort_i8(int64_t outer, int64_t len, int64_t inner,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices);
+void stax_rt_sort_i16(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_sort_i32(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+
 /// A run-time check failed at error site `site` (an index into the module's
 /// stax.error_sites): `value` is outside [0, size). The first error of a
 /// call is kept; the caller reads it with stax_rt_take_error.

@@ -161,6 +161,10 @@ private:
   LogicalResult emitContraction(Operation *op);
   LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
                                      int64_t n, int64_t k);
+  LogicalResult emitSort(tp::SortOp op);
+  /// The aligned address of a tensor's storage as i64 (how the runtime
+  /// takes pointers).
+  Value pointerOf(Value tensor, Location loc);
   LogicalResult emitReturn(func::ReturnOp op);
 };
 
@@ -226,9 +230,9 @@ LogicalResult FunctionConversion::collectBuffers() {
       for (auto [r, y] : llvm::zip(kernel.getResults(),
                                    body.getTerminator()->getOperands()))
         aliases[r] = y;
-    } else if (isa<tp::MmOp, tp::BmmOp>(op)) {
-      auto t = cast<RankedTensorType>(op.getResult(0).getType());
-      addBuffer(op.getResult(0), t.getNumElements(), pos);
+    } else if (isa<tp::MmOp, tp::BmmOp, tp::SortOp>(op)) {
+      for (Value r : op.getResults())
+        addBuffer(r, cast<RankedTensorType>(r.getType()).getNumElements(), pos);
     } else if (!isa<tp::ConstantOp, func::ReturnOp>(op)) {
       return op.emitError() << "'" << op.getName()
                             << "' has no CPU code generation (lower it to "
@@ -363,11 +367,6 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   Type i64 = b.getI64Type();
   func::FuncOp callee = state.declare(
       "stax_rt_matmul_" + suffix, {i64, i64, i64, i64, i64, i64, i64, i64, i64});
-  auto pointer = [&](Value tensor) -> Value {
-    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(
-        b, loc, storageOf(tensor));
-    return arith::IndexCastOp::create(b, loc, i64, idx);
-  };
   // An absorbed transpose: pass its source and a transpose flag.
   auto operand = [&](unsigned i) -> std::pair<Value, int64_t> {
     Value v = op->getOperand(i);
@@ -380,9 +379,68 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   SmallVector<Value> args;
   for (int64_t v : {batch, m, n, k, transA, transB})
     args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
-  args.push_back(pointer(lhs));
-  args.push_back(pointer(rhs));
-  args.push_back(pointer(op->getResult(0)));
+  args.push_back(pointerOf(lhs, loc));
+  args.push_back(pointerOf(rhs, loc));
+  args.push_back(pointerOf(op->getResult(0), loc));
+  func::CallOp::create(b, loc, callee, args);
+  return success();
+}
+
+Value FunctionConversion::pointerOf(Value tensor, Location loc) {
+  Value idx =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, storageOf(tensor));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), idx);
+}
+
+/// The runtime's name for sorting elements of type `t` (a bool is a byte
+/// holding 0 or 1, which sorts as i8), or "".
+static StringRef sortSuffix(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isF64())
+    return "f64";
+  if (t.isInteger(1) || t.isInteger(8))
+    return "i8";
+  if (t.isInteger(16))
+    return "i16";
+  if (t.isInteger(32))
+    return "i32";
+  if (t.isInteger(64))
+    return "i64";
+  return "";
+}
+
+/// tp.sort calls stax_rt_sort_<type>(outer, len, inner, descending, in,
+/// values, indices): every slice along dim, `len` elements `inner` apart,
+/// sorted by the order of the interpreter (Stax/Support/SortOrder.h).
+LogicalResult FunctionConversion::emitSort(tp::SortOp op) {
+  if (options.gpu)
+    return op.emitError() << "'" << op->getName()
+                          << "' has no CUDA code generation (sort on the cpu "
+                             "target, or outside Stax)";
+  Location loc = op.getLoc();
+  auto t = cast<RankedTensorType>(op.getSelf().getType());
+  StringRef suffix = sortSuffix(t.getElementType());
+  if (suffix.empty())
+    return op.emitError() << "'" << op->getName() << "' on "
+                          << t.getElementType()
+                          << " has no CPU code generation (f32, f64, integers)";
+  // A 0-d tensor is one slice of one element.
+  int64_t rank = t.getRank();
+  int64_t dim =
+      rank ? *tp::normalizeDim(static_cast<int64_t>(op.getDim()), rank) : 0;
+  int64_t outer = 1, len = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < dim ? outer : d == dim ? len : inner) *= t.getDimSize(d);
+  Type i64 = b.getI64Type();
+  func::FuncOp callee = state.declare(("stax_rt_sort_" + suffix).str(),
+                                      {i64, i64, i64, i64, i64, i64, i64});
+  SmallVector<Value> args;
+  for (int64_t v : {outer, len, inner, int64_t(op.getDescending())})
+    args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
+  args.push_back(pointerOf(op.getSelf(), loc));
+  args.push_back(pointerOf(op.getValues(), loc));
+  args.push_back(pointerOf(op.getIndices(), loc));
   func::CallOp::create(b, loc, callee, args);
   return success();
 }
@@ -493,6 +551,8 @@ LogicalResult FunctionConversion::emitOp(Operation *op) {
     return emitConstant(c);
   if (isa<tp::MmOp, tp::BmmOp>(op))
     return emitContraction(op);
+  if (auto sort = dyn_cast<tp::SortOp>(op))
+    return emitSort(sort);
   if (auto ret = dyn_cast<func::ReturnOp>(op))
     return emitReturn(ret);
   return emitNode(b, op, *this, options);

@@ -158,7 +158,7 @@ void FunctionLowering::decideMaterialization(Value v) {
 }
 
 LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
-  bool external = op->hasTrait<OpTrait::tp::Contraction>();
+  bool external = op->hasTrait<OpTrait::tp::External>();
   if (!isBufferSource(op) && op->getDialect() &&
       op->getDialect()->getNamespace() == "tp") {
     if (strict && !external)

@@ -760,3 +760,60 @@ func.func @c85(%a: tensor<4x3xf32>) {
   %0 = tp.argmax %a {dim = -3 : i64} : tensor<4x3xf32> -> tensor<4xi64>
   return
 }
+
+// -----
+
+func.func @c86(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.sort' op dim 2 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = 2 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+  return
+}
+
+// -----
+
+func.func @c87(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.sort' op dim -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = -3 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+  return
+}
+
+// -----
+
+// A 0-d tensor takes dim 0 or -1 only (as in PyTorch).
+func.func @c88(%a: tensor<f32>) {
+  // expected-error @+2 {{'tp.sort' op dim 1 is out of range for rank 0}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = 1 : i64} : tensor<f32> -> tensor<f32>, tensor<i64>
+  return
+}
+
+// -----
+
+// The indices are int64 of self's shape.
+func.func @c89(%a: tensor<4x3xf32>) {
+  // expected-error @+2 {{'tp.sort' op inferred type(s) 'tensor<4x3xf32>', 'tensor<4x3xi64>' are incompatible with return type(s) of operation 'tensor<4x3xf32>', 'tensor<4x3xi32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = 0 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi32>
+  return
+}
+
+// -----
+
+func.func @c90(%a: tensor<4xcomplex<f32>>) {
+  // expected-error @+2 {{'tp.sort' op expects integer or floating-point elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = 0 : i64} : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>, tensor<4xi64>
+  return
+}
+
+// -----
+
+// The values keep self's type.
+func.func @c91(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp.sort' op inferred type(s) 'tensor<4xf32>', 'tensor<4xi64>' are incompatible with return type(s) of operation 'tensor<4xf64>', 'tensor<4xi64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0:2 = tp.sort %a {dim = 0 : i64} : tensor<4xf32> -> tensor<4xf64>, tensor<4xi64>
+  return
+}

@@ -5,7 +5,8 @@
 // with respect to each input element; its JVP sums the tangent times that
 // partial over the reduced dims. Composite reductions (logsumexp, var) and
 // prod write their partials in primitive ops, so that the derivatives can be
-// differentiated again.
+// differentiated again. The ops that select values (max.dim, min.dim, sort)
+// scatter the adjoint to their indices and gather the tangent from them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -317,9 +318,40 @@ template <typename OpT> struct ValueIndexRule {
 };
 template <> struct Rule<MaxDimOp> : ValueIndexRule<MaxDimOp> {};
 template <> struct Rule<MinDimOp> : ValueIndexRule<MinDimOp> {};
+
+/// sort: the values are self permuted along dim, so the values' adjoint is
+/// scattered back to the returned indices (each position is written once:
+/// eager's value_selecting_reduction_backward), and the tangent is gathered
+/// from them. A 0-d self is its own sort. The indices carry no derivative.
+template <> struct Rule<SortOp> {
+  static LogicalResult vjp(SortOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    if (int64_t dim = sortedDim(op); g && dim >= 0)
+      g = ScatterOp::create(b, op.getLoc(),
+                            zerosLike(b, op.getLoc(), op.getSelf()),
+                            op.getIndices(), g, dim);
+    out.push_back(g);
+    return success();
+  }
+  static LogicalResult jvp(SortOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    if (int64_t dim = sortedDim(op); t && dim >= 0)
+      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
+    out.push_back(t);
+    out.push_back(Value());
+    return success();
+  }
+  /// The normalized dim, or -1 for a 0-d self (which is its own sort).
+  static int64_t sortedDim(SortOp op) {
+    int64_t rank = tensorType(op.getSelf()).getRank();
+    return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
+  }
+};
 } // namespace mlir::tp::autodiff
 
 void autodiff::attachReductionRules(MLIRContext *ctx) {
   attachRules<SumOp, MeanOp, ProdOp, AmaxOp, AminOp, LogsumexpOp, VarOp,
-              MaxDimOp, MinDimOp>(ctx);
+              MaxDimOp, MinDimOp, SortOp>(ctx);
 }

@@ -1,7 +1,8 @@
-//===- TpReductionOps.cpp - tp reductions ---------------------------------===//
+//===- TpReductionOps.cpp - tp reductions, sorting ------------------------===//
 //
 // Inference, verification and folding of the tp reductions that are not
-// covered by a family rule of TypeInference.cpp (ODS: TpReductionOps.td).
+// covered by a family rule of TypeInference.cpp, and of tp.sort (ODS:
+// TpReductionOps.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,28 @@ LogicalResult MinDimOp::inferReturnTypes(MLIRContext *, Loc loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   return inferValueIndexReduction(loc, getOperationName(), adaptor, types);
+}
+
+//===----------------------------------------------------------------------===//
+// Sorting
+//===----------------------------------------------------------------------===//
+
+/// values: self's type; indices: int64 of self's shape. The dim is only
+/// checked (every consumer normalizes it with normalizeDim).
+LogicalResult SortOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  StringRef op = getOperationName();
+  auto t = tensorOf(loc, op, adaptor.getSelf(), "self");
+  if (failed(t))
+    return failure();
+  if (!t->getElementType().isIntOrFloat())
+    return emitInferError(loc, op,
+                          "expects integer or floating-point elements");
+  if (failed(dimOf(loc, op, static_cast<int64_t>(adaptor.getDim()),
+                   t->getRank())))
+    return failure();
+  types.push_back(*t);
+  return push(types, t->getShape(), i64Type(t->getContext()));
 }
 
 //===----------------------------------------------------------------------===//

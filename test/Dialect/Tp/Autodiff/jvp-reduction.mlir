@@ -102,3 +102,15 @@ func.func @max_dim(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3xi64>) {
   %y:2 = tp.max.dim %x {dim = 1 : i64} : tensor<3x4xf32> -> tensor<3xf32>, tensor<3xi64>
   return %y#0, %y#1 : tensor<3xf32>, tensor<3xi64>
 }
+
+// sort: the values' tangent gathers ẋ at the indices along the normalized
+// dim; the integer indices get no tangent result.
+// CHECK-LABEL: func.func @sort
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32>, %[[T:.*]]: tensor<3x4xf32> {tp.tangent}) -> (tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>)
+// CHECK-NEXT: %[[V:.*]], %[[I:.*]] = tp.sort %[[X]] {dim = -2 : i64} :
+// CHECK-NEXT: %[[G:.*]] = tp.gather %[[T]], %[[I]] {dim = 0 : i64} :
+// CHECK-NEXT: return %[[V]], %[[I]], %[[G]] :
+func.func @sort(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xi64>) {
+  %y:2 = tp.sort %x {dim = -2 : i64} : tensor<3x4xf32> -> tensor<3x4xf32>, tensor<3x4xi64>
+  return %y#0, %y#1 : tensor<3x4xf32>, tensor<3x4xi64>
+}

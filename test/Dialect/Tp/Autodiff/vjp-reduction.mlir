@@ -156,3 +156,27 @@ func.func @max_dim(%x: tensor<3x4xf32> {tp.requires_grad}) -> (tensor<3xf32>, te
   %y:2 = tp.max.dim %x {dim = 1 : i64} : tensor<3x4xf32> -> tensor<3xf32>, tensor<3xi64>
   return %y#0, %y#1 : tensor<3xf32>, tensor<3xi64>
 }
+
+// sort: the values are a permutation of the input along dim, so their
+// adjoint is scattered into zeros at the returned indices (dim normalized);
+// the indices get no tangent argument. A 0-d input is its own sort.
+// CHECK-LABEL: func.func @sort
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<3x4xf32> {tp.tangent})
+// CHECK-SAME: -> (tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xf32>)
+// CHECK-NEXT: %[[V:.*]], %[[I:.*]] = tp.sort %[[X]] {descending = true, dim = -1 : i64
+// CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}}value = 0.000000e+00 : f64} : tensor<3x4xf32>
+// CHECK-NEXT: %[[G:.*]] = tp.scatter %[[Z]], %[[I]], %[[T]] {dim = 1 : i64{{.*}}}
+// CHECK-NEXT: return %[[V]], %[[I]], %[[G]] :
+func.func @sort(%x: tensor<3x4xf32> {tp.requires_grad}) -> (tensor<3x4xf32>, tensor<3x4xi64>) {
+  %y:2 = tp.sort %x {dim = -1 : i64, descending = true} : tensor<3x4xf32> -> tensor<3x4xf32>, tensor<3x4xi64>
+  return %y#0, %y#1 : tensor<3x4xf32>, tensor<3x4xi64>
+}
+
+// CHECK-LABEL: func.func @sort_0d
+// CHECK-SAME: (%[[X:.*]]: tensor<f32> {tp.requires_grad}, %[[T:.*]]: tensor<f32> {tp.tangent})
+// CHECK-NEXT: %[[V:.*]], %[[I:.*]] = tp.sort %[[X]]
+// CHECK-NEXT: return %[[V]], %[[I]], %[[T]] :
+func.func @sort_0d(%x: tensor<f32> {tp.requires_grad}) -> (tensor<f32>, tensor<i64>) {
+  %y:2 = tp.sort %x {dim = 0 : i64} : tensor<f32> -> tensor<f32>, tensor<i64>
+  return %y#0, %y#1 : tensor<f32>, tensor<i64>
+}

@@ -50,6 +50,7 @@ def Tp_Pointwise : NativeOpTrait<"tp::Pointwise">;
 def Tp_View : NativeOpTrait<"tp::View">;
 def Tp_Reduction : NativeOpTrait<"tp::Reduction">;
 def Tp_Contraction : NativeOpTrait<"tp::Contraction">;
+def Tp_External : NativeOpTrait<"tp::External">;
 def Tp_Random : NativeOpTrait<"tp::Random">;
 def Tp_InPlace : NativeOpTrait<"tp::InPlace">;
 def Tp_SizedTensors : NativeOpTrait<"tp::SizedTensors">;

@@ -1,6 +1,7 @@
-//===- TpReductionOps.td - tp reductions -------------------*- tablegen -*-===//
+//===- TpReductionOps.td - tp reductions, sorting ----------*- tablegen -*-===//
 //
-// The tp reductions.
+// The tp reductions, and sorting along a dim (values and indices, like
+// max.dim).
 // Included by TpOps.td, which defines the base classes; C++ in
 // lib/Dialect/Tp/IR/TpReductionOps.cpp.
 //
@@ -56,5 +57,30 @@ class Tp_ArgReductionOp<string mnemonic>
 }
 def Tp_ArgmaxOp : Tp_ArgReductionOp<"argmax">;
 def Tp_ArgminOp : Tp_ArgReductionOp<"argmin">;
+
+//===----------------------------------------------------------------------===//
+// Sorting (an external kernel when lowered)
+//===----------------------------------------------------------------------===//
+
+def Tp_SortOp : Tp_Op<"sort", [Tp_External]> {
+  let summary = "stable sort along `dim` and its permutation (aten.sort)";
+  let description = [{
+    `values` is `self` sorted along `dim` (ascending, or descending when
+    `descending`); `indices` holds, for every element of `values`, its
+    position along `dim` in `self`. The sort is stable in both orders
+    (equal elements keep their order), NaN is larger than every number
+    (last ascending, first descending) and -0.0 equals 0.0, as in eager's
+    `torch.sort(..., stable=True)`. A 0-d `self` takes dim 0 or -1.
+
+    ```mlir
+    %v, %i = tp.sort %x {dim = -1 : i64, descending = true}
+        : tensor<4x5xf32> -> tensor<4x5xf32>, tensor<4x5xi64>
+    ```
+  }];
+  let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "false">:$descending);
+  let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
+}
 
 #endif // STAX_DIALECT_TP_IR_TPREDUCTIONOPS_TD

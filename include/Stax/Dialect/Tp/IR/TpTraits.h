@@ -1,9 +1,9 @@
 //===- TpTraits.h - op categories of the tp dialect -------------*- C++ -*-===//
 //
 // The categories of Table 6.1 that passes ask about: what is cheap to
-// recompute and fusible (pointwise ops, views), what reduces, what is an
-// external kernel (contractions), what draws random numbers. Declared on the
-// op families in TpOps.td.
+// recompute and fusible (pointwise ops, views), what reduces, what is a
+// contraction, what stays an external kernel when lowered (contractions,
+// sort), what draws random numbers. Declared on the op families in TpOps.td.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAX_DIALECT_TP_IR_TPTRAITS_H
@@ -28,8 +28,11 @@ template <typename T> class Pointwise : public TraitBase<T, Pointwise> {};
 template <typename T> class View : public TraitBase<T, View> {};
 /// Combines many input elements into each result element.
 template <typename T> class Reduction : public TraitBase<T, Reduction> {};
-/// A matrix product or similar, lowered to an external kernel.
+/// A matrix product or similar.
 template <typename T> class Contraction : public TraitBase<T, Contraction> {};
+/// Lowered to an external kernel (a runtime call), not to stax nodes: it
+/// stays a tp op after --stax-lower and reads row-major buffers.
+template <typename T> class External : public TraitBase<T, External> {};
 /// Draws random numbers: never recomputed, never CSE'd.
 template <typename T> class Random : public TraitBase<T, Random> {};
 /// Overwrites its first operand (Section 4.9). Exists only between import

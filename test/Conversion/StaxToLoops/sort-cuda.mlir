@@ -1,0 +1,12 @@
+// RUN: stax-opt --stax-to-loops="target=cuda" %s -verify-diagnostics
+// RUN: not stax-opt --stax-pipeline="target=cuda" %s 2>&1 | FileCheck %s
+
+// The cuda target has no code for tp.sort: an error naming the op, from
+// --stax-to-loops alone (on a module of tp ops only) and from the whole
+// pipeline, where the sort is still an external call after lowering.
+// CHECK: sort-cuda.mlir:[[@LINE+3]]:10: error: 'tp.sort' has no CUDA code generation (sort on the cpu target, or outside Stax)
+func.func @cuda(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xi64>) {
+  // expected-error @+1 {{'tp.sort' has no CUDA code generation (sort on the cpu target, or outside Stax)}}
+  %s:2 = tp.sort %x {dim = 1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>, tensor<4x6xi64>
+  return %s#0, %s#1 : tensor<4x6xf32>, tensor<4x6xi64>
+}
