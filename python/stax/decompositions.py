@@ -12,9 +12,9 @@ comparisons are exact; arithmetic decompositions round like PyTorch's
 kernels up to the order of their sums (covered by the error bound of
 docs/Numerics.md).  Some trade work for generality and are quadratic in
 the length of the dimension they work on (stated per entry): the
-cumulative ops and sort/topk/median, which compare or combine every pair
-of elements along `dim` (a prefix sum is a masked sum; a sorted position
-is a rank).  Convolution and pooling gather one strided slice per kernel
+cumulative ops and `mode`, which combine every pair of elements along
+`dim` (a prefix sum is a masked sum).  Selection (topk, kthvalue, median)
+goes through `tp.sort`.  Convolution and pooling gather one strided slice per kernel
 offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 """
 
@@ -410,7 +410,7 @@ def _cummin(x, dim):
 
 
 # ---------------------------------------------------------------------------
-# Sorting by rank (quadratic in the length of `dim`)
+# Selection through tp.sort
 # ---------------------------------------------------------------------------
 
 def _before(a, b, descending):
@@ -430,27 +430,9 @@ def _same(a, b):
     return eq
 
 
-@_register(aten.sort.default)
 def _sort(x, dim=-1, descending=False):
-    if x.dim() == 0:
-        return x.clone(), torch.zeros((), dtype=torch.int64)
-    d = _dim(dim, x.dim())
-    xt = x.movedim(d, -1)
-    n = xt.shape[-1]
-    xi, xj = xt.unsqueeze(-1), xt.unsqueeze(-2)        # [.., i, 1], [.., 1, j]
-    j = torch.arange(n, device=x.device)
-    earlier = (j.unsqueeze(0) < j.unsqueeze(1))        # [i, j]: j < i
-    # Stable: ties keep their order.
-    rank = (_before(xj, xi, descending) | (_same(xj, xi) & earlier)).sum(-1)
-    vals = torch.zeros_like(xt).scatter(-1, rank, xt)
-    idx = torch.zeros(xt.shape, dtype=torch.int64, device=x.device).scatter(
-        -1, rank, j.expand(xt.shape))
-    return vals.movedim(-1, d), idx.movedim(-1, d)
-
-
-@_register(aten.sort.stable)
-def _sort_stable(x, *, stable=None, dim=-1, descending=False):
-    return _sort(x, dim, descending)
+    """tp.sort (stable, NaN largest)."""
+    return torch.sort(x, dim=dim, descending=descending, stable=True)
 
 
 @_register(aten.topk.default)
@@ -487,9 +469,10 @@ def _median_dim(x, dim, keepdim, ignore_nan):
         k = torch.full([1] * x.dim(), (n - 1) // 2, dtype=torch.int64)
         k = k.expand(*[1 if a == d else x.shape[a] for a in range(x.dim())])
         if x.is_floating_point():
-            # A NaN makes the median NaN (sorted last: take it).
-            anynan = torch.isnan(x).any(d, keepdim=True)
-            k = torch.where(anynan, torch.full((), n - 1, dtype=torch.int64), k)
+            # A NaN makes the median NaN: the first one, which the stable
+            # sort puts first among the NaNs at the end.
+            nans = torch.isnan(x).sum(d, keepdim=True)
+            k = torch.where(nans > 0, n - nans, k)
     mv, mi = v.gather(d, k), i.gather(d, k)
     if not keepdim:
         mv, mi = mv.squeeze(d), mi.squeeze(d)

@@ -598,6 +598,11 @@ def _index_operands(ctx, indices, what="index"):
     return ops, dims
 
 
+def _sort(ctx, node, a):
+    return ctx.multi("tp.sort", [a["self"]], {
+        "dim": _i64(a["dim"]), "descending": _bool(bool(a["descending"]))})
+
+
 def _index(ctx, node, a):
     ops, dims = _index_operands(ctx, a["indices"])
     return ctx.single("tp.index", [a["self"]] + ops, {"dims": _dims(dims)})
@@ -856,6 +861,9 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("clamp_min"), _clamp("min"))
     put(ov("clamp_max"), _clamp("max"))
     put(ov("_to_copy"), _op("tp._to_copy", dtype=_DTYPE))
+    # tp.sort is stable; eager's unstable sort orders ties unspecifiedly.
+    put(ov("sort"), _sort)
+    put(ov("sort", "stable"), _sort)
 
     # Binary (Tensor overloads, Python numbers become .Scalar ops).
     put(ov("add", "Tensor"), _binary("tp.add", "tp.add.Scalar", alpha=True))

@@ -90,7 +90,7 @@ _FFT = ["stft", "istft"]
 _COMPLEX_SPARSE = ("view_as_complex complex polar chalf conj resolve_conj "
                    "real to_sparse sparse.sampled_addmm").split()
 _DATA_SHAPE = ("nonzero argwhere masked_select unique unique_consecutive histc "
-               "histogram histogramdd bincount combinations "
+               "histogram histogramdd combinations "
                "segment_reduce.lengths segment_reduce.offsets "
                "repeat_interleave").split()
 _SPECIAL = ("special.airy_ai special.bessel_j0 special.bessel_j1 "
