@@ -1,0 +1,467 @@
+"""Differential testing of the whole stack on random PyTorch programs.
+
+    /usr/bin/python3 -m stax.difftest [--n 1000] [--seed 0] [--out DIR]
+
+A program is a random list of operator steps over a small pool of values
+(pointwise ops with broadcasting, views, reductions, normalizations,
+matmul, concatenation, gathers, cumulative ops and sorting), built so that
+every step is well typed and values stay bounded.  Each program is checked
+in six stages:
+
+    import     stax.import_torch succeeds;
+    f32        the interpreter in float32 against eager PyTorch in float32,
+    f64        and in float64 against eager float64 (the generic bound of
+               `generic_mismatch`);
+    lower      the lowering pipeline (`stax-lowering-pipeline`) interpreted
+               bitwise equal to the tp function;
+    compiled   the compiled CPU code (stax.Executable, default options:
+               vectorized, parallel, approximated math) against eager
+               float64 within the float32 bound;
+    grad       joint-graph gradients (float64) against central finite
+               differences of <cotangent, f(x)> along a random direction.
+
+A failing program is minimized by delta debugging over its steps (the
+shortest failing prefix, then single steps replaced by the identity) and
+written to DIR as a reproducer: the `tp` module with the seed, stage and
+message in a comment header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import stax
+from stax.compile import _run
+
+STAGES = ("import", "f32", "f64", "lower", "compiled", "grad")
+
+# ---------------------------------------------------------------------------
+# The generic tolerance
+# ---------------------------------------------------------------------------
+
+
+def generic_mismatch(ours: Sequence[np.ndarray], ref: Sequence[torch.Tensor],
+                     inputs: Sequence[torch.Tensor], u: float,
+                     gamma: Optional[float] = None) -> Optional[str]:
+    """None when every result matches, else a one-line description.
+
+    Two floating-point evaluations of the same function of the same inputs
+    with unit roundoff u, of at most gamma roundings per result element
+    (default 4 (N + 8), N the number of input elements: every element feeds
+    a reduction or contraction once, plus a few pointwise ops), each
+    perturbing at the magnitude of the terms (bounded by |y| + M, M the
+    largest input magnitude), differ by at most 2 gamma u (|y| + M) to
+    first order.  Integer and boolean results, NaN and infinity positions
+    must match exactly."""
+    if len(ours) != len(ref):
+        return f"{len(ours)} results, PyTorch has {len(ref)}"
+    n = sum(t.numel() for t in inputs)
+    m = max([float(t.detach().abs().max()) for t in inputs
+             if t.is_floating_point() and t.numel()
+             and bool(torch.isfinite(t.detach()).all())] + [0.0])
+    gamma = 4 * (n + 8) if gamma is None else gamma
+    for k, (o, r) in enumerate(zip(ours, ref)):
+        r = r.detach()
+        if tuple(o.shape) != tuple(r.shape):
+            return f"result #{k}: shape {tuple(o.shape)}, PyTorch {tuple(r.shape)}"
+        rn = r.contiguous().float().numpy() if r.dtype == torch.bfloat16 \
+            else r.contiguous().numpy()
+        if not r.is_floating_point():
+            same = o.astype(rn.dtype) == rn
+            if not same.all():
+                bad = tuple(np.argwhere(~same)[0])
+                return (f"result #{k} ({r.dtype}) differs at {bad}: "
+                        f"{o[bad]} vs {rn[bad]}")
+            continue
+        o, rn = o.astype(np.float64), rn.astype(np.float64)
+        nan_o, nan_r = np.isnan(o), np.isnan(rn)
+        if not np.array_equal(nan_o, nan_r):
+            bad = tuple(np.argwhere(nan_o != nan_r)[0])
+            return f"result #{k}: NaN mismatch at {bad}: {o[bad]} vs {rn[bad]}"
+        inf = np.isinf(rn) | np.isinf(o)
+        if not np.array_equal(o[inf], rn[inf]):
+            bad = tuple(np.argwhere(inf & (o != rn))[0])
+            return f"result #{k}: inf mismatch at {bad}: {o[bad]} vs {rn[bad]}"
+        ok = ~(nan_r | inf)
+        tol = 2 * gamma * u * (np.abs(rn) + m)
+        err = np.abs(o - rn)
+        if np.any(err[ok] > tol[ok]):
+            i = np.unravel_index(np.argmax(np.where(ok, err - tol, -np.inf)),
+                                 o.shape)
+            return (f"result #{k} at {tuple(int(v) for v in i)}: {o[i]!r} vs "
+                    f"{rn[i]!r} (tolerance {tol[i]:.3g})")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Random programs
+# ---------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One operator application: `op(values[args...])` appended to the
+    pool. `op` closes over its random constants."""
+    name: str
+    op: Callable
+    args: List[int]
+
+
+def _bounded(x):
+    return torch.tanh(x) * 2.0
+
+
+_UNARY = [
+    ("neg", torch.neg), ("abs", torch.abs), ("tanh", torch.tanh),
+    ("sigmoid", torch.sigmoid), ("sin", torch.sin), ("cos", torch.cos),
+    ("relu", torch.relu), ("gelu", F.gelu), ("silu", F.silu),
+    ("softplus", F.softplus), ("erf", torch.erf),
+    ("exp", lambda x: torch.exp(_bounded(x))),
+    ("log1p", lambda x: torch.log1p(x.abs())),
+    ("sqrt", lambda x: torch.sqrt(x.abs() + 0.5)),
+    ("rsqrt", lambda x: torch.rsqrt(x * x + 1.0)),
+    ("square", lambda x: x * x), ("hardswish", F.hardswish),
+    ("leaky_relu", lambda x: F.leaky_relu(x, 0.1)),
+    ("clamp", lambda x: torch.clamp(x, -0.5, 0.75)),
+    ("scale", lambda x: x * 0.75 + 0.25),
+]
+_BINARY = [
+    ("add", torch.add), ("sub", torch.sub), ("mul", torch.mul),
+    ("div", lambda a, b: a / (1.0 + b * b)), ("maximum", torch.maximum),
+    ("minimum", torch.minimum), ("where", lambda a, b: torch.where(a > b, a, b * 0.5)),
+    ("atan2", torch.atan2), ("hypot", lambda a, b: torch.hypot(a, b)),
+    ("logaddexp", lambda a, b: torch.logaddexp(_bounded(a), _bounded(b))),
+]
+
+
+def _broadcastable(a, b) -> bool:
+    try:
+        torch.broadcast_shapes(a.shape, b.shape)
+        return True
+    except RuntimeError:
+        return False
+
+
+def _choose(rng: random.Random, vals: List[torch.Tensor]) -> Optional[Step]:
+    """A random step applicable to the current pool, or None."""
+    i = rng.randrange(len(vals))
+    x = vals[i]
+    r = x.dim()
+    kind = rng.randrange(14)
+    if kind <= 3:
+        name, f = rng.choice(_UNARY)
+        return Step(name, f, [i])
+    if kind <= 6:
+        j = rng.randrange(len(vals))
+        if not _broadcastable(x, vals[j]):
+            return None
+        name, f = rng.choice(_BINARY)
+        return Step(name, f, [i, j])
+    if kind == 7 and r >= 1:
+        d = rng.randrange(r)
+        keep = bool(rng.randrange(2))
+        name, f = rng.choice([
+            ("sum", lambda x: x.sum(d, keepdim=keep)),
+            ("mean", lambda x: x.mean(d, keepdim=keep)),
+            ("amax", lambda x: x.amax(d, keepdim=keep)),
+            ("var", lambda x: x.var(d, keepdim=keep) if x.shape[d] > 1 else x),
+            ("logsumexp", lambda x: torch.logsumexp(x, d, keepdim=keep)),
+            ("softmax", lambda x: torch.softmax(x, d)),
+            ("log_softmax", lambda x: torch.log_softmax(x, d)),
+            ("cumsum", lambda x: torch.cumsum(x, d)),
+        ])
+        return Step(name, f, [i])
+    if kind == 8 and r >= 2:
+        a, b = rng.sample(range(r), 2)
+        return Step("transpose", lambda x: x.transpose(a, b), [i])
+    if kind == 9 and r >= 1:
+        d = rng.randrange(r)
+        if x.shape[d] < 2:
+            return None
+        start = rng.randrange(x.shape[d] - 1)
+        return Step("narrow", lambda x: x.narrow(d, start, x.shape[d] - start), [i])
+    if kind == 10 and r >= 1:
+        w = torch.randn(x.shape[-1], rng.choice([2, 3, 5]),
+                        generator=torch.Generator().manual_seed(rng.randrange(1 << 30)))
+        w = w / math.sqrt(x.shape[-1])
+        return Step("matmul", lambda x: x @ w.to(x.dtype), [i])
+    if kind == 11 and r >= 1:
+        d = rng.randrange(r)
+        return Step("sort", lambda x: torch.sort(x, d)[0], [i])
+    if kind == 12 and r >= 1 and x.shape[-1] >= 2:
+        return Step("layer_norm", lambda x: F.layer_norm(x, x.shape[-1:]), [i])
+    if kind == 13 and r >= 1:
+        d = rng.randrange(r)
+        j = rng.randrange(len(vals))
+        y = vals[j]
+        if y.dim() != r or any(y.shape[k] != x.shape[k] for k in range(r) if k != d):
+            return Step("flip", lambda x: x.flip(d), [i])
+        return Step("cat", lambda a, b: torch.cat([a, b], d), [i, j])
+    return None
+
+
+@dataclass
+class Program:
+    seed: int
+    inputs: List[torch.Tensor]
+    steps: List[Step]
+
+    def fn(self, *xs):
+        vals = list(xs)
+        for s in self.steps:
+            vals.append(s.op(*[vals[a] for a in s.args]))
+        return vals[-1]
+
+    def describe(self) -> str:
+        n = len(self.inputs)
+        return "; ".join(f"v{n + k} = {s.name}({', '.join(f'v{a}' for a in s.args)})"
+                         for k, s in enumerate(self.steps))
+
+
+def random_program(seed: int, max_steps: int = 10) -> Program:
+    rng = random.Random(seed)
+    g = torch.Generator().manual_seed(seed)
+    shape = [rng.choice([2, 3, 4, 5]) for _ in range(rng.randrange(1, 4))]
+    other = list(shape)
+    if other and rng.randrange(2):
+        other[rng.randrange(len(other))] = 1        # broadcasting
+    inputs = [torch.randn(*shape, generator=g).requires_grad_(),
+              torch.randn(*other, generator=g).requires_grad_()]
+    vals = [x.detach() for x in inputs]
+    steps: List[Step] = []
+    target = rng.randrange(2, max_steps + 1)
+    tries = 0
+    while len(steps) < target and tries < 200:
+        tries += 1
+        s = _choose(rng, vals)
+        if s is None:
+            continue
+        try:
+            v = s.op(*[vals[a] for a in s.args])
+        except RuntimeError:
+            continue
+        if v.numel() == 0 or v.numel() > 2048 or not v.is_floating_point():
+            continue
+        steps.append(s)
+        vals.append(v)
+    return Program(seed, inputs, steps)
+
+
+# ---------------------------------------------------------------------------
+# Checking one program
+# ---------------------------------------------------------------------------
+
+class Mismatch(Exception):
+    def __init__(self, stage: str, msg: str, text: str = ""):
+        super().__init__(f"{stage}: {msg}")
+        self.stage, self.msg, self.text = stage, msg, text
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return (lines[0] if lines else type(e).__name__)[:300]
+
+
+def check(p: Program, stages: Sequence[str] = STAGES) -> None:
+    """Raises Mismatch naming the first failing stage."""
+    xs = [x.detach() for x in p.inputs]
+    try:
+        text = stax.import_torch(p.fn, *p.inputs)
+    except Exception as e:  # noqa: BLE001
+        raise Mismatch("import", _first_line(e)) from None
+    with torch.no_grad():
+        ref32 = p.fn(*xs)
+        xs64 = [x.double() for x in xs]
+        ref64 = p.fn(*xs64)
+
+    def interp(t, args, f64=False, entry="forward"):
+        try:
+            return stax.interpret(t, entry, *[a.numpy() for a in args], f64=f64)
+        except Exception as e:  # noqa: BLE001
+            raise Mismatch(stage, _first_line(e), text) from None
+
+    stage = "f32"
+    ours32 = interp(text, xs)
+    msg = generic_mismatch(ours32, [ref32], xs, 2.0 ** -24)
+    if msg:
+        raise Mismatch(stage, msg, text)
+    stage = "f64"
+    msg = generic_mismatch(interp(text, xs64, True), [ref64], xs64, 2.0 ** -53)
+    if msg:
+        raise Mismatch(stage, msg, text)
+    if "lower" in stages:
+        stage = "lower"
+        try:
+            low = stax.run_pipeline(text, "builtin.module(stax-lowering-pipeline)")
+        except Exception as e:  # noqa: BLE001
+            raise Mismatch(stage, _first_line(e), text) from None
+        got = interp(low, xs)
+        if got[0].tobytes() != ours32[0].tobytes():
+            i = int(np.argmax(got[0].reshape(-1) != ours32[0].reshape(-1)))
+            raise Mismatch(stage, f"not bitwise equal at flat index {i}: "
+                                  f"{got[0].reshape(-1)[i]!r} vs "
+                                  f"{ours32[0].reshape(-1)[i]!r}", text)
+    if "compiled" in stages:
+        stage = "compiled"
+        try:
+            exe = stax.Executable(text)
+            got = [t.numpy() for t in _run(exe, "forward", xs)]
+        except Exception as e:  # noqa: BLE001
+            raise Mismatch(stage, _first_line(e), text) from None
+        msg = generic_mismatch(list(got), [ref64], xs, 2.0 ** -24)
+        if msg:
+            raise Mismatch(stage, msg, text)
+    if "grad" in stages:
+        _check_grad(p, text, xs64)
+
+
+def _check_grad(p: Program, text: str, xs64: List[torch.Tensor]) -> None:
+    """<grad, v> from the joint graph against the central difference of
+    <c, f(x + t v)> at t = +-h, h = 2^-20: truncation h^2/6 |d3|, rounding
+    u |<c, f>| / h, so tol = 1e-7 (1 + sum |c f|) covers both for the
+    bounded programs generated here (third derivatives O(10))."""
+    stage = "grad"
+    try:
+        joint = stax.run_pipeline(text, "builtin.module(stax-joint-graph)")
+    except Exception as e:  # noqa: BLE001
+        if "no floating-point result" in str(e):
+            return
+        raise Mismatch(stage, _first_line(e), text) from None
+    g = torch.Generator().manual_seed(p.seed + 1)
+    with torch.no_grad():
+        y = p.fn(*xs64)
+    c = torch.rand(y.shape, generator=g, dtype=torch.float64) * 2 - 1
+    vs = [torch.rand(x.shape, generator=g, dtype=torch.float64) * 2 - 1
+          for x in xs64]
+    try:
+        res = stax.interpret(joint, "forward", *[x.numpy() for x in xs64],
+                             c.numpy(), f64=True)
+    except Exception as e:  # noqa: BLE001
+        raise Mismatch(stage, _first_line(e), text) from None
+    grads = res[1:]
+    lhs = sum(float((torch.from_numpy(np.asarray(gr)) * v).sum())
+              for gr, v in zip(grads, vs))
+    h = 2.0 ** -20
+    with torch.no_grad():
+        fp = p.fn(*[x + h * v for x, v in zip(xs64, vs)])
+        fm = p.fn(*[x - h * v for x, v in zip(xs64, vs)])
+    fd = float((c * (fp - fm)).sum()) / (2 * h)
+    scale = 1.0 + float((c * y).abs().sum())
+    if abs(lhs - fd) > 1e-7 * scale * max(1.0, abs(fd)):
+        raise Mismatch(stage, f"<grad, v> = {lhs!r}, central difference "
+                              f"{fd!r}", text)
+
+
+# ---------------------------------------------------------------------------
+# Delta debugging and reproducers
+# ---------------------------------------------------------------------------
+
+def _fails(p: Program, stage: str) -> bool:
+    try:
+        check(p, STAGES[:STAGES.index(stage) + 1])
+    except Mismatch as m:
+        return m.stage == stage
+    except Exception:  # noqa: BLE001
+        return False
+    return False
+
+
+def minimize(p: Program, stage: str) -> Program:
+    """The shortest failing prefix, then steps replaced by the identity (a
+    step whose result has its first argument's shape) while it still fails
+    at `stage`."""
+    def shapes(steps):
+        vals = [x.detach() for x in p.inputs]
+        for s in steps:
+            vals.append(s.op(*[vals[a] for a in s.args]))
+        return vals
+    lo = 1
+    while lo < len(p.steps):
+        q = Program(p.seed, p.inputs, p.steps[:lo])
+        if _fails(q, stage):
+            p = q
+            break
+        lo += 1
+    changed = True
+    while changed:
+        changed = False
+        vals = shapes(p.steps)
+        n = len(p.inputs)
+        for k in range(len(p.steps) - 1):
+            s = p.steps[k]
+            if s.name == "identity" or vals[n + k].shape != vals[s.args[0]].shape:
+                continue
+            ident = Step("identity", lambda x: x, [s.args[0]])
+            q = Program(p.seed, p.inputs, p.steps[:k] + [ident] + p.steps[k + 1:])
+            if _fails(q, stage):
+                p, changed = q, True
+                break
+    return p
+
+
+def reproducer(p: Program, m: Mismatch) -> str:
+    text = m.text
+    if not text:
+        try:
+            text = stax.import_torch(p.fn, *p.inputs)
+        except Exception:  # noqa: BLE001
+            text = "// (the program does not import)\n"
+    head = [f"// stax.difftest reproducer: seed {p.seed}, stage {m.stage}",
+            f"// {m.msg}", f"// program: {p.describe()}",
+            "// inputs: torch.randn with torch.Generator().manual_seed(seed), "
+            "shapes " + ", ".join(str(list(x.shape)) for x in p.inputs)]
+    return "\n".join(head) + "\n" + text
+
+
+def run(n: int, seed: int = 0, out: Optional[str] = None, minimize_failures=True,
+        stages: Sequence[str] = STAGES, log=print, max_steps: int = 10
+        ) -> List[Mismatch]:
+    failures = []
+    for k in range(seed, seed + n):
+        p = random_program(k, max_steps)
+        try:
+            check(p, stages)
+        except Mismatch as m:
+            if minimize_failures:
+                p = minimize(p, m.stage)
+                try:
+                    check(p, stages)
+                except Mismatch as m2:
+                    m = m2
+            failures.append(m)
+            log(f"seed {k}: {m.stage}: {m.msg}")
+            if out:
+                os.makedirs(out, exist_ok=True)
+                with open(os.path.join(out, f"seed{k}-{m.stage}.mlir"), "w") as f:
+                    f.write(reproducer(p, m))
+    return failures
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="difftest-failures")
+    ap.add_argument("--stages", default=",".join(STAGES))
+    ap.add_argument("--max-steps", type=int, default=10)
+    a = ap.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    fails = run(a.n, a.seed, a.out, stages=a.stages.split(","),
+                max_steps=a.max_steps)
+    print(f"{a.n} programs, {len(fails)} failing"
+          + (f"; reproducers in {a.out}/" if fails else ""))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The differential tester (stax.difftest) on 200 random programs, and its
+delta debugging.
+
+Each program goes through every stage: import, the interpreter in float32
+and float64 against eager PyTorch, the lowering pipeline bitwise, compiled
+CPU code, joint-graph gradients against central differences. The long run
+is `python3 -m stax.difftest --n 10000` (docs/Guide.md, Testing)."""
+
+import warnings
+
+import pytest
+
+from stax import difftest
+
+warnings.filterwarnings("ignore")
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_programs_agree_everywhere(block):
+    failures = difftest.run(50, seed=50 * block, out=None, log=lambda s: None)
+    assert not failures, "; ".join(f"{m.stage}: {m.msg}" for m in failures)
+
+
+def test_programs_are_varied():
+    names = set()
+    for seed in range(200):
+        names |= {s.name for s in difftest.random_program(seed).steps}
+    # Every family of the generator shows up in the 200 programs.
+    for family in ("matmul", "sort", "layer_norm", "cumsum", "softmax", "cat",
+                   "transpose", "narrow", "where", "gelu"):
+        assert family in names, family
+
+
+def test_minimize_keeps_the_failure_and_drops_the_rest(monkeypatch):
+    p = None
+    for seed in range(1000):
+        q = difftest.random_program(seed, max_steps=12)
+        names = [s.name for s in q.steps]
+        if "tanh" in names and names.index("tanh") >= 2 and len(names) >= 6:
+            p = q
+            break
+    assert p is not None
+
+    def fake_check(prog, stages=difftest.STAGES):
+        if any(s.name == "tanh" for s in prog.steps):
+            raise difftest.Mismatch("f32", "tanh is wrong")
+    monkeypatch.setattr(difftest, "check", fake_check)
+    small = difftest.minimize(p, "f32")
+    names = [s.name for s in small.steps]
+    assert names[-1] == "tanh"                     # shortest failing prefix
+    assert len(names) <= len(p.steps)
+    # Every earlier step whose result has its first argument's shape was
+    # replaced by the identity: only shape-changing steps remain.
+    vals = [x.detach() for x in small.inputs]
+    for s in small.steps:
+        vals.append(s.op(*[vals[a] for a in s.args]))
+    n = len(small.inputs)
+    for k, s in enumerate(small.steps[:-1]):
+        assert (s.name == "identity"
+                or vals[n + k].shape != vals[s.args[0]].shape), s.name
+    text = difftest.reproducer(small, difftest.Mismatch("f32", "tanh is wrong"))
+    assert text.startswith("// stax.difftest reproducer: seed")
+    assert "func.func @forward" in text
