@@ -256,28 +256,11 @@ LogicalResult FunctionConversion::collectBuffers() {
   return success();
 }
 
-/// The layout of a node result relative to its shape. A node whose loops
-/// were normalized (`ranges`) no longer says; lowering stores every
-/// function result row-major and normalization keeps addresses, so it
-/// counts as row-major (emitReturn still checks its storage size).
-static LayoutAttr shapeLayout(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Operation *def = v.getDefiningOp();
-  if (auto p = dyn_cast_or_null<PointwiseOp>(def); p && !p.getRangesAttr())
-    return p.getLayout();
-  if (auto r = dyn_cast_or_null<ReductionOp>(def); r && !r.getRangesAttr())
-    return r.getLayout();
-  if (auto sc = dyn_cast_or_null<ScatterOp>(def))
-    return sc.getLayout();
-  return LayoutAttr::getRowMajor(v.getContext(), type.getShape());
-}
-
-static bool isRowMajor(Value v) {
-  LayoutAttr layout = shapeLayout(v);
-  return layout.getFlexible() ||
-         layout.isRowMajor(cast<RankedTensorType>(v.getType()).getShape());
-}
-
+/// A function result is its storage read row-major: lowering materializes
+/// results row-major and loop normalization (which may permute a node's
+/// loops and layout together, keeping every address) never changes what is
+/// stored, so the storage is the result whatever the layout says. The
+/// interpreter returns results the same way.
 void FunctionConversion::assignOutputs() {
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
   DenseSet<Value> bound;
@@ -288,7 +271,6 @@ void FunctionConversion::assignOutputs() {
     int64_t numel = cast<RankedTensorType>(v.getType()).getNumElements();
     for (Buffer &buf : buffers)
       if (buf.value == r && buf.elements == numel && buf.output < 0 &&
-          isRowMajor(r) &&
           (!isa<ScatterOp>(r.getDefiningOp()) ||
            cast<ScatterOp>(r.getDefiningOp()).getBase() != r))
         buf.output = i;
@@ -496,50 +478,13 @@ LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
     Value src = storageOf(v);
     if (src == outs[i])
       continue;
-    Value r = resolve(v);
     auto st = cast<MemRefType>(src.getType());
     auto dt = cast<MemRefType>(outs[i].getType());
     if (st.getDimSize(0) != dt.getDimSize(0))
       return op.emitError() << "result #" << i << " is not stored row-major ("
                             << st.getDimSize(0) << " storage elements for "
                             << dt.getDimSize(0) << ")";
-    if (isRowMajor(r)) {
-      memref::CopyOp::create(b, op.getLoc(), src, outs[i]);
-      continue;
-    }
-    LayoutAttr layout = shapeLayout(r);
-    // A permuting copy: out[row-major(i)] = storage[layout(i)].
-    ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
-    SmallVector<int64_t> strides = layout.getEffectiveStrides(shape);
-    Location loc = op.getLoc();
-    SmallVector<Value> ivs;
-    auto rec = [&](auto &&self, unsigned k) -> void {
-      if (k == shape.size()) {
-        auto addr = [&](ArrayRef<int64_t> st, int64_t off) -> Value {
-          AffineExpr e = getAffineConstantExpr(off, b.getContext());
-          for (auto [d, s] : llvm::enumerate(st))
-            e = e + getAffineDimExpr(d, b.getContext()) * s;
-          return affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(st.size(), 0, e), ivs);
-        };
-        Value x = memref::LoadOp::create(b, loc, src,
-                                         addr(strides, layout.getOffset()));
-        SmallVector<int64_t> rowMajor =
-            LayoutAttr::getRowMajor(b.getContext(), shape).getEffectiveStrides(shape);
-        memref::StoreOp::create(b, loc, x, outs[i], addr(rowMajor, 0));
-        return;
-      }
-      auto loop = scf::ForOp::create(
-          b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-          arith::ConstantIndexOp::create(b, loc, shape[k]),
-          arith::ConstantIndexOp::create(b, loc, 1));
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      ivs.push_back(loop.getInductionVar());
-      self(self, k + 1);
-      ivs.pop_back();
-    };
-    rec(rec, 0);
+    memref::CopyOp::create(b, op.getLoc(), src, outs[i]);
   }
   return success();
 }
