@@ -58,10 +58,13 @@ INT64_MAX = 9223372036854775807
 # Types and attribute literals
 # ---------------------------------------------------------------------------
 
+# uint8 is MLIR's unsigned `ui8`, the only unsigned dtype PyTorch computes
+# with: its promotion (uint8 + int8 -> int16), comparisons and conversions
+# differ from int8's, so the type itself carries the signedness.
 _DTYPES = {
     torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
     torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
-    torch.int16: "i16", torch.int8: "i8", torch.bool: "i1",
+    torch.int16: "i16", torch.int8: "i8", torch.uint8: "ui8", torch.bool: "i1",
 }
 
 
@@ -1338,6 +1341,29 @@ def _drop_dead_nodes(gm: fx.GraphModule) -> None:
     gm.recompile()
 
 
+_RESHAPES = (aten.view.default, aten._unsafe_view.default, aten.reshape.default)
+
+
+def _fold_reshape_chains(gm: fx.GraphModule) -> None:
+    """reshape(reshape(x)) -> reshape(x), and a reshape to x's own shape ->
+    x: functionalization replays views, e.g. a linear layer's output
+    viewed to 2-d and back (row-major reinterpretations compose)."""
+    def shape(n):
+        meta = n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
+        return tuple(meta.shape) if meta is not None else None
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or n.target not in _RESHAPES:
+            continue
+        src = n.args[0]
+        while (isinstance(src, fx.Node) and src.op == "call_function"
+               and src.target in _RESHAPES):
+            src = src.args[0]
+        n.args = (src,) + tuple(n.args[1:])
+        if shape(n) is not None and shape(n) == shape(src):
+            n.replace_all_uses_with(src)
+    _drop_dead_nodes(gm)
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
@@ -1372,6 +1398,8 @@ def trace(fn, *example_inputs, functionalize: bool = True,
             raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         _drop_dead_nodes(gm)
+        if functionalize:
+            _fold_reshape_chains(gm)
         if not decompose:
             return gm
         new = {t for t in _unsupported_targets(gm)
@@ -1420,14 +1448,18 @@ def import_torch(fn, *example_inputs, name: str = "forward",
                decompose=decompose)
     text = _emit_graph(gm, list(example_inputs), name, none_outputs="error",
                        arg_names=arg_names)
-    if functionalize and any(n.target in _INPLACE_OPS for n in gm.graph.nodes
-                             if n.op == "call_function"):
-        # Writes to inputs (copy_ into an argument) become copy-back
-        # results; decompositions run below PyTorch's functionalization and
-        # may write in place (index_put_) too.
-        from . import run_pipeline
-        text = run_pipeline(text, "builtin.module(stax-functionalize)")
-    return text
+    if not functionalize:
+        return text
+    # Writes to inputs (copy_ into an argument) become copy-back results;
+    # decompositions run below PyTorch's functionalization and may write in
+    # place (index_put_) too. Functionalization replays a view for every
+    # use of its base (the q, k, v split of attention three times): CSE,
+    # safe on the functional form, merges the copies.
+    from . import run_pipeline
+    inplace = any(n.target in _INPLACE_OPS for n in gm.graph.nodes
+                  if n.op == "call_function")
+    return run_pipeline(text, "builtin.module(%sfunc.func(cse))"
+                        % ("stax-functionalize," if inplace else ""))
 
 
 def trace_joint(fn, *example_inputs):
