@@ -566,16 +566,23 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
 # ---------------------------------------------------------------------------
 
 def _patches(x, kernel, stride, dilation, out):
-    """[N, C, K, *out]: for every kernel offset, the strided slice of the
-    (already padded) input [N, C, *in] it multiplies."""
-    cols = []
-    for off in itertools.product(*[range(k) for k in kernel]):
-        t = x
-        for a, (o, s, dl, n) in enumerate(zip(off, stride, dilation, out)):
-            start = o * dl
-            t = aten.slice(t, 2 + a, start, start + s * (n - 1) + 1, s)
-        cols.append(t)
-    return torch.stack(cols, 2)
+    """[N, C, K, *out]: for every kernel offset, the input elements (of the
+    already padded input [N, C, *in]) it multiplies at every output
+    position: one gather through a constant index tensor, so that every
+    element costs one load whatever the kernel size."""
+    import numpy as np
+    spatial = list(x.shape[2:])
+    in_strides = [math.prod(spatial[a + 1:]) for a in range(len(spatial))]
+    idx = np.zeros([1] * (2 * len(kernel)), dtype=np.int64)
+    for a, (k, s, dl, n) in enumerate(zip(kernel, stride, dilation, out)):
+        shape = [1] * (2 * len(kernel))
+        shape[a], shape[len(kernel) + a] = k, n
+        pos = (np.arange(k)[:, None] * dl + np.arange(n)[None, :] * s)
+        idx = idx + pos.reshape(shape) * in_strides[a]
+    flat = torch.from_numpy(np.ascontiguousarray(idx).reshape(-1))
+    n, c = x.shape[:2]
+    cols = x.reshape(n, c, -1).index_select(2, flat)
+    return cols.view(n, c, math.prod(kernel), *out)
 
 
 def _dilate(x, stride):
@@ -875,20 +882,18 @@ def _upsample_linear(x, output_size, align_corners, scales, nsp):
             ratio = (n - 1) / (o - 1) if o > 1 else 0.0
         else:
             ratio = (1.0 / sc) if sc else n / o
-        i0, i1, l1 = [], [], []
-        for i in range(o):
-            src = ratio * i if align_corners else max(ratio * (i + 0.5) - 0.5, 0.0)
-            lo = min(int(math.floor(src)), n - 1)
-            hi = lo + (1 if lo < n - 1 else 0)
-            i0.append(lo)
-            i1.append(hi)
-            l1.append(src - lo)
+        # The source coordinates are computed in x's type, as PyTorch's
+        # kernel computes them in its opmath type.
+        dst = torch.arange(o, dtype=x.dtype)
+        src = dst * ratio if align_corners else torch.clamp(
+            (dst + 0.5) * ratio - 0.5, min=0.0)
+        lo = torch.clamp(torch.floor(src).to(torch.int64), max=n - 1)
+        hi = torch.clamp(lo + 1, max=n - 1)
         d = 2 + a
         shape = [o if b == d else 1 for b in range(x.dim())]
-        w1 = torch.tensor(l1, dtype=x.dtype).view(shape)
+        w1 = (src - lo.to(x.dtype)).view(shape)
         w0 = 1 - w1
-        x = (x.index_select(d, torch.tensor(i0)) * w0
-             + x.index_select(d, torch.tensor(i1)) * w1)
+        x = x.index_select(d, lo) * w0 + x.index_select(d, hi) * w1
     return x
 
 
@@ -1068,7 +1073,7 @@ def _narrow_copy(x, dim, start, length):
 def _take(x, index):
     n = x.numel()
     i = torch.where(index < 0, index + n, index)
-    return x.reshape(-1)[i]
+    return x.reshape(-1).index_select(0, i.reshape(-1)).view(index.shape)
 
 
 @_register(aten.put.default)
@@ -1550,3 +1555,27 @@ def _index_put_mask(x, indices, values, accumulate=False):
 
 
 CONDITIONAL[aten.index_put.default] = _index_put_mask
+
+
+
+@_register(aten.nll_loss2d_forward.default)
+def _nll_loss2d_forward(x, target, weight, reduction, ignore_index):
+    """Spatial NLL: classes moved last, positions flattened into the batch."""
+    c = x.shape[1]
+    flat = x.movedim(1, -1).reshape(-1, c)
+    out, total = aten.nll_loss_forward(flat, target.reshape(-1), weight,
+                                       reduction, ignore_index)
+    if reduction == 0:
+        out = out.view(target.shape)
+    return out, total
+
+
+def _gather_0d(x, dim, index, sparse_grad=False):
+    """gather of a 0-d tensor with a one-element index (PyTorch reads the
+    0-d tensor as 1-d); other patterns are the tp op's."""
+    if x.dim() != 0 or index.dim() == 0:
+        return NotImplemented
+    return x.reshape(1).gather(0, index.reshape(1)).view(index.shape)
+
+
+CONDITIONAL[aten.gather.default] = _gather_0d
