@@ -17,7 +17,9 @@ extern "C" {
 #define STAX_CAPI_EXPORT __attribute__((visibility("default")))
 
 /// A dense row-major tensor. `dtype` is a NumPy dtype string ("<f4", "<f8",
-/// "<i8", "<i4", "|b1", "<f2"); `data` holds prod(shape) elements.
+/// "<f2", "<i8", "<i4", "<i2", "|i1", "|u1", "|b1") or "<bf16" for bfloat16,
+/// which NumPy lacks (each element its raw little-endian 16-bit word); `data`
+/// holds prod(shape) elements.
 typedef struct StaxBuffer {
   int64_t rank;
   int64_t *shape;
@@ -35,7 +37,8 @@ STAX_CAPI_EXPORT char *staxRunPipeline(const char *module, const char *pipeline,
 
 /// Interprets function `entry` of `module` on `args`. On success returns 0,
 /// sets *results to an array of *numResults buffers. With `f64` every
-/// floating value is computed in float64 (results are then "<f8").
+/// floating value is computed in float64 (results are then "<f8"). A bf16
+/// argument may also be passed as "<f4", rounded to nearest even.
 STAX_CAPI_EXPORT int staxInterpret(const char *module, const char *entry,
                                    int64_t numArgs, const StaxBuffer *args,
                                    int f64, StaxBuffer **results,

@@ -11,6 +11,7 @@
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -77,18 +78,23 @@ struct Session {
   SourceMgrDiagnosticHandler handler;
 };
 
-FailureOr<stax::Tensor> fromBuffer(const StaxBuffer &b, MLIRContext *ctx,
-                                   std::string &error) {
+/// The tensor of buffer `b`, for an argument of element type `expected`
+/// (null when unknown). NumPy has no bfloat16, so float32 data for a bf16
+/// argument is accepted and rounded to nearest even, as `.bfloat16()` does.
+FailureOr<stax::Tensor> fromBuffer(const StaxBuffer &b, Type expected,
+                                   MLIRContext *ctx, std::string &error) {
   Type elt = stax::typeFromNpyDescr(b.dtype, ctx);
   if (!elt) {
     error = std::string("unsupported dtype '") + b.dtype + "'";
     return failure();
   }
-  stax::Tensor t(llvm::ArrayRef<int64_t>(b.shape, b.rank), elt);
+  stax::Tensor raw(llvm::ArrayRef<int64_t>(b.shape, b.rank), elt);
   unsigned size = stax::rawElementSize(elt);
-  for (int64_t i = 0; i < t.numel(); ++i)
-    stax::loadRawElement(t, i, static_cast<const char *>(b.data) + i * size);
-  return t;
+  for (int64_t i = 0; i < raw.numel(); ++i)
+    stax::loadRawElement(raw, i, static_cast<const char *>(b.data) + i * size);
+  if (expected && expected.isBF16() && elt.isF32())
+    return raw.castTo(expected);
+  return raw;
 }
 
 StaxBuffer toBuffer(const stax::Tensor &t) {
@@ -274,10 +280,15 @@ int staxInterpret(const char *module, const char *entry, int64_t numArgs,
     s.fail(error);
     return 1;
   }
+  auto fn = m->lookupSymbol<func::FuncOp>(entry);
   llvm::SmallVector<stax::Tensor> tensors;
   for (int64_t i = 0; i < numArgs; ++i) {
+    Type expected;
+    if (fn && i < fn.getNumArguments())
+      if (auto t = dyn_cast<RankedTensorType>(fn.getArgumentTypes()[i]))
+        expected = t.getElementType();
     std::string why;
-    auto t = fromBuffer(args[i], &s.context, why);
+    auto t = fromBuffer(args[i], expected, &s.context, why);
     if (failed(t)) {
       if (error)
         *error = copyString("argument #" + std::to_string(i) + ": " + why);

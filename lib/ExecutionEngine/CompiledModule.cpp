@@ -44,6 +44,7 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     add("stax_rt_sort_f32", &stax_rt_sort_f32);
     add("stax_rt_sort_f64", &stax_rt_sort_f64);
     add("stax_rt_sort_i8", &stax_rt_sort_i8);
+    add("stax_rt_sort_u8", &stax_rt_sort_u8);
     add("stax_rt_sort_i16", &stax_rt_sort_i16);
     add("stax_rt_sort_i32", &stax_rt_sort_i32);
     add("stax_rt_sort_i64", &stax_rt_sort_i64);

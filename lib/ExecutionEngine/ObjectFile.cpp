@@ -144,6 +144,8 @@ static FailureOr<StringRef> cType(Operation *fn, Type t) {
     return StringRef("double");
   if (e.isInteger(1))
     return StringRef("bool");
+  if (e.isUnsignedInteger(8))
+    return StringRef("uint8_t");
   if (e.isInteger(8))
     return StringRef("int8_t");
   if (e.isInteger(16))

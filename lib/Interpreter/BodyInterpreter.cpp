@@ -20,6 +20,8 @@ namespace sx = ::stax;
 int64_t stax::detail::wrapInt(int64_t v, Type t) {
   if (t.isIndex())
     return v;
+  if (t.isInteger(1))
+    return (v & 1) ? -1 : 0;
   return wrapToIntType(v, t);
 }
 
@@ -187,6 +189,7 @@ FailureOr<Step> BodyCompiler::compileLoad(sx::LoadOp op) {
   if (op.getMask())
     mask = slotOf(op.getMask());
   unsigned r = define(op.getValue());
+  Type type = op.getType();
   Operation *where = op;
   return Step([=](Slots &s) -> LogicalResult {
     if (mask && !s[*mask].i) {
@@ -201,7 +204,7 @@ FailureOr<Step> BodyCompiler::compileLoad(sx::LoadOp op) {
     if (buffer->isFloat())
       s[r].f = buffer->getF(a);
     else
-      s[r].i = buffer->getI(a);
+      s[r].i = wrapInt(buffer->getI(a), type);
     return success();
   });
 }
@@ -340,7 +343,7 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
         else
           return c.emitError() << "only scalar constants are interpreted";
         if (t.isInteger(1))
-          v.i = v.i != 0;
+          v.i = wrapInt(v.i, t);
         unsigned r = define(c.getResult());
         return Step([=](Slots &s) {
           s[r] = v;
@@ -373,13 +376,15 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
       .Case([&](arith::XOrIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(a ^ b); }); })
       .Case([&](arith::MaxSIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(std::max(a, b)); }); })
       .Case([&](arith::MinSIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(std::min(a, b)); }); })
+      .Case([&](arith::MaxUIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type t) { return ok(asUnsigned(a, t) >= asUnsigned(b, t) ? a : b); }); })
+      .Case([&](arith::MinUIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type t) { return ok(asUnsigned(a, t) <= asUnsigned(b, t) ? a : b); }); })
       .Case([&](arith::ShLIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(b >= 64 || b < 0 ? 0 : static_cast<int64_t>(uint64_t(a) << b)); }); })
       .Case([&](arith::ShRSIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(b >= 64 || b < 0 ? (a < 0 ? -1 : 0) : a >> b); }); })
       .Case([&](arith::CmpFOp c) -> FailureOr<Step> {
         unsigned a = slotOf(c.getLhs()), b = slotOf(c.getRhs()), r = define(c.getResult());
         auto p = c.getPredicate();
         return Step([=](Slots &s) {
-          s[r].i = compareFloat(p, s[a].f, s[b].f);
+          s[r].i = -int64_t(compareFloat(p, s[a].f, s[b].f));
           return success();
         });
       })
@@ -388,7 +393,7 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
         auto p = c.getPredicate();
         Type t = c.getLhs().getType();
         return Step([=](Slots &s) {
-          s[r].i = compareInt(p, s[a].i, s[b].i, t);
+          s[r].i = -int64_t(compareInt(p, s[a].i, s[b].i, t));
           return success();
         });
       })
@@ -415,7 +420,7 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
         unsigned a = slotOf(cast.getIn()), r = define(cast.getOut());
         Type out = cast.getOut().getType();
         return Step([=](Slots &s) {
-          s[r].i = castToIntType(s[a].f, out);
+          s[r].i = wrapInt(castToIntType(s[a].f, out), out);
           return success();
         });
       })
@@ -479,7 +484,7 @@ FailureOr<Step> BodyCompiler::compileMath(Operation &op) {
       .Case([&](math::IsNaNOp n) -> FailureOr<Step> {
         unsigned a = slotOf(n.getOperand()), r = define(n.getResult());
         return Step([=](Slots &s) {
-          s[r].i = std::isnan(s[a].f);
+          s[r].i = -int64_t(std::isnan(s[a].f));
           return success();
         });
       })

@@ -49,7 +49,10 @@ mlir::FailureOr<CompiledBody>
 compileBody(mlir::Region &region, const KernelContext &ctx,
             llvm::function_ref<const Tensor *(mlir::Value)> lookup);
 
-/// `v` wrapped to the width of integer (or index) type `t`.
+/// `v` wrapped to the width of integer (or index) type `t`, sign-extended as
+/// arith reads it: an i1 is 0 or -1 (true), so that `addi` is xor and
+/// `cmpi slt` orders true below false, as compiled code does. Stored into a
+/// bool tensor, -1 is true.
 int64_t wrapInt(int64_t v, mlir::Type t);
 
 } // namespace mlir::stax::detail

@@ -18,22 +18,27 @@ using namespace mlir::stax;
 
 std::string stax::npyDescr(Type t) {
   if (t.isF16()) return "<f2";
+  if (t.isBF16()) return kBF16Descr;
   if (t.isF32()) return "<f4";
   if (t.isF64()) return "<f8";
   if (t.isInteger(1)) return "|b1";
-  if (t.isInteger(8)) return "|i1";
-  if (t.isInteger(32)) return "<i4";
-  if (t.isInteger(64)) return "<i8";
+  if (t.isUnsignedInteger(8)) return "|u1";
+  if (t.isSignlessInteger(8)) return "|i1";
+  if (t.isSignlessInteger(16)) return "<i2";
+  if (t.isSignlessInteger(32)) return "<i4";
+  if (t.isSignlessInteger(64)) return "<i8";
   return "";
 }
 
 Type stax::typeFromNpyDescr(StringRef d, MLIRContext *ctx) {
   if (d == "<f2") return Float16Type::get(ctx);
+  if (d == kBF16Descr) return BFloat16Type::get(ctx);
   if (d == "<f4") return Float32Type::get(ctx);
   if (d == "<f8") return Float64Type::get(ctx);
   if (d == "|b1") return IntegerType::get(ctx, 1);
   if (d == "|i1") return IntegerType::get(ctx, 8);
-  if (d == "|u1") return IntegerType::get(ctx, 8); // read as values 0..255 below
+  if (d == "|u1") return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  if (d == "<i2") return IntegerType::get(ctx, 16);
   if (d == "<i4") return IntegerType::get(ctx, 32);
   if (d == "<i8") return IntegerType::get(ctx, 64);
   return Type();
@@ -69,8 +74,12 @@ void stax::loadRawElement(Tensor &t, int64_t i, const char *p) {
     t.setF(i, f.convertToDouble());
   } else if (e.isInteger(1))
     t.setI(i, loadAs<uint8_t>(p) != 0);
+  else if (e.isUnsignedInteger(8))
+    t.setI(i, loadAs<uint8_t>(p));
   else if (e.isInteger(8))
     t.setI(i, loadAs<int8_t>(p));
+  else if (e.isInteger(16))
+    t.setI(i, loadAs<int16_t>(p));
   else if (e.isInteger(32))
     t.setI(i, loadAs<int32_t>(p));
   else
@@ -91,10 +100,12 @@ void stax::storeRawElement(const Tensor &t, int64_t i, char *p) {
     storeAs<uint16_t>(p, static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue()));
   } else if (e.isInteger(1))
     storeAs<uint8_t>(p, t.getI(i) != 0);
-  else if (e.isInteger(8))
-    storeAs<int8_t>(p, static_cast<int8_t>(t.getI(i)));
+  else if (e.isInteger(8)) // the low byte: int8 and uint8 alike
+    storeAs<uint8_t>(p, static_cast<uint8_t>(t.getI(i)));
+  else if (e.isInteger(16))
+    storeAs<uint16_t>(p, static_cast<uint16_t>(t.getI(i)));
   else if (e.isInteger(32))
-    storeAs<int32_t>(p, static_cast<int32_t>(t.getI(i)));
+    storeAs<uint32_t>(p, static_cast<uint32_t>(t.getI(i)));
   else
     storeAs<int64_t>(p, t.getI(i));
 }
@@ -175,22 +186,20 @@ FailureOr<Tensor> stax::readNpy(StringRef path, MLIRContext *ctx,
   if ((data.size() - payload) / size < elements)
     return fail("file has fewer elements than its shape says");
   Tensor t(shape, elt);
-  bool unsignedByte = d == "|u1";
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const char *p = data.data() + payload + i * size;
-    if (unsignedByte)
-      t.setI(i, static_cast<unsigned char>(*p));
-    else
-      loadRawElement(t, i, p);
-  }
+  for (int64_t i = 0; i < t.numel(); ++i)
+    loadRawElement(t, i, data.data() + payload + i * size);
   return t;
 }
 
 LogicalResult stax::writeNpy(StringRef path, const Tensor &t,
                              std::string &error) {
   std::string descr = npyDescr(t.elementType());
-  if (descr.empty()) {
-    error = "cannot write element type to .npy";
+  if (descr.empty() || descr == kBF16Descr) {
+    // NumPy would not read kBF16Descr back: bf16 has no NumPy dtype.
+    llvm::raw_string_ostream os(error);
+    os << "cannot write element type " << t.elementType() << " to .npy";
+    if (descr == kBF16Descr)
+      os << " (NumPy has no bfloat16)";
     return failure();
   }
   std::string shape = "(";

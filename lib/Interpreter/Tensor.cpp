@@ -29,6 +29,12 @@ double stax::roundToFloatType(double v, Type t) {
   return f.convertToDouble();
 }
 
+double stax::storeToFloatType(double v, Type t) {
+  if (t.isF16() || t.isBF16())
+    v = static_cast<float>(v);
+  return roundToFloatType(v, t);
+}
+
 int64_t stax::wrapToIntType(int64_t v, Type t) {
   unsigned width = t.getIntOrFloatBitWidth();
   if (width == 1)
@@ -37,6 +43,8 @@ int64_t stax::wrapToIntType(int64_t v, Type t) {
     return v;
   uint64_t mask = (uint64_t(1) << width) - 1;
   uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (t.isUnsignedInteger()) // uint8 holds 0..255: zero-extend
+    return static_cast<int64_t>(u);
   uint64_t sign = uint64_t(1) << (width - 1);
   return static_cast<int64_t>((u ^ sign) - sign); // sign-extend
 }

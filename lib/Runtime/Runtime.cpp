@@ -109,6 +109,12 @@ void stax_rt_sort_i8(int64_t outer, int64_t len, int64_t inner,
   sortSlices<int8_t>(outer, len, inner, descending, in, values, indices);
 }
 
+void stax_rt_sort_u8(int64_t outer, int64_t len, int64_t inner,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices) {
+  sortSlices<uint8_t>(outer, len, inner, descending, in, values, indices);
+}
+
 void stax_rt_sort_i16(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices) {

@@ -40,12 +40,26 @@ def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) ->
 def interpret(module_text: str, entry: str, *arrays, f64: bool = False):
     """Runs function `entry` with the reference interpreter on numpy arrays
     (or torch tensors) and returns the results as a list of numpy arrays.
-    With f64=True every floating value is computed in float64."""
+    With f64=True every floating value is computed in float64.
+
+    Every dtype maps to its numpy twin (ui8 to uint8, i1 to bool) except
+    bf16, which numpy lacks. A bf16 argument is a torch.bfloat16 tensor, a
+    uint16 array of its raw bit patterns
+    (`t.view(torch.int16).numpy().view(np.uint16)`) or a float32 array
+    (rounded to nearest even, as `.bfloat16()` does). A bf16 result comes
+    back as a float32 array holding exactly the bf16 values (each one is a
+    float32): `torch.from_numpy(r).bfloat16()` is the bf16 tensor, bit for
+    bit."""
     import numpy as np
     converted = []
     for a in arrays:
         if hasattr(a, "detach") and hasattr(a, "numpy"):
-            a = a.detach().cpu().numpy()
+            import torch
+            a = a.detach().cpu()
+            if a.dtype == torch.bfloat16:
+                a = a.contiguous().view(torch.int16).numpy().view(np.uint16)
+            else:
+                a = a.numpy()
         converted.append(np.asarray(a))
     return _interpret(module_text, entry, converted, f64)
 

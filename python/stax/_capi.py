@@ -110,10 +110,30 @@ def time_pipeline(module_text: str, pipeline: str, reps: int = 5,
     return best.value, median.value
 
 
+# NumPy has no bfloat16: bf16 crosses the C API as its raw 16-bit words, a
+# uint16 array in NumPy, under a dtype string of its own (kBF16Descr in
+# include/Stax/Interpreter/Npy.h). No tp type is uint16, so a uint16
+# argument always means bf16 words.
+_BF16_DESCR = "<bf16"
 _NP_TO_DESCR = {np.dtype(np.float32): "<f4", np.dtype(np.float64): "<f8",
-                np.dtype(np.float16): "<f2", np.dtype(np.int64): "<i8",
-                np.dtype(np.int32): "<i4", np.dtype(np.bool_): "|b1",
-                np.dtype(np.int8): "|i1", np.dtype(np.uint8): "|u1"}
+                np.dtype(np.float16): "<f2", np.dtype(np.uint16): _BF16_DESCR,
+                np.dtype(np.int64): "<i8", np.dtype(np.int32): "<i4",
+                np.dtype(np.int16): "<i2", np.dtype(np.int8): "|i1",
+                np.dtype(np.uint8): "|u1", np.dtype(np.bool_): "|b1"}
+
+
+def _from_buffer(b) -> np.ndarray:
+    """A copy of a result buffer; bf16 words widen to float32, which holds
+    every bf16 value exactly (bits << 16)."""
+    shape = tuple(b.shape[k] for k in range(b.rank))
+    count = int(np.prod(shape, dtype=np.int64))
+    descr = b.dtype.decode()
+    if descr == _BF16_DESCR:
+        words = np.frombuffer(ctypes.string_at(b.data, count * 2), np.uint16)
+        return (words.astype(np.uint32) << 16).view(np.float32).reshape(shape)
+    dtype = np.dtype(descr)
+    raw = ctypes.string_at(b.data, count * dtype.itemsize)
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
 
 
 def interpret(module_text: str, entry: str, arrays, f64: bool = False):
@@ -141,12 +161,7 @@ def interpret(module_text: str, entry: str, arrays, f64: bool = False):
     out = []
     try:
         for i in range(n.value):
-            b = results[i]
-            shape = tuple(b.shape[k] for k in range(b.rank))
-            dtype = np.dtype(b.dtype.decode())
-            count = int(np.prod(shape, dtype=np.int64))
-            raw = ctypes.string_at(b.data, count * dtype.itemsize)
-            out.append(np.frombuffer(raw, dtype=dtype).reshape(shape).copy())
+            out.append(_from_buffer(results[i]))
     finally:
         lib().staxFreeBuffers(results, n.value)
     return out
@@ -166,7 +181,8 @@ def is_differentiable(op_name: str) -> bool:
 
 _TYPE = re.compile(r"tensor<(?:((?:\d+x)*)?)([a-z]+\d*)>")
 _MLIR_TO_NP = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
-               "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+               "i32": np.int32, "i16": np.int16, "i8": np.int8,
+               "ui8": np.uint8, "i1": np.bool_}
 
 
 def _parse_type(text: str):

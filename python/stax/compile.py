@@ -34,7 +34,7 @@ _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
                 np.dtype(np.float64): torch.float64,
                 np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32,
                 np.dtype(np.int16): torch.int16, np.dtype(np.int8): torch.int8,
-                np.dtype(np.bool_): torch.bool}
+                np.dtype(np.uint8): torch.uint8, np.dtype(np.bool_): torch.bool}
 
 DOUBLE_BACKWARD_ERROR = (
     "Compiled regions do not support second-order gradients (double "

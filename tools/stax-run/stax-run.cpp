@@ -282,7 +282,7 @@ static stax::Tensor unpackTensor(RankedTensorType type,
       memcpy(&v, p, width / 8);
       if (width < 64 && !e.isInteger(1) && (v >> (width - 1)) & 1)
         v = int64_t(uint64_t(v) | (~uint64_t(0) << width)); // sign-extend
-      t.setI(i, v);
+      t.setI(i, v); // wraps back to 0..255 for ui8
     }
   }
   return t;
@@ -293,7 +293,8 @@ static FailureOr<SmallVector<stax::Tensor>>
 runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
   for (const stax::Tensor &t : args) {
     Type e = t.elementType();
-    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger()) {
+    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger() &&
+        !e.isUnsignedInteger(8)) {
       llvm::errs() << "stax-run: --jit supports f32, f64 and integer "
                       "tensors, not "
                    << e << "\n";

@@ -9,7 +9,7 @@
 
 namespace mlir::stax {
 
-/// Reads a C-order .npy file (f16, f32, f64, i32, i64, bool, u8).
+/// Reads a C-order .npy file (f16, f32, f64, i8, i16, i32, i64, bool, u8).
 /// Returns failure with a message in `error`.
 mlir::FailureOr<Tensor> readNpy(llvm::StringRef path, mlir::MLIRContext *ctx,
                                 std::string &error);
@@ -17,7 +17,13 @@ mlir::FailureOr<Tensor> readNpy(llvm::StringRef path, mlir::MLIRContext *ctx,
 mlir::LogicalResult writeNpy(llvm::StringRef path, const Tensor &t,
                              std::string &error);
 
-/// The NumPy dtype string of an element type ("<f4", "|b1", ...), or "".
+/// The dtype string of bf16, which NumPy lacks: elements are the raw
+/// little-endian 16-bit words (a uint16 array in NumPy). The C API passes
+/// bf16 buffers under it; .npy files cannot hold them.
+constexpr const char kBF16Descr[] = "<bf16";
+
+/// The NumPy dtype string of an element type ("<f4", "|b1", "|u1" for ui8,
+/// kBF16Descr for bf16, ...), or "".
 std::string npyDescr(mlir::Type elementType);
 /// The element type of a NumPy dtype string, or null.
 mlir::Type typeFromNpyDescr(llvm::StringRef descr, mlir::MLIRContext *ctx);

@@ -2,8 +2,9 @@
 //
 // A dense, row-major tensor holding concrete values. Floating tensors store
 // doubles that are always exactly representable in their element type (every
-// write rounds), integer and bool tensors store int64. Simple on purpose: the
-// interpreter is the oracle of every numeric test.
+// write rounds), integer and bool tensors store int64, each value in its
+// type's range (ui8 as 0..255). Simple on purpose: the interpreter is the
+// oracle of every numeric test.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAX_INTERPRETER_TENSOR_H
@@ -20,10 +21,17 @@ namespace mlir::stax {
 
 /// Rounds `v` to the nearest value of floating type `t` (f16, bf16, f32, f64).
 double roundToFloatType(double v, mlir::Type t);
+/// The value a tensor of floating type `t` holds for `v`: the nearest, but
+/// f16 and bf16 round `v` to f32 first. PyTorch builds c10::Half and
+/// c10::BFloat16 from a float, so a double or a wide integer reaches them
+/// rounded twice (a float64 tensor's `.bfloat16()` is not one rounding).
+double storeToFloatType(double v, mlir::Type t);
 /// Converts `v` to integer type `t` the way a C++ cast does (bool: v != 0;
 /// others truncate toward zero and wrap to the bit width). NaN becomes 0.
 int64_t castToIntType(double v, mlir::Type t);
-/// Wraps an int64 to the bit width of integer type `t` (bool: v != 0).
+/// Wraps an int64 to the bit width of integer type `t` (bool: v != 0):
+/// modulo 2^width, sign-extended for signless types and zero-extended for
+/// unsigned ones (ui8 holds 0..255).
 int64_t wrapToIntType(int64_t v, mlir::Type t);
 
 /// Bytes the interpreter stores per element, whatever the element type:
@@ -73,16 +81,17 @@ public:
   }
   bool getB(int64_t i) const { return isFloat_ ? fdata_[i] != 0 : idata_[i] != 0; }
 
-  /// Stores `v` converted to the element type (rounding or casting).
+  /// Stores `v` converted to the element type (rounding as
+  /// storeToFloatType, or casting).
   void setF(int64_t i, double v) {
     if (isFloat_)
-      fdata_[i] = roundToFloatType(v, elementType_);
+      fdata_[i] = storeToFloatType(v, elementType_);
     else
       idata_[i] = castToIntType(v, elementType_);
   }
   void setI(int64_t i, int64_t v) {
     if (isFloat_)
-      fdata_[i] = roundToFloatType(static_cast<double>(v), elementType_);
+      fdata_[i] = storeToFloatType(static_cast<double>(v), elementType_);
     else
       idata_[i] = wrapToIntType(v, elementType_);
   }

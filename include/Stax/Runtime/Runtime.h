@@ -32,7 +32,7 @@ void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
 /// middle dim, stably, ascending or (`descending` != 0) descending, with
 /// NaN larger than every number (tp.sort; Stax/Support/SortOrder.h):
 /// `values` gets the sorted elements, `indices` (int64) their positions in
-/// the slice. Bools sort as i8 (bytes holding 0 or 1).
+/// the slice. Bools sort as i8 (bytes holding 0 or 1), uint8 as u8.
 void stax_rt_sort_f32(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices);
@@ -40,6 +40,9 @@ void stax_rt_sort_f64(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices);
 void stax_rt_sort_i8(int64_t outer, int64_t len, int64_t inner,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices);
+void stax_rt_sort_u8(int64_t outer, int64_t len, int64_t inner,
                      int64_t descending, uintptr_t in, uintptr_t values,
                      uintptr_t indices);
 void stax_rt_sort_i16(int64_t outer, int64_t len, int64_t inner,

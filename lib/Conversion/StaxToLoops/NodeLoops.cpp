@@ -407,21 +407,27 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
       Location loc = load.getLoc();
       Value mem = buffers.storageOf(load.getBuffer());
       Value addr = map.lookup(load.getAddress());
+      Type t = load.getType();
+      // A ui8 element (an i8 in memory) is read as its value, an i16.
+      auto read = [&]() -> Value {
+        Value raw = memref::LoadOp::create(b, loc, mem, addr);
+        if (raw.getType() == t)
+          return raw;
+        return arith::ExtUIOp::create(b, loc, t, raw);
+      };
       Value v;
       if (Value mask = load.getMask()) {
         // Masked loads (concatenation) read only where the mask holds.
-        Type t = load.getType();
         auto ifOp = scf::IfOp::create(b, loc, TypeRange{t}, map.lookup(mask),
                                       /*withElse=*/true);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(b, loc,
-                             ValueRange{memref::LoadOp::create(b, loc, mem, addr)});
+        scf::YieldOp::create(b, loc, ValueRange{read()});
         b.setInsertionPointToStart(ifOp.elseBlock());
         scf::YieldOp::create(b, loc, ValueRange{constantOf(b, loc, t, 0, 0)});
         v = ifOp.getResult(0);
       } else {
-        v = memref::LoadOp::create(b, loc, mem, addr);
+        v = read();
       }
       map.map(load.getResult(), v);
       continue;
@@ -528,6 +534,8 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     SmallVector<Value> all(outer);
     all.append(ivs.begin(), ivs.end());
     Value v = cloneBody(body, all)[0];
+    v = castForStore(b, loc, v,
+                     cast<MemRefType>(out.getType()).getElementType());
     memref::StoreOp::create(b, loc, v, out, address(loc, strides, offset, all));
   };
   ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
@@ -657,6 +665,10 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
     auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    // A ui8 value (i16) is stored as its low byte; adding in 8 bits gives
+    // the same byte.
+    Type elt = cast<MemRefType>(out.getType()).getElementType();
+    v = castForStore(b, loc, v, elt);
     if (accumulate) {
       Value old = memref::LoadOp::create(b, loc, out, addr);
       v = isa<FloatType>(v.getType())

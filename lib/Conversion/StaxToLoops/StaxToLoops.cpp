@@ -149,8 +149,10 @@ private:
     auto it = aliases.find(v);
     return it == aliases.end() ? v : it->second;
   }
+  /// Memrefs hold signless elements (arith reads nothing else): a ui8
+  /// tensor is an i8 memref, which loads and stores extend and truncate.
   static MemRefType flatType(RankedTensorType t, int64_t elements) {
-    return MemRefType::get({elements}, t.getElementType());
+    return MemRefType::get({elements}, getStorageType(t.getElementType()));
   }
   LogicalResult checkSignature();
   LogicalResult collectBuffers();
@@ -312,8 +314,9 @@ LogicalResult FunctionConversion::emitConstant(tp::ConstantOp op) {
   if (!value)
     return op.emitError() << "code generation needs a dense constant";
   auto type = flatType(t, t.getNumElements());
-  auto flat = value.reshape(RankedTensorType::get({t.getNumElements()},
-                                                  t.getElementType()));
+  auto flat = value.bitcast(type.getElementType())
+                  .reshape(RankedTensorType::get({t.getNumElements()},
+                                                 type.getElementType()));
   std::string name =
       (fn.getName() + "_const" + Twine(state.constants++)).str();
   OpBuilder gb = OpBuilder::atBlockBegin(state.module.getBody());
@@ -375,12 +378,14 @@ Value FunctionConversion::pointerOf(Value tensor, Location loc) {
 }
 
 /// The runtime's name for sorting elements of type `t` (a bool is a byte
-/// holding 0 or 1, which sorts as i8), or "".
+/// holding 0 or 1, which sorts as i8; ui8 sorts unsigned), or "".
 static StringRef sortSuffix(Type t) {
   if (t.isF32())
     return "f32";
   if (t.isF64())
     return "f64";
+  if (t.isUnsignedInteger(8))
+    return "u8";
   if (t.isInteger(1) || t.isInteger(8))
     return "i8";
   if (t.isInteger(16))
@@ -537,7 +542,8 @@ LogicalResult FunctionConversion::run() {
         b, loc, MemRefType::get({arenaBytes}, b.getI8Type()),
         b.getI64IntegerAttr(kArenaAlignment));
   for (Buffer &buf : buffers) {
-    auto type = MemRefType::get({buf.elements}, buf.elementType);
+    auto type =
+        MemRefType::get({buf.elements}, getStorageType(buf.elementType));
     if (buf.output >= 0) {
       storage[buf.value] = entry->getArgument(fn.getNumArguments() + buf.output);
       continue;

@@ -81,6 +81,12 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
     // vector<Nxi1> is packed bits in LLVM; buffers hold one byte per i1.
     if (auto load = dyn_cast<LoadOp>(op); load && load.getType().isInteger(1))
       return failure();
+    // A ui8 element is read widened (i8 in memory, an i16 value).
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && load.getType() !=
+                    cast<RankedTensorType>(load.getBuffer().getType())
+                        .getElementType())
+      return failure();
     bool varying = llvm::any_of(op.getOperands(), [&](Value v) {
       return of(v).kind != Lanes::Uniform;
     });
@@ -248,7 +254,8 @@ LogicalResult codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op,
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
-      op.getType().getElementType().isInteger(1))
+      op.getType().getElementType().isInteger(1) ||
+      op.getType().getElementType().isUnsignedInteger())
     return failure();
   Block &body = op.getBody().front();
   FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());

@@ -214,6 +214,41 @@ Result index(RuleContext &ctx) {
 /// kernels accumulate half precision in f32, so those stay.
 bool scatterable(Type elt) { return !elt.isF16() && !elt.isBF16(); }
 
+/// `n` converted to element type `t`, element by element.
+NodePtr convertNode(const NodePtr &n, Type t) {
+  auto type = RankedTensorType::get(n->type.getShape(), t);
+  return std::make_shared<ComputedNode>(
+      type, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) {
+        return bb.convert(n->load(bb, idx), t);
+      });
+}
+
+/// The type a scatter into `elt` accumulates in: `elt`, but bools add as
+/// integers (True + True is True, where an i1 addi is xor), so they
+/// accumulate in an i64 copy whose nonzero elements are true.
+Type accumulationTypeOf(Type elt, ScatterMode mode) {
+  if (mode == ScatterMode::Accumulate && elt.isInteger(1))
+    return IntegerType::get(elt.getContext(), 64);
+  return elt;
+}
+
+/// The scatter of `body` into `self` with `mode`, accumulating as
+/// accumulationTypeOf says; `body` converts its value to the type it gets.
+Result scatterInto(RuleContext &ctx, NodePtr self, ScatterMode mode,
+                   ArrayRef<int64_t> ranges,
+                   std::function<std::pair<Value, Value>(
+                       BodyBuilder &, ArrayRef<AffineExpr>, Type)> body) {
+  Type elt = self->type.getElementType();
+  Type at = accumulationTypeOf(elt, mode);
+  NodePtr base = at == elt ? self : convertNode(self, at);
+  Value r = ctx.buildScatter(base, mode, ranges,
+                             [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+                               return body(bb, pos, at);
+                             });
+  NodePtr out = RuleContext::rowMajorBuffer(r);
+  return SmallVector<NodePtr>{at == elt ? out : convertNode(out, elt)};
+}
+
 Result indexPut(RuleContext &ctx) {
   Location loc = ctx.op->getLoc();
   auto op = cast<tp::IndexPutOp>(ctx.op);
@@ -227,15 +262,15 @@ Result indexPut(RuleContext &ctx) {
     return failure();
   AdvancedIndex adv = *a;
   auto mode = op.getAccumulate() ? ScatterMode::Accumulate : ScatterMode::Overwrite;
-  Value r = ctx.buildScatter(
-      self, mode, adv.shape, [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+  return scatterInto(
+      ctx, self, mode, adv.shape,
+      [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos, Type t) {
         Index dst = selfIndex(bb, adv, indices, shape, pos, loc);
         Value v = values->load(bb, broadcastIndex(values->type.getShape(), adv.shape, pos));
         Value addr = bb.index(rowMajorAddress(dst, shape));
-        Value converted = bb.convert(v, elt);
+        Value converted = bb.convert(bb.convert(v, elt), t);
         return std::make_pair(addr, converted);
       });
-  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
 
 /// scatter / scatter_add: out[p with p[dim] = index[p]] (+)= src[p] for p
@@ -250,16 +285,15 @@ Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
   int64_t d = *tp::normalizeDim(dim, rank);
   SmallVector<int64_t> shape(self->type.getShape());
   int64_t size = shape[d];
-  Value r = ctx.buildScatter(
-      self, mode, index->type.getShape(),
-      [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos) {
+  return scatterInto(
+      ctx, self, mode, index->type.getShape(),
+      [=](BodyBuilder &bb, ArrayRef<AffineExpr> pos, Type t) {
         Index dst(pos);
         dst[d] = indirect(bb, index, pos, size, /*wrapNegative=*/false, loc);
         Value addr = bb.index(rowMajorAddress(dst, shape));
-        Value value = bb.convert(src->load(bb, pos), elt);
+        Value value = bb.convert(bb.convert(src->load(bb, pos), elt), t);
         return std::make_pair(addr, value);
       });
-  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
 
 } // namespace

@@ -64,11 +64,14 @@ struct BodyBuilder {
   /// Makes the `index` value `v` usable in expressions.
   AffineExpr symbol(Value v);
 
-  // Scalars.
+  // Scalars. A type may be a tensor element type: a `ui8` value is its
+  // scalar, an i16 in [0, 255] (stax::getScalarType), on which the signed
+  // arith ops compute exactly.
   Value constant(double v, Type t);
   Value constantInt(int64_t v, Type t);
   /// `v` converted to `t` with the interpreter's conversion rules (round to
-  /// nearest; float to int truncates; to bool is `!= 0`).
+  /// nearest; float to int truncates; integers wrap to the width of `t`; to
+  /// bool is `!= 0`).
   Value convert(Value v, Type t);
 };
 

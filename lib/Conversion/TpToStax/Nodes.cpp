@@ -3,6 +3,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -91,15 +93,57 @@ Value BodyBuilder::constantInt(int64_t v, Type t) {
     return constant(static_cast<double>(v), t);
   if (t.isInteger(1))
     v = v != 0;
+  if (t.isUnsignedInteger()) { // v modulo 2^8, as a ui8 scalar (i16)
+    v = static_cast<int64_t>(llvm::maskTrailingOnes<uint64_t>(
+                                 t.getIntOrFloatBitWidth()) &
+                             static_cast<uint64_t>(v));
+    t = getScalarType(t);
+  }
   return arith::ConstantOp::create(b, loc, IntegerAttr::get(t, v));
+}
+
+/// True when `v` is known to hold a value of unsigned type `t` already: a
+/// load of a `t` buffer, a zero-extension of `t`'s width, a constant in its
+/// range.
+static bool holdsUnsigned(Value v, IntegerType t) {
+  if (v.getType() != getScalarType(t))
+    return false;
+  if (auto load = v.getDefiningOp<LoadOp>())
+    return cast<RankedTensorType>(load.getBuffer().getType())
+               .getElementType() == t;
+  if (auto ext = v.getDefiningOp<arith::ExtUIOp>())
+    return ext.getIn().getType().getIntOrFloatBitWidth() <= t.getWidth();
+  APInt c;
+  return matchPattern(v, m_ConstantInt(&c)) && c.isIntN(t.getWidth());
 }
 
 Value BodyBuilder::convert(Value v, Type t) {
   Type from = v.getType();
   if (from == t)
     return v;
-  auto ff = dyn_cast<FloatType>(from);
+  // To an unsigned type (ui8): its scalar, the value modulo 2^8 (the low
+  // byte, zero-extended). Floats truncate toward zero through i32 first,
+  // whose low byte is what the interpreter's cast keeps.
+  if (auto ut = dyn_cast<IntegerType>(t); ut && ut.isUnsigned()) {
+    if (holdsUnsigned(v, ut))
+      return v;
+    if (isa<FloatType>(from))
+      v = convert(v, b.getI32Type());
+    Value low = convert(v, b.getIntegerType(ut.getWidth()));
+    return arith::ExtUIOp::create(b, loc, getScalarType(ut), low);
+  }
   auto tf = dyn_cast<FloatType>(t);
+  // f16 and bf16 are reached through f32, as the interpreter stores them
+  // (storeToFloatType: f64 and wide integers round twice, as in PyTorch).
+  // f16 <-> bf16 has no single arith cast; f32 holds either exactly, and
+  // integers of up to 24 bits.
+  if (tf && tf.getWidth() == 16 &&
+      (isa<FloatType>(from) ? !from.isF32()
+                            : from.getIntOrFloatBitWidth() > 24)) {
+    v = convert(v, b.getF32Type());
+    from = v.getType();
+  }
+  auto ff = dyn_cast<FloatType>(from);
   if (ff && tf)
     return ff.getWidth() < tf.getWidth()
                ? arith::ExtFOp::create(b, loc, t, v).getResult()

@@ -28,16 +28,20 @@ using Result = RuleResult;
 Type eltOf(const NodePtr &n) { return n->type.getElementType(); }
 
 /// Listing 6.1: the node computing `fn` of the inputs, broadcast to `type`.
+/// A ui8 result is wrapped to [0, 255] (a no-op when `fn` did): readers
+/// fused with it compute on its value, not only its stored byte.
 NodePtr pointwise(RankedTensorType type, SmallVector<NodePtr> inputs,
                   ScalarFn fn) {
   SmallVector<int64_t> shape(type.getShape());
+  Type elt = type.getElementType();
   return std::make_shared<ComputedNode>(
       type, [=](BodyBuilder &bb, ArrayRef<AffineExpr> index) {
         SmallVector<Value> loaded;
         for (const NodePtr &in : inputs)
           loaded.push_back(
               in->load(bb, broadcastIndex(in->type.getShape(), shape, index)));
-        return fn(bb, loaded);
+        Value v = fn(bb, loaded);
+        return elt.isUnsignedInteger() ? bb.convert(v, elt) : v;
       });
 }
 
@@ -82,7 +86,12 @@ Value fmax(BodyBuilder &bb, Value a, Value b, bool isMax) {
                                  bb.constant(NAN, a.getType()), pick);
 }
 
+/// Integer max/min. An i1 is 0 or -1 to the signed ops: bools (false <
+/// true) compare unsigned.
 Value imax(BodyBuilder &bb, Value a, Value b, bool isMax) {
+  if (a.getType().isInteger(1))
+    return isMax ? arith::MaxUIOp::create(bb.b, bb.loc, a, b).getResult()
+                 : arith::MinUIOp::create(bb.b, bb.loc, a, b).getResult();
   return isMax ? arith::MaxSIOp::create(bb.b, bb.loc, a, b).getResult()
                : arith::MinSIOp::create(bb.b, bb.loc, a, b).getResult();
 }
@@ -122,6 +131,8 @@ FloatUnary identity() {
 FloatUnary signOf(bool isFloat) {
   return [=](BodyBuilder &bb, Value x) -> Value {
     Type t = x.getType();
+    if (t.isInteger(1)) // the sign of a bool is itself
+      return x;
     Value zero = bb.constant(0, t), one = bb.constant(1, t), minus = bb.constant(-1, t);
     Value gt, lt;
     if (isFloat) {
@@ -176,7 +187,7 @@ void registerUnary(RuleTable &r) {
         return arith::SelectOp::create(bb.b, bb.loc, neg, zero, x);
       },
       [](BodyBuilder &bb, Value x) -> Value {
-        return arith::MaxSIOp::create(bb.b, bb.loc, x, bb.constantInt(0, x.getType()));
+        return imax(bb, x, bb.constantInt(0, x.getType()), true);
       });
   r["tp.sign"] = unary(signOf(true), signOf(false));
   r["tp.sgn"] = unary(signOf(true), signOf(false));
@@ -206,8 +217,9 @@ void registerUnary(RuleTable &r) {
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
       Value x = bb.convert(in[0], rt.getElementType());
       // On bool, ~ is logical not; on integers, two's complement.
-      return arith::XOrIOp::create(bb.b, bb.loc, x,
-                                   bb.constantInt(-1, x.getType()));
+      Value n = arith::XOrIOp::create(bb.b, bb.loc, x,
+                                      bb.constantInt(-1, x.getType()));
+      return bb.convert(n, rt.getElementType());
     }));
   };
   r["tp._to_copy"] = [](RuleContext &ctx) -> Result {
@@ -322,6 +334,12 @@ BinaryFns addLike(double alpha, bool subtract) {
                             : arith::AddFOp::create(bb.b, bb.loc, a, scaled).getResult();
           },
           [=](BodyBuilder &bb, Value a, Value b) -> Value {
+            // Bools add as integers, then `!= 0` on store (True + True is
+            // True): in i64, not in i1, where addi is xor.
+            if (a.getType().isInteger(1)) {
+              a = bb.convert(a, bb.b.getI64Type());
+              b = bb.convert(b, bb.b.getI64Type());
+            }
             Value scaled = b;
             auto ia = static_cast<int64_t>(alpha);
             if (ia != 1)
@@ -382,12 +400,28 @@ BinaryFns pythonRemainder() {
           }};
 }
 
+/// The unsigned twin of a signed predicate.
+arith::CmpIPredicate unsignedPredicate(arith::CmpIPredicate p) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case P::slt: return P::ult;
+  case P::sle: return P::ule;
+  case P::sgt: return P::ugt;
+  case P::sge: return P::uge;
+  default: return p;
+  }
+}
+
 BinaryFns compare(arith::CmpFPredicate fp, arith::CmpIPredicate ip) {
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
             return arith::CmpFOp::create(bb.b, bb.loc, fp, a, b);
           },
           [=](BodyBuilder &bb, Value a, Value b) -> Value {
-            return arith::CmpIOp::create(bb.b, bb.loc, ip, a, b);
+            // An i1 is 0 or -1 to the signed predicates: bools compare
+            // unsigned (false < true).
+            arith::CmpIPredicate p =
+                a.getType().isInteger(1) ? unsignedPredicate(ip) : ip;
+            return arith::CmpIOp::create(bb.b, bb.loc, p, a, b);
           }};
 }
 

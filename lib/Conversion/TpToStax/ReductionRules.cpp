@@ -71,13 +71,25 @@ Result reduceLike(RuleContext &ctx, ReductionKind kind) {
     return failure();
   SmallVector<bool> mask = reducedDims(op.getDims(), x->type.getRank());
   // Floats: load as the result type, combine in its computation type.
-  // Integers and bools: combine in the result type (i64 for sum/prod).
+  // Integers and bools: combine in the result type (i64 for sum/prod). The
+  // max of bools is any, the min all (max on i1 would order true, -1 to
+  // arith, below false).
   Type combine = isa<FloatType>(elt) ? computeType(elt) : elt;
+  if (elt.isInteger(1) && kind == ReductionKind::Max)
+    kind = ReductionKind::Any;
+  if (elt.isInteger(1) && kind == ReductionKind::Min)
+    kind = ReductionKind::All;
   Value r = reduce(ctx, x, mask, op.getKeepdim(), rt, kind,
                    [=](BodyBuilder &bb, Value v) {
                      return bb.convert(bb.convert(v, elt), combine);
                    })[0];
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+}
+
+/// A loaded value as argmax/argmin compare it: itself, but a bool as an i8
+/// (an i1 is 0 or -1 to arith's signed order; false < true).
+Value comparable(BodyBuilder &bb, Value v) {
+  return v.getType().isInteger(1) ? bb.convert(v, bb.b.getI8Type()) : v;
 }
 
 template <typename OpT>
@@ -99,8 +111,7 @@ Result argReduce(RuleContext &ctx, ReductionKind kind) {
   if (!rt.getElementType().isInteger(64))
     return failure();
   // The kernel compares the stored values themselves.
-  Value r = reduce(ctx, x, mask, keepdim, rt, kind,
-                   [](BodyBuilder &, Value v) { return v; })[0];
+  Value r = reduce(ctx, x, mask, keepdim, rt, kind, comparable)[0];
   return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
 }
 
@@ -119,8 +130,8 @@ Result valueAndIndex(RuleContext &ctx, ReductionKind kind) {
   SmallVector<bool> mask(rank, false);
   mask[d] = true;
   bool keepdim = op.getKeepdim();
-  Value positions = reduce(ctx, x, mask, keepdim, indicesType, kind,
-                           [](BodyBuilder &, Value v) { return v; })[0];
+  Value positions =
+      reduce(ctx, x, mask, keepdim, indicesType, kind, comparable)[0];
   NodePtr index = RuleContext::rowMajorBuffer(positions);
   int64_t size = x->type.getDimSize(d);
   auto values = std::make_shared<ComputedNode>(

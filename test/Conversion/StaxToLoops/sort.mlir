@@ -57,14 +57,16 @@ func.func @arena(%x: tensor<8xf64>, %y: tensor<f64>) -> (tensor<8xf64>, tensor<8
 // CHECK: call @stax_rt_sort_i8(
 // CHECK: call @stax_rt_sort_i8(
 // CHECK: call @stax_rt_sort_i16(
-func.func @ints(%a: tensor<5xi32>, %b: tensor<5xi64>, %c: tensor<5xi1>, %d: tensor<5xi8>, %e: tensor<5xi16>)
-    -> (tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>) {
+// CHECK: call @stax_rt_sort_u8(
+func.func @ints(%a: tensor<5xi32>, %b: tensor<5xi64>, %c: tensor<5xi1>, %d: tensor<5xi8>, %e: tensor<5xi16>, %f: tensor<5xui8>)
+    -> (tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>) {
   %0:2 = tp.sort %a {dim = 0 : i64} : tensor<5xi32> -> tensor<5xi32>, tensor<5xi64>
   %1:2 = tp.sort %b {dim = 0 : i64} : tensor<5xi64> -> tensor<5xi64>, tensor<5xi64>
   %2:2 = tp.sort %c {dim = 0 : i64} : tensor<5xi1> -> tensor<5xi1>, tensor<5xi64>
   %3:2 = tp.sort %d {dim = 0 : i64} : tensor<5xi8> -> tensor<5xi8>, tensor<5xi64>
   %4:2 = tp.sort %e {dim = 0 : i64} : tensor<5xi16> -> tensor<5xi16>, tensor<5xi64>
-  return %0#1, %1#1, %2#1, %3#1, %4#1 : tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>
+  %5:2 = tp.sort %f {dim = 0 : i64} : tensor<5xui8> -> tensor<5xui8>, tensor<5xi64>
+  return %0#1, %1#1, %2#1, %3#1, %4#1, %5#1 : tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<5xi64>
 }
 
 // CHECK-DECL: func.func private @stax_rt_sort_f32(i64, i64, i64, i64, i64, i64, i64)

@@ -2,6 +2,8 @@
 // RUN: stax-run %s --entry=split_welford | FileCheck %s --check-prefix=CHECK-WELFORD
 // RUN: stax-run %s --entry=kernel | FileCheck %s --check-prefix=CHECK-KERNEL
 // RUN: not stax-run %s --entry=oob 2>&1 | FileCheck %s --check-prefix=CHECK-OOB
+// RUN: stax-run %s --entry=bools | FileCheck %s --check-prefix=CHECK-BOOLS
+// RUN: stax-run %s --entry=bools --jit | FileCheck %s --check-prefix=CHECK-BOOLS
 
 // Concrete values of node bodies (Section 6.7).
 
@@ -96,4 +98,43 @@ func.func @oob() -> tensor<2xf32> {
     stax.yield %v : f32
   }
   return %p : tensor<2xf32>
+}
+
+// i1 values follow arith, as compiled code does: true is -1 to the signed
+// ops, so addi is xor, `cmpi slt` orders true below false and extsi gives
+// -1. Stored into a bool tensor, -1 is true. a = [0, 1, 0, 1] (the low bit
+// of the index), b = [0, 0, 1, 1].
+// CHECK-BOOLS: result #0: tensor<4xi1>
+// CHECK-BOOLS-NEXT: [0, 1, 1, 0]
+// CHECK-BOOLS: result #1: tensor<4xi1>
+// CHECK-BOOLS-NEXT: [0, 1, 0, 0]
+// CHECK-BOOLS: result #2: tensor<4xi8>
+// CHECK-BOOLS-NEXT: [0, -1, 0, -1]
+func.func @bools() -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi8>) {
+  %sum = stax.pointwise layout <[1]> : tensor<4xi1> {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i64
+    %a = arith.trunci %k : i64 to i1
+    %c2 = arith.constant 2 : index
+    %b = arith.cmpi uge, %i, %c2 : index
+    %r = arith.addi %a, %b : i1
+    stax.yield %r : i1
+  }
+  %less = stax.pointwise layout <[1]> : tensor<4xi1> {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i64
+    %a = arith.trunci %k : i64 to i1
+    %c2 = arith.constant 2 : index
+    %b = arith.cmpi uge, %i, %c2 : index
+    %r = arith.cmpi slt, %a, %b : i1
+    stax.yield %r : i1
+  }
+  %ext = stax.pointwise layout <[1]> : tensor<4xi8> {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i64
+    %a = arith.trunci %k : i64 to i1
+    %r = arith.extsi %a : i1 to i8
+    stax.yield %r : i8
+  }
+  return %sum, %less, %ext : tensor<4xi1>, tensor<4xi1>, tensor<4xi8>
 }

@@ -201,3 +201,28 @@ func.func @zero_stride_layout(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   }
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// Bodies compute on signless values: a ui8 element is an i16.
+func.func @unsigned_yield(%x: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{'stax.pointwise' op body must yield ('i16') but yields ('i8')}}
+  %p = stax.pointwise layout <[1]> : tensor<4xui8> {
+  ^bb0(%i: index):
+    %c = arith.constant 1 : i8
+    stax.yield %c : i8
+  }
+  return %p : tensor<4xui8>
+}
+
+// -----
+
+func.func @unsigned_load(%x: tensor<4xui8>) -> tensor<4xi8> {
+  %p = stax.pointwise layout <[1]> : tensor<4xi8> {
+  ^bb0(%i: index):
+    // expected-error @+1 {{'stax.load' op failed to verify that the value has the scalar type of the buffer's elements}}
+    %v = "stax.load"(%x, %i) : (tensor<4xui8>, index) -> i8
+    stax.yield %v : i8
+  }
+  return %p : tensor<4xi8>
+}

@@ -45,6 +45,34 @@ func.func @nodes(%x: tensor<4x3xf32>, %idx: tensor<2xi64>) -> tensor<4x3xf32> {
   return %s : tensor<4x3xf32>
 }
 
+// A ui8 element is an i16 value in bodies: loads zero-extend, yields and
+// reductions combine in i16 and store modulo 2^8.
+// CHECK-RT-LABEL: func.func @unsigned
+// CHECK-RT: stax.load %arg0[%{{.*}}] : tensor<4xui8>
+// CHECK-RT: stax.yield %{{.*}} : i16
+// CHECK-RT: stax.reduction max [4] layout <[]> : tensor<ui8>
+// CHECK-RT: stax.yield %{{.*}}, %{{.*}} : index, i16
+func.func @unsigned(%x: tensor<4xui8>) -> (tensor<4xui8>, tensor<ui8>, tensor<4xui8>) {
+  %p = stax.pointwise layout <[1]> : tensor<4xui8> {
+  ^bb0(%i: index):
+    %v = stax.load %x[%i] : tensor<4xui8>
+    %c = arith.constant 255 : i16
+    %r = arith.xori %v, %c : i16
+    stax.yield %r : i16
+  }
+  %m = stax.reduction max [4] layout <[]> : tensor<ui8> {
+  ^bb0(%r: index):
+    %v = stax.load %x[%r] : tensor<4xui8>
+    stax.yield %v : i16
+  }
+  %s = stax.scatter overwrite %x [1] layout <[1]> : tensor<4xui8> {
+  ^bb0(%k: index):
+    %c = arith.constant 300 : i16
+    stax.yield %k, %c : index, i16
+  }
+  return %p, %m, %s : tensor<4xui8>, tensor<ui8>, tensor<4xui8>
+}
+
 // Interleaved but injective layouts are accepted (addresses 0, 2, 3, 5).
 // CHECK-RT-LABEL: func.func @interleaved_layout
 func.func @interleaved_layout(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {

@@ -817,3 +817,42 @@ func.func @c91(%a: tensor<4xf32>) {
   %0:2 = tp.sort %a {dim = 0 : i64} : tensor<4xf32> -> tensor<4xf64>, tensor<4xi64>
   return
 }
+
+// -----
+
+// uint8 with int8 is int16: neither 8-bit type holds both ranges.
+func.func @c92(%a: tensor<4xui8>, %b: tensor<4xi8>) {
+  // expected-error @+2 {{'tp.add' op inferred type(s) 'tensor<4xi16>' are incompatible with return type(s) of operation 'tensor<4xi8>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.add %a, %b : tensor<4xui8>, tensor<4xi8> -> tensor<4xi8>
+  return
+}
+
+// -----
+
+// Integers are signless, or ui8 (uint8): signed and other unsigned types
+// have no PyTorch dtype.
+func.func @c93(%a: tensor<4xsi8>) {
+  // expected-error @+2 {{'tp.add' op unsupported element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.add %a, %a : tensor<4xsi8>, tensor<4xsi8> -> tensor<4xsi8>
+  return
+}
+
+// -----
+
+func.func @c94(%a: tensor<4xui16>) {
+  // expected-error @+2 {{'tp.neg' op unsupported element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp.neg %a : tensor<4xui16> -> tensor<4xui16>
+  return
+}
+
+// -----
+
+func.func @c95(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'tp._to_copy' op unsupported dtype}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = tp._to_copy %a {dtype = ui32} : tensor<4xf32> -> tensor<4xui32>
+  return
+}

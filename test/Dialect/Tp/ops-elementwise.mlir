@@ -180,6 +180,47 @@ func.func @zero_dim_promotion(%x: tensor<4xf16>, %s: tensor<f32>, %i: tensor<4xi
   return
 }
 
+// uint8 is ui8. With int8 it promotes to int16, which holds both ranges;
+// with a wider signed integer to that one (PyTorch's promotion table); a
+// bool or a 0-d integer does not change it.
+// CHECK-LABEL: func.func @uint8
+func.func @uint8(%u: tensor<4xui8>, %i: tensor<4xi8>, %s: tensor<4xi16>, %w: tensor<4xi32>,
+                 %b: tensor<4xi1>, %l: tensor<i64>, %h: tensor<4xf16>) {
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xui8> -> tensor<4xui8>
+  %0 = tp.add %u, %u : tensor<4xui8>, tensor<4xui8> -> tensor<4xui8>
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xi8> -> tensor<4xi16>
+  %1 = tp.add %u, %i : tensor<4xui8>, tensor<4xi8> -> tensor<4xi16>
+  // CHECK: tp.mul %{{.*}}, %{{.*}} : tensor<4xi8>, tensor<4xui8> -> tensor<4xi16>
+  %2 = tp.mul %i, %u : tensor<4xi8>, tensor<4xui8> -> tensor<4xi16>
+  // CHECK: tp.sub %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xi16> -> tensor<4xi16>
+  %3 = tp.sub %u, %s : tensor<4xui8>, tensor<4xi16> -> tensor<4xi16>
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xui8> -> tensor<4xi32>
+  %4 = tp.add %w, %u : tensor<4xi32>, tensor<4xui8> -> tensor<4xi32>
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xi1> -> tensor<4xui8>
+  %5 = tp.add %u, %b : tensor<4xui8>, tensor<4xi1> -> tensor<4xui8>
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<i64> -> tensor<4xui8>
+  %6 = tp.add %u, %l : tensor<4xui8>, tensor<i64> -> tensor<4xui8>
+  // CHECK: tp.add %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xf16> -> tensor<4xf16>
+  %7 = tp.add %u, %h : tensor<4xui8>, tensor<4xf16> -> tensor<4xf16>
+  // CHECK: tp.lt %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xi8> -> tensor<4xi1>
+  %8 = tp.lt %u, %i : tensor<4xui8>, tensor<4xi8> -> tensor<4xi1>
+  // CHECK: tp.add.Scalar %{{.*}} {other = 300 : i64} : tensor<4xui8> -> tensor<4xui8>
+  %9 = tp.add.Scalar %u {other = 300 : i64} : tensor<4xui8> -> tensor<4xui8>
+  // CHECK: tp.mul.Scalar %{{.*}} {other = 5.000000e-01 : f64} : tensor<4xui8> -> tensor<4xf32>
+  %10 = tp.mul.Scalar %u {other = 0.5 : f64} : tensor<4xui8> -> tensor<4xf32>
+  // CHECK: tp.div %{{.*}}, %{{.*}} : tensor<4xui8>, tensor<4xui8> -> tensor<4xf32>
+  %11 = tp.div %u, %u : tensor<4xui8>, tensor<4xui8> -> tensor<4xf32>
+  // CHECK: tp.bitwise_not %{{.*}} : tensor<4xui8> -> tensor<4xui8>
+  %12 = tp.bitwise_not %u : tensor<4xui8> -> tensor<4xui8>
+  // CHECK: tp._to_copy %{{.*}} {dtype = ui8} : tensor<4xf16> -> tensor<4xui8>
+  %13 = tp._to_copy %h {dtype = ui8} : tensor<4xf16> -> tensor<4xui8>
+  // CHECK: tp.sum %{{.*}} {dims = array<i64>} : tensor<4xui8> -> tensor<i64>
+  %14 = tp.sum %u {dims = array<i64>} : tensor<4xui8> -> tensor<i64>
+  // CHECK: tp.amax %{{.*}} {dims = array<i64>} : tensor<4xui8> -> tensor<ui8>
+  %15 = tp.amax %u {dims = array<i64>} : tensor<4xui8> -> tensor<ui8>
+  return
+}
+
 // CHECK-LABEL: func.func @scalar
 func.func @scalar(%x: tensor<4x3xf32>, %i: tensor<4xi64>) {
   // CHECK: tp.add.Scalar %{{.*}} {other = 9.9999999999999995E-7 : f64}

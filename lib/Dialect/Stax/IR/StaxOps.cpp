@@ -12,6 +12,20 @@ using namespace mlir::stax;
 #define GET_OP_CLASSES
 #include "Stax/Dialect/Stax/IR/StaxOps.cpp.inc"
 
+Type stax::getScalarType(Type elementType) {
+  auto it = dyn_cast<IntegerType>(elementType);
+  if (!it || !it.isUnsigned())
+    return elementType;
+  return IntegerType::get(it.getContext(), 2 * it.getWidth());
+}
+
+Type stax::getStorageType(Type elementType) {
+  auto it = dyn_cast<IntegerType>(elementType);
+  if (!it || it.isSignless())
+    return elementType;
+  return IntegerType::get(it.getContext(), it.getWidth());
+}
+
 //===----------------------------------------------------------------------===//
 // Shared node helpers
 //===----------------------------------------------------------------------===//
@@ -211,7 +225,8 @@ LogicalResult PointwiseOp::verify() {
   if (failed(verifyRanges(*this, getRangesAttr(), type)) ||
       failed(verifyLayout(*this, getLayout(), getIterationRanges())))
     return failure();
-  return verifyBody(*this, getBody(), loops, {type.getElementType()});
+  return verifyBody(*this, getBody(), loops,
+                    {getScalarType(type.getElementType())});
 }
 
 void PointwiseOp::getAsmBlockArgumentNames(Region &region,
@@ -316,7 +331,7 @@ LogicalResult ReductionOp::verify() {
     // Values combine in the yielded type and round once on store.
     for (Type t : getResultTypes()) {
       Type e = cast<RankedTensorType>(t).getElementType();
-      if (e != v && !(isa<FloatType>(e) && isa<FloatType>(v)))
+      if (getScalarType(e) != v && !(isa<FloatType>(e) && isa<FloatType>(v)))
         return emitOpError() << "combines " << v
                              << " values but stores " << e;
     }
@@ -384,7 +399,8 @@ LogicalResult ScatterOp::verify() {
     return failure();
   Type elt = type.getElementType();
   Type index = IndexType::get(getContext());
-  return verifyBody(*this, getBody(), getRanges().size(), {index, elt});
+  return verifyBody(*this, getBody(), getRanges().size(),
+                    {index, getScalarType(elt)});
 }
 
 void ScatterOp::getAsmBlockArgumentNames(Region &region,
@@ -414,7 +430,7 @@ LogicalResult KernelOp::verify() {
 void LoadOp::build(OpBuilder &b, OperationState &state, Value buffer,
                    Value address, Value mask) {
   Type elt = cast<RankedTensorType>(buffer.getType()).getElementType();
-  build(b, state, elt, buffer, address, mask);
+  build(b, state, getScalarType(elt), buffer, address, mask);
 }
 
 namespace {

@@ -43,7 +43,10 @@ double tp::getScalarAsDouble(TypedAttr attr) {
 TypeCategory tp::getTypeCategory(Type t) {
   if (t.isSignlessInteger(1))
     return TypeCategory::Bool;
-  if (isa<IntegerType>(t))
+  // PyTorch's signed integers are signless types; uint8, the one unsigned
+  // dtype it computes with, is `ui8`. Signed (`si8`) and other unsigned
+  // types have no PyTorch dtype, and no kernel knows their semantics.
+  if (t.isSignlessInteger() || t.isUnsignedInteger(8))
     return TypeCategory::Integer;
   if (isa<FloatType>(t))
     return TypeCategory::Floating;
@@ -70,8 +73,16 @@ Type tp::promoteElementTypes(Type a, Type b) {
       return Float32Type::get(a.getContext());
     return ra >= rb ? a : b;
   }
-  // Integers: the wider wins.
-  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+  // Integers: the wider wins. Unsigned with signed needs a signed type that
+  // holds both ranges: uint8 with int8 is int16, with int16 or wider the
+  // signed type (PyTorch's promotion table).
+  unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+  if (a.isUnsignedInteger() != b.isUnsignedInteger()) {
+    unsigned wu = a.isUnsignedInteger() ? wa : wb;
+    unsigned ws = a.isUnsignedInteger() ? wb : wa;
+    return IntegerType::get(a.getContext(), std::max(ws, 2 * wu));
+  }
+  return wa >= wb ? a : b;
 }
 
 FailureOr<SmallVector<int64_t>> tp::broadcastShapes(ArrayRef<int64_t> a,

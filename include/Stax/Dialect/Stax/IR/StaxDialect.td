@@ -33,6 +33,12 @@ def Stax_Dialect : Dialect {
     carries the negative-index wrap and the bounds check as attributes that
     range analysis may drop. Scalar work uses upstream `arith` and `math`.
 
+    Body values are signless (arith computes on nothing else). An unsigned
+    element (`ui8`, PyTorch's uint8) is read as the signless integer of twice
+    its width, which holds its value (`i16` in [0, 255]), so that signed
+    comparisons, extensions and conversions on it are exact; a value yielded
+    for it is stored modulo 2^8 (`mlir::stax::getScalarType`).
+
     Ops without a lowering rule stay `tp` ops between nodes (external calls
     such as `tp.mm`, and fallbacks); their operands are row-major buffers.
   }];

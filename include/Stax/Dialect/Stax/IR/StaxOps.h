@@ -13,6 +13,18 @@
 
 #include "Stax/Dialect/Stax/IR/StaxEnums.h.inc"
 
+namespace mlir::stax {
+/// The type of body values that read or write elements of type
+/// `elementType`: the type itself, except for unsigned integers, which
+/// arith cannot compute on: a `ui8` element (PyTorch's uint8) is an `i16`
+/// holding its value (zero-extended on load, stored modulo 2^8), so that
+/// signed comparisons, extensions and conversions on it are exact.
+Type getScalarType(Type elementType);
+/// The type of an element in memory once code is generated: the element
+/// type, signless (`ui8` is stored as the `i8` of its bits).
+Type getStorageType(Type elementType);
+} // namespace mlir::stax
+
 #define GET_ATTRDEF_CLASSES
 #include "Stax/Dialect/Stax/IR/StaxAttrs.h.inc"
 

@@ -45,8 +45,9 @@ def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
   let summary = "a computed buffer with one body evaluation per index";
   let description = [{
     Definition 6.1's pointwise node: the body receives one `index` per loop
-    of the iteration range and yields the element, of the result's element
-    type, which is stored at `offset + sum_k strides[k] * i_k` (`layout`).
+    of the iteration range and yields the element, of the scalar type of the
+    result's element type (the type itself; `i16` for `ui8`), which is
+    stored at `offset + sum_k strides[k] * i_k` (`layout`).
     The iteration range is the result's shape unless `ranges` says otherwise:
     loop normalization (Proposition 6.3) merges, drops or reorders loops
     without changing any address, so the result keeps its type and the
@@ -159,14 +160,17 @@ def Stax_KernelOp : Stax_Op<"kernel", [RecursiveMemoryEffects,
 def Stax_LoadOp : Stax_Op<"load", [Pure,
     DeclareOpInterfaceMethods<InferIntRangeInterface,
                               ["inferResultRangesFromOptional"]>,
-    TypesMatchWith<"the value has the buffer's element type", "buffer", "value",
-                   "::llvm::cast<::mlir::RankedTensorType>($_self).getElementType()">]> {
+    TypesMatchWith<"the value has the scalar type of the buffer's elements",
+                   "buffer", "value",
+                   "::mlir::stax::getScalarType(::llvm::cast<::mlir::RankedTensorType>($_self).getElementType())">]> {
   let summary = "read one element of a buffer's storage";
   let description = [{
     Reads element `address` of the storage of `buffer` (a function argument,
     a node's result or an external op's result). With `mask`, the read
     happens only where the mask is true and yields zero elsewhere (the masked
-    loads of concatenation).
+    loads of concatenation). The value has the scalar type of the element
+    type: the element type itself, or for a `ui8` element an `i16` holding
+    its value (zero-extended).
   }];
   let arguments = (ins AnyRankedTensor:$buffer, Index:$address,
                        Optional<I1>:$mask);

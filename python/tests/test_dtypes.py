@@ -1,0 +1,336 @@
+"""Every dtype PyTorch models use, end to end: float32, float64, float16,
+bfloat16, int8/16/32/64, uint8 and bool through import, interpretation,
+`--stax-lower` and (where the JIT supports the dtype: not f16/bf16)
+compiled code.
+
+Each case is made of exact or correctly rounded single operations (casts,
++, -, *, /, comparisons, sums whose partial sums are exact), so eager
+PyTorch has one right answer per element and the interpreter must give it
+bit for bit. PyTorch computes f16/bf16 arithmetic in float and rounds each
+result, builds f16/bf16 from a float (a float64 or a wide integer rounds
+twice), wraps integers modulo 2^width and promotes uint8 with int8 to
+int16. The lowered function and the compiled code must then equal the
+interpretation bit for bit.
+
+uint8 is `ui8` in tp; bf16 crosses the Python bridge as float32 (results)
+and torch.bfloat16, uint16 words or float32 (arguments): see
+`stax.interpret`.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from torch.utils import _pytree as pytree
+
+import stax
+
+warnings.filterwarnings("ignore")
+
+LOWER = "builtin.module(stax-decompose,func.func(stax-lower))"
+
+FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+INTS = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8]
+DTYPES = FLOATS + INTS + [torch.bool]
+# The JIT runs f32, f64, integers and bools (stax-run --jit, stax.compile).
+JIT = set(DTYPES) - {torch.float16, torch.bfloat16}
+
+
+def _name(dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def _values(dtype, n=24, seed=0) -> torch.Tensor:
+    """n values of `dtype`: the extremes and small values first, then
+    random ones over the whole range (integers) or of magnitude ~8
+    (floats, exactly representable in `dtype`)."""
+    g = torch.Generator().manual_seed(seed)
+    if dtype == torch.bool:
+        return torch.rand(n, generator=g) < 0.5
+    if dtype.is_floating_point:
+        x = torch.randn(n, generator=g, dtype=torch.float64) * 8
+        x[:4] = torch.tensor([0.0, -0.0, 1.0, -2.5], dtype=torch.float64)
+        return x.to(dtype)
+    info = torch.iinfo(dtype)
+    x = torch.randint(info.min, info.max, (n,), generator=g, dtype=dtype)
+    x[:4] = torch.tensor([info.min, info.max, 0, 1]).to(dtype)
+    return x
+
+
+def _nonzero(dtype, n=24, seed=1) -> torch.Tensor:
+    x = _values(dtype, n, seed)
+    return torch.where(x == 0, torch.ones_like(x), x)
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    """What stax.interpret returns for `t`'s dtype (bf16: float32)."""
+    t = t.detach().contiguous()
+    return t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
+
+
+def _assert_bitwise(got: np.ndarray, want: np.ndarray, what: str):
+    assert got.dtype == want.dtype, f"{what}: {got.dtype} vs {want.dtype}"
+    assert got.shape == want.shape, f"{what}: {got.shape} vs {want.shape}"
+    if got.dtype.kind == "f":   # NaNs by position, everything else by bits
+        nan = np.isnan(got)
+        assert np.array_equal(nan, np.isnan(want)), f"{what}: NaNs differ"
+        got, want = got[~nan], want[~nan]
+    if got.tobytes() != want.tobytes():
+        bad = np.flatnonzero(got.reshape(-1) != want.reshape(-1))
+        k = int(bad[0]) if bad.size else 0
+        raise AssertionError(f"{what} differs at {k}: {got.reshape(-1)[k]!r} "
+                             f"vs {want.reshape(-1)[k]!r}")
+
+
+def _run_compiled(text, xs):
+    exe = stax.Executable(text)
+    _, outs = exe.signature("forward")
+    args = [np.ascontiguousarray(x.numpy()) for x in xs]
+    res = [np.zeros(shape, dtype) for shape, dtype in outs]
+    exe.call_raw("forward", [a.ctypes.data for a in args] +
+                 [r.ctypes.data for r in res])
+    return res
+
+
+def _check(fn, *xs, jit=True):
+    """fn imported on xs equals eager bit for bit when interpreted, lowered
+    and (for dtypes the JIT supports) compiled."""
+    text = stax.import_torch(fn, *xs)
+    eager = pytree.tree_flatten(fn(*xs))[0]
+    want = [_np(t) for t in eager]
+    got = stax.interpret(text, "forward", *xs)
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        _assert_bitwise(g, w, f"result #{k} against eager")
+    lowered = stax.run_pipeline(text, LOWER)
+    for k, (g, w) in enumerate(zip(stax.interpret(lowered, "forward", *xs), got)):
+        _assert_bitwise(g, w, f"lowered result #{k}")
+    if jit and {t.dtype for t in list(xs) + eager} <= JIT:
+        for k, (g, w) in enumerate(zip(_run_compiled(text, xs), got)):
+            _assert_bitwise(g, w, f"compiled result #{k}")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Every dtype
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_casts_out(dtype):
+    """x.to(every dtype). Floats convert to integers where C++ defines it
+    (in range, truncating toward zero; uint8 from non-negative values);
+    integers wrap; f16/bf16 round to nearest even, via float."""
+    x = _values(dtype)
+    if dtype.is_floating_point:
+        x = torch.where(x.abs() < 100, x, x / 64)   # every int type holds it
+        u = x.abs()
+    else:
+        u = x
+    _check(lambda a, b: (a.float(), a.double(), a.half(), a.bfloat16(),
+                         a.long(), a.int(), a.short(), a.to(torch.int8),
+                         b.byte(), a.bool()), x, u, jit=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_casts_in(dtype):
+    """Every dtype .to(dtype): float32 and float64 (rounded twice to f16 and
+    bf16, as PyTorch does), int64 (wrapped), uint8 and bool."""
+    f = _values(torch.float32, seed=2)
+    d = torch.tensor([1 + 2 ** -8 + 2 ** -40, 1 + 2 ** -11 + 2 ** -40,
+                      -(1 + 2 ** -24 + 2 ** -50), 70000.5, 1e-9, 3.75],
+                     dtype=torch.float64)
+    if not dtype.is_floating_point and dtype != torch.bool:
+        info = torch.iinfo(dtype)
+        lo = 0 if dtype == torch.uint8 else max(info.min, -(2 ** 31))
+        f = f.clamp(lo, min(info.max, 2 ** 31 - 1))
+        d = d.clamp(lo, min(info.max, 2 ** 31 - 1))
+    l = torch.tensor([0, 1, -1, 255, 256, -129, 2 ** 24 + 2 ** 16 + 1,
+                      2 ** 40 + 3, -(2 ** 62)])
+    u = _values(torch.uint8, seed=3)
+    b = _values(torch.bool, seed=4)
+    _check(lambda f, d, l, u, b: (f.to(dtype), d.to(dtype), l.to(dtype),
+                                  u.to(dtype), b.to(dtype)),
+           f, d, l, u, b, jit=False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_arithmetic(dtype):
+    """+, -, * (wrapping for integers, rounded per op for f16/bf16), / for
+    floats, with tensors and with Python numbers."""
+    x, y = _values(dtype), _values(dtype, seed=5)
+    if dtype == torch.bool:
+        _check(lambda a, b: (a + b, a * b, a & b, a | b, a ^ b, ~a), x, y)
+    elif dtype.is_floating_point:
+        z = _nonzero(dtype)
+        _check(lambda a, b, c: (a + b, a - b, a * b, a / c, -a, a.abs(),
+                                a * 0.1 + 1.5, 2.5 - a, a / 3.0), x, y, z)
+    else:
+        _check(lambda a, b: (a + b, a - b, a * b, -a, a.abs(), a * 3 + 7,
+                             a - 100, ~a, a & b, a | b, a ^ b,
+                             torch.clamp(a, 1, 100)), x, y)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_comparisons_and_selection(dtype):
+    x, y = _values(dtype), _values(dtype, seed=6)
+    one = True if dtype == torch.bool else 1
+    _check(lambda a, b: (a < b, a <= b, a == b, a != b, a > one, a >= one,
+                         torch.maximum(a, b), torch.minimum(a, b),
+                         torch.where(a > b, a, b)), x, y)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_reductions(dtype):
+    """sum (integers and bools in int64; floats with exact partial sums, so
+    that any order gives the rounded exact sum), max/min and their
+    positions."""
+    x = _values(dtype, n=24).reshape(4, 6)
+    if dtype.is_floating_point:
+        x = (x.float() * 4).round().clamp(-60, 60).div(4).to(dtype)
+    if dtype == torch.bool:
+        _check(lambda a: (a.sum(), a.sum(1), a.any(1), a.all(0)), x)
+    else:
+        _check(lambda a: (a.sum(), a.sum(1), a.amax(1), a.amin(0),
+                          a.argmax(1), *a.max(0)), x)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=_name)
+def test_scatters(dtype):
+    """index_put and scatter_add accumulate in the element type (integers
+    wrap, bools or); overwrites at distinct positions."""
+    if dtype.is_floating_point:
+        x = _values(dtype, n=6)
+        v = (_values(torch.float32, n=5, seed=11) * 4).round().div(4).to(dtype)
+    else:
+        x, v = _values(dtype, n=6), _values(dtype, n=5, seed=11)
+    i = torch.tensor([0, 5, 0, 2, 5])
+    j = torch.tensor([4, 1, 3])
+    _check(lambda a, b, i, j: (a.index_put((i,), b, accumulate=True),
+                               a.scatter_add(0, i, b),
+                               a.index_put((j,), b[:3]),
+                               a.index_add(0, i, b)), x, v, i, j)
+
+
+# ---------------------------------------------------------------------------
+# uint8
+# ---------------------------------------------------------------------------
+
+U = torch.tensor([0, 1, 2, 100, 127, 128, 200, 254, 255], dtype=torch.uint8)
+V = torch.tensor([255, 3, 254, 200, 129, 128, 100, 2, 1], dtype=torch.uint8)
+I8 = torch.tensor([-128, -1, 0, 1, 127, -56, 56, 3, -3], dtype=torch.int8)
+
+
+def test_uint8_wraps_modulo_256():
+    _check(lambda a, b: (a + b, a - b, a * b, -a, ~a, a + 200, a - 10,
+                         a * 3, a + (-5), 7 - a), U, V)
+
+
+def test_uint8_promotion():
+    """uint8 with int8 is int16 (200 > -56, 200 + -56 = 144), with int16
+    int16, with int32 int32; a bool or a 0-d integer keeps uint8; with a
+    float tensor or number, the float type."""
+    text = _check(lambda a, b, s, w, t, h, z: (
+        a + b, a < b, a * b, b - a, a + s, w * a, a + t, a + z, a + h,
+        a * 1.5, a / 2),
+        U, I8, I8.short() * 200, I8.int() * 70000, U > 100,
+        torch.linspace(-4, 4, 9).half(), torch.tensor(-1, dtype=torch.int8))
+    assert "tensor<9xui8>, tensor<9xi8> -> tensor<9xi16>" in stax.run_pipeline(text)
+
+
+def test_uint8_comparisons_are_unsigned():
+    _check(lambda a, b: (a < b, a > 127, a >= 128, a == 255, a > -1,
+                         torch.maximum(a, b), a.amax(), a.argmax(),
+                         a.sort()[0]), U, V)
+
+
+def test_uint8_images_to_float():
+    """The usual input pipeline: uint8 images scaled to [-1, 1]."""
+    img = torch.randint(0, 256, (2, 3, 5, 5), dtype=torch.uint8,
+                        generator=torch.Generator().manual_seed(7))
+    _check(lambda x: ((x.float() / 255 - 0.5) / 0.5, x.double() * (1 / 255),
+                      x.half() / 255), img, jit=False)
+    _check(lambda x: (x.float() / 255, (x > 128).sum()), img)
+
+
+def test_uint8_from_float_and_int():
+    f = torch.tensor([0.0, 0.5, 1.9, 100.2, 127.9, 128.0, 200.7, 254.99, 255.0])
+    l = torch.tensor([-1, 256, 257, -256, 1000, 5, -129, 128, 255])
+    _check(lambda a, b: (a.byte(), a.to(torch.uint8) + 1, b.byte(),
+                         b.to(torch.int8).byte()), f, l)
+
+
+def test_uint8_shape_ops_and_constants():
+    _check(lambda a, b: (torch.cat([a, b]) * 2,
+                         a + torch.tensor([250, 3, 9, 1, 2, 3, 4, 5, 6],
+                                          dtype=torch.uint8),
+                         torch.nn.functional.pad(a, (1, 2), value=250),
+                         a.flip(0)[::2] + 200,
+                         torch.full((9,), 250, dtype=torch.uint8) + a), U, V)
+
+
+# ---------------------------------------------------------------------------
+# f16 and bf16 rounding
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=_name)
+def test_half_rounds_each_result(dtype):
+    """Each op is computed in float and rounded to nearest even: products
+    and sums that need rounding, ties, overflow to infinity."""
+    eps = torch.finfo(dtype).eps
+    big = torch.finfo(dtype).max
+    x = torch.tensor([1 + eps, 1 + 3 * eps, 3.0, big, -big, 1e-3, 0.1, 7.0],
+                     dtype=dtype)
+    y = torch.tensor([1 + eps, eps / 2, 1 / 3, 2.0, 2.0, 1e-3, 0.2, 1 / 7],
+                     dtype=dtype)
+    _check(lambda a, b: (a * b, a + b, a - b, a / b, a * a * a,
+                         (a + b) * (a - b)), x, y)
+    ties = torch.tensor([1 + eps / 2, 1 + 3 * eps / 2, 2 + eps, -1 - eps / 2],
+                        dtype=torch.float32)
+    _check(lambda t: t.to(dtype), ties)
+
+
+# ---------------------------------------------------------------------------
+# The bridge
+# ---------------------------------------------------------------------------
+
+
+def test_bridge_dtypes():
+    """What stax.interpret takes and gives back: numpy's twin of every
+    dtype, float32 for bf16 results; a bf16 argument as a torch.bfloat16
+    tensor, uint16 words or float32 (rounded)."""
+    fn = lambda b, h, s, u, i: (b * 2, h, s + 1, u + 1, i)
+    b = torch.tensor([1.5, -3.0, 1 + 2 ** -7], dtype=torch.bfloat16)
+    h = torch.tensor([0.1, 2.0, -1.0], dtype=torch.float16)
+    s = torch.tensor([-32768, 0, 32767], dtype=torch.int16)
+    u = torch.tensor([0, 128, 255], dtype=torch.uint8)
+    i = torch.tensor([-128, 0, 127], dtype=torch.int8)
+    text = stax.import_torch(fn, b, h, s, u, i)
+    want = [_np(t) for t in fn(b, h, s, u, i)]
+    assert [w.dtype for w in want] == [np.float32, np.float16, np.int16,
+                                       np.uint8, np.int8]
+    words = b.view(torch.int16).numpy().view(np.uint16)
+    for arg in (b, words, b.float().numpy(),
+                (b.float() + 2 ** -12).numpy()):   # float32 rounds to b
+        got = stax.interpret(text, "forward", arg, h, s, u, i)
+        for k, (g, w) in enumerate(zip(got, want)):
+            _assert_bitwise(g, w, f"result #{k}")
+    # A bf16 result converts back to the same bf16 tensor, bit for bit.
+    back = torch.from_numpy(stax.interpret(text, "forward", b, h, s, u, i)[0])
+    assert torch.equal(back.bfloat16().view(torch.int16),
+                       (b * 2).view(torch.int16))
+    with pytest.raises(stax.StaxError, match=r"argument #1 has type 'tensor<3xbf16>'"):
+        stax.interpret(text, "forward", b, words, s, u, i)
+
+
+def test_uint8_and_int16_compile():
+    """stax.compile takes and returns uint8 and int16 tensors."""
+    fn = lambda a, s: ((a + 100) * 3, s * 3, (a > 127) | (s < 0))
+    a = _values(torch.uint8, n=40).reshape(5, 8)
+    s = _values(torch.int16, n=40, seed=9).reshape(5, 8)
+    want = fn(a, s)
+    got = stax.compile(fn)(a, s)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and torch.equal(g, w)
