@@ -91,47 +91,21 @@ void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t descending,
 }
 } // namespace
 
-void stax_rt_sort_f32(int64_t outer, int64_t len, int64_t inner,
-                      int64_t descending, uintptr_t in, uintptr_t values,
-                      uintptr_t indices) {
-  sortSlices<float>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_f64(int64_t outer, int64_t len, int64_t inner,
-                      int64_t descending, uintptr_t in, uintptr_t values,
-                      uintptr_t indices) {
-  sortSlices<double>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_i8(int64_t outer, int64_t len, int64_t inner,
-                     int64_t descending, uintptr_t in, uintptr_t values,
-                     uintptr_t indices) {
-  sortSlices<int8_t>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_u8(int64_t outer, int64_t len, int64_t inner,
-                     int64_t descending, uintptr_t in, uintptr_t values,
-                     uintptr_t indices) {
-  sortSlices<uint8_t>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_i16(int64_t outer, int64_t len, int64_t inner,
-                      int64_t descending, uintptr_t in, uintptr_t values,
-                      uintptr_t indices) {
-  sortSlices<int16_t>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_i32(int64_t outer, int64_t len, int64_t inner,
-                      int64_t descending, uintptr_t in, uintptr_t values,
-                      uintptr_t indices) {
-  sortSlices<int32_t>(outer, len, inner, descending, in, values, indices);
-}
-
-void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
-                      int64_t descending, uintptr_t in, uintptr_t values,
-                      uintptr_t indices) {
-  sortSlices<int64_t>(outer, len, inner, descending, in, values, indices);
-}
+// One C entry point per element type, each the template on that type.
+#define STAX_RT_SORT(SUFFIX, T)                                                \
+  void stax_rt_sort_##SUFFIX(int64_t outer, int64_t len, int64_t inner,        \
+                             int64_t descending, uintptr_t in,                 \
+                             uintptr_t values, uintptr_t indices) {            \
+    sortSlices<T>(outer, len, inner, descending, in, values, indices);         \
+  }
+STAX_RT_SORT(f32, float)
+STAX_RT_SORT(f64, double)
+STAX_RT_SORT(i8, int8_t)
+STAX_RT_SORT(u8, uint8_t)
+STAX_RT_SORT(i16, int16_t)
+STAX_RT_SORT(i32, int32_t)
+STAX_RT_SORT(i64, int64_t)
+#undef STAX_RT_SORT
 
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {
   bool expected = false;
