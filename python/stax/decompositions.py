@@ -1378,6 +1378,25 @@ def _randint_like(x, *args, dtype=None, layout=None, device=None,
     return r.to(dtype or x.dtype)
 
 
+@_register(aten.multinomial.default)
+def _multinomial(probs, num_samples, replacement=False, generator=None):
+    """Sampling by the Gumbel-max trick: argmax of log p + Gumbel noise draws
+    index i with probability p_i / sum p (weights need no normalization; a
+    zero weight is never drawn). Without replacement, the top num_samples
+    keys of one noise draw are a sample of distinct indices in draw order
+    (Gumbel-top-k). The stream is ours, not PyTorch's, as for every random
+    op."""
+    logp = torch.log(probs.to(torch.float64))
+    if replacement:
+        shape = logp.shape[:-1] + (num_samples, logp.shape[-1])
+        u = torch.rand(shape, dtype=torch.float64)
+        keys = logp.unsqueeze(-2) - torch.log(-torch.log(u))
+        return torch.argmax(keys, dim=-1)
+    u = torch.rand(logp.shape, dtype=torch.float64)
+    keys = logp - torch.log(-torch.log(u))
+    return torch.topk(keys, num_samples, dim=-1).indices
+
+
 @_register(aten.new_empty_strided.default)
 def _new_empty_strided(x, size, stride, dtype=None, layout=None, device=None,
                        pin_memory=None):
@@ -1579,3 +1598,109 @@ def _gather_0d(x, dim, index, sparse_grad=False):
 
 
 CONDITIONAL[aten.gather.default] = _gather_0d
+
+
+# ---------------------------------------------------------------------------
+# Decompositions applied to PyTorch's Python-level functions, before any
+# dispatch (trace() redirects them with a TorchFunctionMode): tracing the
+# operator itself fails inside PyTorch 1.13 before it reaches the graph
+# (embedding_bag's autograd wrapper asserts on its integer results under
+# functionalization), so no decomposition table entry would be consulted.
+# ---------------------------------------------------------------------------
+
+BEFORE_TRACE: Dict[object, Callable] = {}
+
+
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False,
+                   mode=0, sparse=False, per_sample_weights=None,
+                   include_last_offset=False, padding_idx=-1):
+    """Bag b holds positions [offsets[b], offsets[b+1]) of `indices` (the
+    last bag runs to the end unless include_last_offset); entries equal to
+    padding_idx (>= 0) are skipped. mode 0 sums (rows scaled by
+    per_sample_weights), 1 averages over the bag's counted entries, 2 takes
+    the elementwise max; an empty bag gives zeros. Rows are accumulated
+    with index_add / scatter_reduce by bag (positions outside every bag go
+    to an extra bag that is dropped), so a non-finite row reaches its own
+    bag only. Results 1-3 are PyTorch's backward bookkeeping: the bag of
+    each position, the bag sizes and (max mode) the arg-max rows."""
+    if padding_idx is None:
+        padding_idx = -1
+    n, d = indices.shape[0], weight.shape[1]
+    nb = offsets.shape[0] - (1 if include_last_offset else 0)
+    pos = torch.arange(n, dtype=offsets.dtype)
+    # The bag of each position: how many bag starts are at or before it.
+    bag = (offsets[:nb].unsqueeze(1) <= pos).to(torch.int64).sum(0) - 1
+    inside = bag >= 0
+    if include_last_offset:
+        inside = inside & (pos < offsets[nb])
+    if padding_idx >= 0:
+        inside = inside & (indices != padding_idx)
+    bag = torch.where(inside, bag, torch.full_like(bag, nb))
+    rows = weight[indices]
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(1)
+    count = torch.zeros(nb + 1, dtype=weight.dtype).index_add(
+        0, bag, torch.ones(n, dtype=weight.dtype))[:nb]
+    nonempty = (count > 0).unsqueeze(1)
+    zero = torch.zeros((), dtype=weight.dtype)
+    if mode == 2:
+        out = torch.full((nb + 1, d), float("-inf"), dtype=weight.dtype)
+        out = out.scatter_reduce(0, bag.unsqueeze(1).expand(n, d), rows,
+                                 "amax", include_self=False)[:nb]
+        out = torch.where(nonempty, out, zero)
+        # The first position of the bag holding the max, as a weight row.
+        hit = (rows.unsqueeze(0) == out.unsqueeze(1)) & (
+            bag.unsqueeze(0) == torch.arange(nb).unsqueeze(1)).unsqueeze(2)
+        first = torch.where(hit, pos.view(1, n, 1),
+                            torch.full((), n, dtype=pos.dtype)).amin(1) \
+            if n else torch.zeros((nb, d), dtype=torch.int64)
+        max_indices = torch.where(nonempty, indices[first.clamp(max=max(n - 1, 0))],
+                                  torch.zeros((), dtype=indices.dtype)) \
+            if n else first
+    else:
+        out = torch.zeros((nb + 1, d), dtype=weight.dtype).index_add(
+            0, bag, rows)[:nb]
+        if mode == 1:
+            out = torch.where(nonempty, out / count.clamp(min=1).unsqueeze(1), zero)
+        max_indices = torch.zeros(nb, dtype=torch.int64)
+    return out, bag, count.to(torch.int64), max_indices
+
+
+def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
+                              norm_type=2, scale_grad_by_freq=False,
+                              mode="mean", sparse=False,
+                              per_sample_weights=None,
+                              include_last_offset=False, padding_idx=None):
+    """F.embedding_bag's argument handling (2-D input = bags of equal
+    length; padding_idx may count from the end) around _embedding_bag."""
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag with max_norm renormalizes "
+                                  "the weight in place; not supported")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError(f"embedding_bag: mode has to be one of "
+                         f"{', '.join(modes)}, got {mode!r}")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights is only "
+                                  "supported for mode='sum'")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("embedding_bag: a 2-D input takes no offsets")
+        offsets = torch.arange(0, input.numel(), input.shape[1],
+                               dtype=input.dtype)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() != 1 or offsets is None or offsets.dim() != 1:
+        raise ValueError("embedding_bag: input is 2-D, or 1-D with 1-D offsets")
+    if padding_idx is None:
+        padding_idx = -1
+    elif padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return _embedding_bag(weight, input, offsets, scale_grad_by_freq,
+                          modes[mode], sparse, per_sample_weights,
+                          include_last_offset, padding_idx)[0]
+
+
+BEFORE_TRACE[torch.embedding_bag] = _embedding_bag
+BEFORE_TRACE[torch.nn.functional.embedding_bag] = _functional_embedding_bag

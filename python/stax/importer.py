@@ -1364,6 +1364,18 @@ def _fold_reshape_chains(gm: fx.GraphModule) -> None:
     _drop_dead_nodes(gm)
 
 
+class _RedirectFunctions(torch.overrides.TorchFunctionMode):
+    """Calls of the given PyTorch functions run the given replacements
+    (decompositions.BEFORE_TRACE); everything else runs as it is."""
+
+    def __init__(self, table):
+        super().__init__()
+        self.table = table
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return self.table.get(func, func)(*args, **(kwargs or {}))
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
@@ -1379,9 +1391,12 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     ops run while tracing and must not change the caller's tensors."""
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
-    from .decompositions import CONDITIONAL, DECOMPOSITIONS
+    from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
-        return fn(*xs)
+        if not decompose:
+            return fn(*xs)
+        with _RedirectFunctions(BEFORE_TRACE):
+            return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
         target = _functionalize(target)

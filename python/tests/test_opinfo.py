@@ -39,7 +39,8 @@ SLICE = [
     "mv", "addmv", "addbmm", "vdot", "cross", "cumsum", "cumprod",
     "logcumsumexp", "cummax", "topk", "kthvalue", "median",
     "scatter_reduce.amax", "scatter_reduce.mean", "index_add",
-    "masked_scatter", "searchsorted",
+    "masked_scatter", "searchsorted", "nn.functional.embedding_bag",
+    "as_strided_scatter", "multinomial",
 ]
 
 _ENTRIES = {sweep.entry_name(op): (op, why) for op, why in sweep.load_entries()}

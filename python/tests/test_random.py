@@ -325,3 +325,25 @@ def test_inplace_bernoulli_on_an_existing_tensor_is_rejected():
     with pytest.raises(stax.StaxError, match=r"aten\.bernoulli_\.float"):
         import_torch(lambda a: a.clone().bernoulli_(0.5), torch.randn(8),
                      functionalize=False)
+
+
+def test_multinomial_draws_by_weight():
+    # Gumbel-max sampling: frequencies within 5 binomial standard deviations
+    # of the normalized weights; a zero weight is never drawn; without
+    # replacement every row is distinct indices of non-zero weight.
+    w = torch.tensor([[1.0, 2.0, 3.0, 4.0, 0.0]] * 2)
+    n = 4000
+    text = import_torch(lambda p: torch.multinomial(p, n, replacement=True), w)
+    (draws,) = run(text, w.numpy(), state(7))
+    assert draws.shape == (2, n) and draws.dtype == np.int64
+    p = w[0].numpy() / w[0].numpy().sum()
+    for row in draws:
+        freq = np.bincount(row, minlength=5) / n
+        assert (np.abs(freq - p) <= 5 * np.sqrt(p * (1 - p) / n)).all(), freq
+    assert (draws[0] != draws[1]).any()     # the rows draw different noise
+    w = w[:1].expand(3000, 5).contiguous()
+    text = import_torch(lambda p: torch.multinomial(p, 4), w)
+    (rows,) = run(text, w.numpy(), state(8))
+    assert (np.sort(rows, axis=1) == np.arange(4)).all()
+    first = np.bincount(rows[:, 0], minlength=5) / len(rows)
+    assert (np.abs(first - p) <= 5 * np.sqrt(p * (1 - p) / len(rows))).all(), first
