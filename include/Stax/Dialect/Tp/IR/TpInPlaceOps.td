@@ -26,7 +26,8 @@
 // --stax-functionalize produces.
 class Tp_InPlaceOp<string mnemonic, string functional, list<Trait> traits = []>
     : Op<Tp_Dialect, mnemonic,
-         !listconcat([InferTypeOpAdaptor, Tp_InPlace, Tp_SizedTensors],
+         !listconcat([Tp_InferredResultTypes, InferTypeOpAdaptor, Tp_InPlace,
+                      Tp_SizedTensors],
                      traits)> {
   let summary = "in-place `" # functional # "`: overwrites `self` and returns it (aten." #
                 mnemonic # ")";

@@ -54,6 +54,8 @@ def Tp_External : NativeOpTrait<"tp::External">;
 def Tp_Random : NativeOpTrait<"tp::Random">;
 def Tp_InPlace : NativeOpTrait<"tp::InPlace">;
 def Tp_SizedTensors : NativeOpTrait<"tp::SizedTensors">;
+// Goes before InferTypeOpAdaptor (one diagnostic per type error).
+def Tp_InferredResultTypes : NativeOpTrait<"tp::InferredResultTypes">;
 def Tp_NonEmptyReduction : NativeOpTrait<"tp::NonEmptyReduction">;
 
 //===----------------------------------------------------------------------===//
@@ -62,7 +64,8 @@ def Tp_NonEmptyReduction : NativeOpTrait<"tp::NonEmptyReduction">;
 
 class Tp_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tp_Dialect, mnemonic,
-         !listconcat([Pure, InferTypeOpAdaptor, Tp_SizedTensors], traits)>;
+         !listconcat([Pure, Tp_InferredResultTypes, InferTypeOpAdaptor,
+                      Tp_SizedTensors], traits)>;
 
 // Defines inferReturnTypes as a call of a family's C++ function. `call` is
 // the expression that returns the LogicalResult, with `loc`, `adaptor`,

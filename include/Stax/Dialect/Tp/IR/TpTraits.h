@@ -38,6 +38,22 @@ template <typename T> class Random : public TraitBase<T, Random> {};
 /// Overwrites its first operand (Section 4.9). Exists only between import
 /// and --stax-functionalize: every other pass rejects it (Functional.h).
 template <typename T> class InPlace : public TraitBase<T, InPlace> {};
+/// Checks the op's result types against its type inference, placed before
+/// InferTypeOpInterface in the op's traits: the interface's own verifier adds
+/// "failed to infer returned types" after the inference's diagnostic, and
+/// verification stops at the first failing trait, so a failure here leaves
+/// the one diagnostic that names the problem.
+template <typename T>
+class InferredResultTypes : public TraitBase<T, InferredResultTypes> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    SmallVector<Type, 4> types(op->getResultTypes());
+    return T::refineReturnTypes(op->getContext(), op->getLoc(),
+                                op->getOperands(), op->getRawDictionaryAttrs(),
+                                op->getPropertiesStorage(), op->getRegions(),
+                                types);
+  }
+};
 /// Checks the sizes of the op's tensors (verifyTensorSizes).
 template <typename T> class SizedTensors : public TraitBase<T, SizedTensors> {
 public:
