@@ -248,15 +248,35 @@ std::string checkRead(const NodeInfo &reader, stax::LoadOp load,
 //===----------------------------------------------------------------------===//
 
 struct Group {
-  SmallVector<Operation *> members; // in block order
-  unsigned outer = 0;               // number of shared outer loops
+  /// In no particular order while merging; in block order after run().
+  SmallVector<Operation *> members;
+  Operation *first = nullptr; // the member earliest in the block
+  Operation *last = nullptr;  // and the latest
+  unsigned outer = 0;         // number of shared outer loops
+  /// Outer loops a kernel holding this group needs at least: a reduction's
+  /// result is complete only at the end of its output loops.
+  unsigned minOuter = 1;
   bool fusible = false;
   bool alive = true;
+  unsigned version = 0; // bumped by every merge into the group
+  /// Tensors read from outside the group, results read outside it, and the
+  /// top-level ops outside it that read them: what traffic and successors
+  /// need, kept up to date by merges so that neither walks the members.
+  DenseSet<Value> reads, escapes;
+  DenseSet<Operation *> users;
 };
 
 struct Legality {
   unsigned outer = 0;
   std::string why; // empty when legal
+};
+
+/// A read in a kernel that is not at the reader's own outer indices, keyed
+/// by its place in block order (reader, input, use) so that the reported
+/// problem does not depend on the order in which reads are checked.
+struct AccessProblem {
+  std::tuple<unsigned, unsigned, unsigned> place;
+  std::string why;
 };
 
 class Fuser {
@@ -267,12 +287,21 @@ public:
 private:
   void buildGraph();
   unsigned groupOf(Operation *op) const { return groupIndex.lookup(op); }
+  Operation *topLevel(Operation *user) const {
+    return block.findAncestorOpInBlock(*user);
+  }
+  bool inGroup(Operation *top, unsigned g) const {
+    return top && top != block.getTerminator() && groupOf(top) == g;
+  }
   SetVector<unsigned> successors(unsigned g) const;
+  SetVector<unsigned> neighbours(unsigned g) const;
   Operation *pathBetween(unsigned from, unsigned to) const;
-  int64_t traffic(ArrayRef<Operation *> ops) const;
+  int64_t traffic(const Group &g) const;
   int64_t saving(unsigned a, unsigned b) const;
   Legality legality(unsigned a, unsigned b) const;
-  std::string accessProblem(ArrayRef<Operation *> ops, unsigned k) const;
+  void checkReads(Operation *reader, unsigned producers, unsigned k,
+                  std::optional<AccessProblem> &worst) const;
+  std::string accessProblem(unsigned a, unsigned b, unsigned k) const;
   SmallVector<std::pair<unsigned, unsigned>> candidates() const;
   void merge(unsigned a, unsigned b, const Legality &legal, int64_t saved);
   void remarkBarriers();
@@ -304,32 +333,73 @@ SmallVector<Value> externalInputs(Operation *op) {
   return vals.takeVector();
 }
 
+/// The loops every member of a kernel shares at least, for a reduction.
+unsigned reductionMinOuter(const NodeInfo &n) {
+  unsigned minOuter = 1;
+  if (n.isReduction)
+    for (unsigned d = 0; d < n.loops.size(); ++d)
+      if (n.loops[d] != 1)
+        minOuter = std::max(minOuter, d + 1);
+  return minOuter;
+}
+
 void Fuser::buildGraph() {
   for (Operation &op : block.without_terminator()) {
     position[&op] = position.size();
     groupIndex[&op] = groups.size();
     Group g;
     g.members.push_back(&op);
+    g.first = g.last = &op;
     if (std::optional<NodeInfo> n = getNodeInfo(&op)) {
       info[&op] = *n;
       g.fusible = true;
       g.outer = n->loops.size();
+      g.minOuter = reductionMinOuter(*n);
     }
-    groups.push_back(std::move(g));
     inputs[&op] = externalInputs(&op);
+    for (Value v : inputs[&op])
+      if (isa<RankedTensorType>(v.getType()))
+        g.reads.insert(v);
+    for (Value r : op.getResults())
+      for (Operation *user : r.getUsers()) {
+        Operation *top = topLevel(user);
+        if (top == &op)
+          continue;
+        g.escapes.insert(r);
+        if (top && top != block.getTerminator())
+          g.users.insert(top);
+      }
+    groups.push_back(std::move(g));
   }
 }
 
-/// Groups that read a value some member of `g` produces.
+/// Groups that read a value some member of `g` produces, in block order.
 SetVector<unsigned> Fuser::successors(unsigned g) const {
+  SmallVector<Operation *> users(groups[g].users.begin(),
+                                 groups[g].users.end());
+  llvm::sort(users, [&](Operation *x, Operation *y) {
+    return position.lookup(x) < position.lookup(y);
+  });
   SetVector<unsigned> out;
-  for (Operation *m : groups[g].members)
-    for (Value r : m->getResults())
-      for (Operation *user : r.getUsers()) {
-        Operation *top = block.findAncestorOpInBlock(*user);
-        if (top && top != block.getTerminator() && groupOf(top) != g)
-          out.insert(groupOf(top));
-      }
+  for (Operation *u : users)
+    out.insert(groupOf(u));
+  return out;
+}
+
+/// The groups that form a candidate pair with `g` (as in candidates()):
+/// its readers, its producers and the other readers of what it reads.
+SetVector<unsigned> Fuser::neighbours(unsigned g) const {
+  SetVector<unsigned> out = successors(g);
+  SmallVector<Value> reads(groups[g].reads.begin(), groups[g].reads.end());
+  for (Value v : reads) {
+    if (Operation *def = v.getDefiningOp(); def && def->getBlock() == &block)
+      out.insert(groupOf(def));
+    for (Operation *user : v.getUsers())
+      if (Operation *top = topLevel(user);
+          top && top != block.getTerminator())
+        out.insert(groupOf(top));
+  }
+  out.remove(g);
   return out;
 }
 
@@ -337,14 +407,18 @@ SetVector<unsigned> Fuser::successors(unsigned g) const {
 /// another group X, or null: merging `from` and `to` would then need X
 /// inside and outside the kernel at once (a global barrier).
 Operation *Fuser::pathBetween(unsigned from, unsigned to) const {
+  // Every edge goes from an op to a later one, so a group on a path to `to`
+  // has a member before `to`'s last: the search stops at later groups
+  // (without this bound it would walk everything downstream of `from`).
+  unsigned bound = position.lookup(groups[to].last);
   SmallVector<std::pair<unsigned, Operation *>> stack;
   DenseSet<unsigned> seen;
   for (unsigned s : successors(from))
     if (s != to)
-      stack.push_back({s, groups[s].members.front()});
+      stack.push_back({s, groups[s].first});
   while (!stack.empty()) {
     auto [g, first] = stack.pop_back_val();
-    if (!seen.insert(g).second)
+    if (position.lookup(groups[g].first) > bound || !seen.insert(g).second)
       continue;
     for (unsigned s : successors(g)) {
       if (s == to)
@@ -356,92 +430,129 @@ Operation *Fuser::pathBetween(unsigned from, unsigned to) const {
   return nullptr;
 }
 
-/// Global memory traffic of `ops` run as one kernel: every buffer read from
-/// outside once, every result read outside (or returned) written once.
-int64_t Fuser::traffic(ArrayRef<Operation *> ops) const {
-  DenseSet<Operation *> inside(ops.begin(), ops.end());
-  DenseSet<Value> reads;
+/// Global memory traffic of a group run as one kernel: every buffer read
+/// from outside once, every result read outside (or returned) written once.
+int64_t Fuser::traffic(const Group &g) const {
   int64_t bytes = 0;
-  for (Operation *op : ops) {
-    for (Value v : inputs.lookup(op)) {
-      Operation *def = v.getDefiningOp();
-      if (isa<RankedTensorType>(v.getType()) && !inside.contains(def) &&
-          reads.insert(v).second)
-        bytes += bufferBytes(v);
-    }
-    for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(), [&](Operation *u) {
-            return !inside.contains(block.findAncestorOpInBlock(*u));
-          }))
-        bytes += bufferBytes(r);
-  }
+  for (Value v : g.reads)
+    bytes += bufferBytes(v);
+  for (Value r : g.escapes)
+    bytes += bufferBytes(r);
   return bytes;
 }
 
-SmallVector<Operation *> unionOf(const Group &a, const Group &b,
-                                 const DenseMap<Operation *, unsigned> &pos) {
-  SmallVector<Operation *> ops(a.members);
-  llvm::append_range(ops, b.members);
-  llvm::sort(ops, [&](Operation *x, Operation *y) {
-    return pos.lookup(x) < pos.lookup(y);
-  });
-  return ops;
-}
-
+/// traffic(a) + traffic(b) - traffic(a and b as one kernel), from the
+/// reads and results that cross between them (the smaller group's sets).
 int64_t Fuser::saving(unsigned a, unsigned b) const {
-  return traffic(groups[a].members) + traffic(groups[b].members) -
-         traffic(unionOf(groups[a], groups[b], position));
-}
-
-/// Why some read inside `ops` is not at the reader's own first `k` outer
-/// indices; empty when every read is.
-std::string Fuser::accessProblem(ArrayRef<Operation *> ops, unsigned k) const {
-  DenseSet<Operation *> inside(ops.begin(), ops.end());
-  for (Operation *reader : ops) {
-    const NodeInfo &r = info.find(reader)->second;
-    for (Value v : inputs.lookup(reader)) {
-      Operation *def = v.getDefiningOp();
-      if (!inside.contains(def))
-        continue;
-      for (OpOperand &use : v.getUses()) {
-        if (!reader->isAncestor(use.getOwner()))
-          continue;
-        auto load = dyn_cast<stax::LoadOp>(use.getOwner());
-        std::string why =
-            load ? checkRead(r, load, info.find(def)->second, k)
-                 : std::string("other than by a load");
-        if (!why.empty())
-          return llvm::formatv("'{0}' reads '{1}' {2}", reader->getName(),
-                               def->getName(), why)
-              .str();
-      }
+  const Group *small = &groups[a], *large = &groups[b];
+  unsigned l = b;
+  if (small->reads.size() + small->escapes.size() >
+      large->reads.size() + large->escapes.size()) {
+    std::swap(small, large);
+    l = a;
+  }
+  unsigned s = l == a ? b : a;
+  auto definedIn = [&](Value v, unsigned g) {
+    Operation *def = v.getDefiningOp();
+    return def && def->getBlock() == &block && groupOf(def) == g;
+  };
+  // Whether every reader of `r` outside group `g` is in group `other`.
+  auto onlyReadBy = [&](Value r, unsigned g, unsigned other) {
+    return llvm::all_of(r.getUsers(), [&](Operation *u) {
+      Operation *top = topLevel(u);
+      return inGroup(top, g) || inGroup(top, other);
+    });
+  };
+  int64_t saved = 0;
+  for (Value v : small->reads) {
+    if (large->reads.contains(v))
+      saved += bufferBytes(v); // read once instead of twice
+    else if (definedIn(v, l)) {
+      saved += bufferBytes(v); // produced in the kernel: no read
+      if (onlyReadBy(v, l, s))
+        saved += bufferBytes(v); // and no write
     }
   }
-  return {};
+  for (Value r : small->escapes) {
+    if (!large->reads.contains(r))
+      continue;
+    saved += bufferBytes(r);
+    if (onlyReadBy(r, s, l))
+      saved += bufferBytes(r);
+  }
+  return saved;
+}
+
+/// Records the first problem (in block order) of the reads by `reader` of
+/// buffers that members of group `producers` write, at `k` outer loops.
+void Fuser::checkReads(Operation *reader, unsigned producers, unsigned k,
+                       std::optional<AccessProblem> &worst) const {
+  const NodeInfo &r = info.find(reader)->second;
+  for (auto [i, v] : llvm::enumerate(inputs.lookup(reader))) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &block || groupOf(def) != producers)
+      continue;
+    for (auto [u, use] : llvm::enumerate(v.getUses())) {
+      if (!reader->isAncestor(use.getOwner()))
+        continue;
+      auto load = dyn_cast<stax::LoadOp>(use.getOwner());
+      std::string why = load ? checkRead(r, load, info.find(def)->second, k)
+                             : std::string("other than by a load");
+      if (why.empty())
+        continue;
+      AccessProblem p{{position.lookup(reader), static_cast<unsigned>(i),
+                       static_cast<unsigned>(u)},
+                      llvm::formatv("'{0}' reads '{1}' {2}", reader->getName(),
+                                    def->getName(), why)
+                          .str()};
+      if (!worst || p.place < worst->place)
+        worst = std::move(p);
+      break;
+    }
+  }
+}
+
+/// Why some read inside the kernel of `a` and `b` is not at the reader's
+/// own first `k` outer indices; empty when every read is. Reads inside one
+/// group were checked at its own outer loops: they are checked again only
+/// when the kernel has fewer; reads between the groups always are.
+std::string Fuser::accessProblem(unsigned a, unsigned b, unsigned k) const {
+  std::optional<AccessProblem> worst;
+  for (auto [g, other] : {std::pair(a, b), std::pair(b, a)}) {
+    if (k < groups[g].outer) {
+      for (Operation *reader : groups[g].members) {
+        checkReads(reader, other, k, worst);
+        checkReads(reader, g, k, worst);
+      }
+      continue;
+    }
+    // The members of g that read what `other` writes: found from other's
+    // escaping results, not by walking g.
+    SetVector<Operation *> readers;
+    for (Value r : groups[other].escapes)
+      for (Operation *u : r.getUsers())
+        if (Operation *top = topLevel(u); inGroup(top, g))
+          readers.insert(top);
+    for (Operation *reader : readers)
+      checkReads(reader, other, k, worst);
+  }
+  return worst ? worst->why : std::string();
 }
 
 Legality Fuser::legality(unsigned a, unsigned b) const {
   const Group &ga = groups[a], &gb = groups[b];
   if (!ga.fusible || !gb.fusible)
     return {0, "only pointwise and reduction nodes fuse"};
-  SmallVector<Operation *> ops = unionOf(ga, gb, position);
-  // The shared outer loops: the common prefix, not beyond either kernel's.
-  ArrayRef<int64_t> first = info.find(ops.front())->second.loops;
-  unsigned maxOuter = std::min(ga.outer, gb.outer);
-  unsigned minOuter = 1;
-  for (Operation *op : ops) {
-    const NodeInfo &n = info.find(op)->second;
-    unsigned common = 0;
-    while (common < std::min<size_t>(maxOuter, n.loops.size()) &&
-           n.loops[common] == first[common])
-      ++common;
-    maxOuter = common;
-    // A reduction result is complete only at the end of its output loops.
-    if (n.isReduction)
-      for (unsigned d = 0; d < n.loops.size(); ++d)
-        if (n.loops[d] != 1)
-          minOuter = std::max(minOuter, d + 1);
-  }
+  // The shared outer loops: the common prefix, not beyond either kernel's
+  // (the members of each group agree on their group's outer loops).
+  bool aFirst = position.lookup(ga.first) < position.lookup(gb.first);
+  ArrayRef<int64_t> first = info.find(aFirst ? ga.first : gb.first)->second.loops;
+  ArrayRef<int64_t> second = info.find(aFirst ? gb.first : ga.first)->second.loops;
+  unsigned maxOuter = 0;
+  while (maxOuter < std::min(ga.outer, gb.outer) &&
+         maxOuter < second.size() && second[maxOuter] == first[maxOuter])
+    ++maxOuter;
+  unsigned minOuter = std::max(ga.minOuter, gb.minOuter);
   if (maxOuter == 0)
     return {0, "no shared outer loop"};
   if (maxOuter < minOuter)
@@ -459,7 +570,7 @@ Legality Fuser::legality(unsigned a, unsigned b) const {
                    .str()};
   std::string why;
   for (unsigned k = maxOuter; k >= minOuter; --k) {
-    std::string problem = accessProblem(ops, k);
+    std::string problem = accessProblem(a, b, k);
     if (problem.empty())
       return {k, ""};
     if (why.empty())
@@ -477,43 +588,83 @@ SmallVector<std::pair<unsigned, unsigned>> Fuser::candidates() const {
       pairs.insert({std::min(x, y), std::max(x, y)});
   };
   DenseMap<Value, SmallVector<unsigned>> readers;
+  SmallVector<Value> readOrder;
   for (auto [g, group] : llvm::enumerate(groups)) {
     if (!group.alive || !group.fusible)
       continue;
     for (unsigned s : successors(g))
       add(g, s);
     for (Operation *m : group.members)
-      for (Value v : inputs.lookup(m))
-        readers[v].push_back(g);
+      for (Value v : inputs.lookup(m)) {
+        auto [it, inserted] = readers.try_emplace(v);
+        if (inserted)
+          readOrder.push_back(v);
+        it->second.push_back(g);
+      }
   }
-  for (auto &[v, rs] : readers)
+  for (Value v : readOrder) {
+    ArrayRef<unsigned> rs = readers[v];
     for (unsigned i = 0; i < rs.size(); ++i)
       for (unsigned j = i + 1; j < rs.size(); ++j)
         add(rs[i], rs[j]);
+  }
   return pairs.takeVector();
 }
 
 void Fuser::merge(unsigned a, unsigned b, const Legality &legal,
                   int64_t saved) {
-  if (groups[b].members.front()->isBeforeInBlock(groups[a].members.front()))
+  if (position.lookup(groups[b].first) < position.lookup(groups[a].first))
     std::swap(a, b);
   Group &ga = groups[a], &gb = groups[b];
   if (remarks)
-    gb.members.front()->emitRemark()
-        << "fused '" << gb.members.front()->getName() << "'"
+    gb.first->emitRemark()
+        << "fused '" << gb.first->getName() << "'"
         << (gb.members.size() > 1 ? " and its kernel" : "")
-        << " into the kernel of '" << ga.members.front()->getName()
+        << " into the kernel of '" << ga.first->getName()
         << "' (outer ranges "
-        << formatRanges(ArrayRef<int64_t>(
-                            info.find(ga.members.front())->second.loops)
+        << formatRanges(ArrayRef<int64_t>(info.find(ga.first)->second.loops)
                             .take_front(legal.outer))
         << "): saves " << saved << " bytes";
-  ga.members = unionOf(ga, gb, position);
-  ga.outer = legal.outer;
+  // The union's sets, from the old ones: reads of values now produced
+  // inside, and results and users now read only inside, drop out.
+  Group merged;
+  auto inside = [&](Operation *top) { return inGroup(top, a) || inGroup(top, b); };
+  auto definedInside = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && def->getBlock() == &block && inside(def);
+  };
+  for (Group *g : {&ga, &gb}) {
+    for (Value v : g->reads)
+      if (!definedInside(v))
+        merged.reads.insert(v);
+    for (Value r : g->escapes)
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inside(topLevel(u)); }))
+        merged.escapes.insert(r);
+    for (Operation *u : g->users)
+      if (!inside(u))
+        merged.users.insert(u);
+  }
+  ga.reads = std::move(merged.reads);
+  ga.escapes = std::move(merged.escapes);
+  ga.users = std::move(merged.users);
+  // Members: the smaller list is appended to the larger (block order is
+  // restored once, by order()).
   for (Operation *m : gb.members)
     groupIndex[m] = a;
+  if (ga.members.size() < gb.members.size())
+    std::swap(ga.members, gb.members);
+  llvm::append_range(ga.members, gb.members);
+  if (position.lookup(gb.last) > position.lookup(ga.last))
+    ga.last = gb.last;
+  ga.outer = legal.outer;
+  ga.minOuter = std::max(ga.minOuter, gb.minOuter);
+  ++ga.version;
   gb.alive = false;
   gb.members.clear();
+  gb.reads.clear();
+  gb.escapes.clear();
+  gb.users.clear();
 }
 
 /// A remark for every producer/reader pair left in different kernels.
@@ -526,36 +677,57 @@ void Fuser::remarkBarriers() {
         continue;
       Legality legal = legality(g, s);
       std::string why = legal.why.empty() ? "saves no bytes" : legal.why;
-      groups[s].members.front()->emitRemark()
-          << "not fused with '" << group.members.front()->getName()
-          << "': " << why;
+      groups[s].first->emitRemark()
+          << "not fused with '" << group.first->getName() << "': " << why;
     }
   }
 }
 
 FailureOr<SmallVector<FusionGroup>> Fuser::run() {
   buildGraph();
-  while (true) {
-    SmallVector<std::tuple<int64_t, unsigned, unsigned>> scored;
-    for (auto [a, b] : candidates())
-      if (int64_t s = saving(a, b); s > 0)
-        scored.push_back({s, a, b});
-    // Best first; ties in block order so that the result is deterministic.
-    llvm::sort(scored, [](auto &x, auto &y) {
-      return std::make_tuple(-std::get<0>(x), std::get<1>(x), std::get<2>(x)) <
-             std::make_tuple(-std::get<0>(y), std::get<1>(y), std::get<2>(y));
-    });
-    bool merged = false;
-    for (auto [s, a, b] : scored) {
-      Legality legal = legality(a, b);
-      if (!legal.why.empty())
-        continue;
-      merge(a, b, legal, s);
-      merged = true;
-      break;
+  // Greedy, best saving first (ties in block order, so that the result is
+  // deterministic), with a lazily updated queue: a pair's saving depends on
+  // its two groups only, so a merge re-scores just the pairs of the merged
+  // group; entries of groups that changed since are stale and skipped. A
+  // pair found illegal stays illegal until one of its groups changes (a
+  // merge elsewhere can add dependence paths, never remove one), when it is
+  // queued again. Same merges as re-scoring every pair after each merge, in
+  // time near-linear in the number of pairs rather than quadratic.
+  struct Entry {
+    int64_t saving;
+    unsigned a, b, versionA, versionB;
+    bool operator<(const Entry &o) const { // std::priority_queue: max first
+      return std::make_tuple(saving, -static_cast<int64_t>(a),
+                             -static_cast<int64_t>(b)) <
+             std::make_tuple(o.saving, -static_cast<int64_t>(o.a),
+                             -static_cast<int64_t>(o.b));
     }
-    if (!merged)
-      break;
+  };
+  std::priority_queue<Entry> queue;
+  auto push = [&](unsigned x, unsigned y) {
+    unsigned a = std::min(x, y), b = std::max(x, y);
+    if (a == b || !groups[a].fusible || !groups[b].fusible)
+      return;
+    if (int64_t s = saving(a, b); s > 0)
+      queue.push({s, a, b, groups[a].version, groups[b].version});
+  };
+  for (auto [a, b] : candidates())
+    push(a, b);
+  while (!queue.empty()) {
+    Entry e = queue.top();
+    queue.pop();
+    const Group &ga = groups[e.a], &gb = groups[e.b];
+    if (!ga.alive || !gb.alive || ga.version != e.versionA ||
+        gb.version != e.versionB)
+      continue;
+    Legality legal = legality(e.a, e.b);
+    if (!legal.why.empty())
+      continue;
+    merge(e.a, e.b, legal, e.saving);
+    unsigned kept = groups[e.a].alive ? e.a : e.b;
+    for (unsigned n : neighbours(kept))
+      if (groups[n].alive)
+        push(kept, n);
   }
   if (remarks)
     remarkBarriers();
@@ -570,9 +742,14 @@ FailureOr<SmallVector<FusionGroup>> Fuser::run() {
 FailureOr<SmallVector<FusionGroup>> Fuser::order() {
   SmallVector<unsigned> live;
   DenseMap<unsigned, unsigned> indegree;
-  for (auto [g, group] : llvm::enumerate(groups))
-    if (group.alive)
-      live.push_back(g);
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    if (!group.alive)
+      continue;
+    live.push_back(g);
+    llvm::sort(group.members, [&](Operation *x, Operation *y) {
+      return position.lookup(x) < position.lookup(y);
+    });
+  }
   // Computed before any rewrite: kernels replace the uses they escape.
   DenseMap<unsigned, SetVector<unsigned>> succ;
   for (unsigned g : live)
