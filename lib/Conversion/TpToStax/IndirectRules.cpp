@@ -28,6 +28,16 @@ using Index = SmallVector<AffineExpr>;
 AffineExpr indirect(BodyBuilder &bb, const NodePtr &index, ArrayRef<AffineExpr> at,
                     int64_t size, bool wrapNegative, Location loc) {
   Value v = index->load(bb, at);
+  if (bb.mask) {
+    // Under a concatenation's mask this read is also evaluated where its
+    // input is not selected; an index computed there (a constant-index
+    // gather's arithmetic: masked loads give 0) may be out of range through
+    // no fault of the program. It reads element 0 instead, and the value is
+    // discarded by the concatenation's select.
+    Value zero = arith::ConstantOp::create(bb.b, loc, v.getType(),
+                                           bb.b.getZeroAttr(v.getType()));
+    v = arith::SelectOp::create(bb.b, loc, bb.mask, v, zero);
+  }
   auto op = IndirectIndexOp::create(bb.b, loc, bb.b.getIndexType(), v,
                                     static_cast<uint64_t>(size), wrapNegative,
                                     /*check_bounds=*/true);
