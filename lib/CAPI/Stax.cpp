@@ -11,6 +11,7 @@
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
+#include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -218,6 +219,9 @@ char *staxRunPipeline(const char *module, const char *pipeline, int generic,
     }
     PassManager pm(&s.context, parsed->getOpAnchorName());
     static_cast<OpPassManager &>(pm) = *parsed;
+    // A failure (or a crash) writes MLIR's reproducer and the error says
+    // where, as stax-opt does.
+    pm.enableCrashReproducerGeneration(stax::uniqueReproducerPath());
     if (failed(pm.run(*m)))
       return s.fail(error);
   }

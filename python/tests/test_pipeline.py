@@ -26,3 +26,28 @@ def test_pipeline_is_bitwise_on_corpus(name, target):
             text, "builtin.module(stax-lowering-pipeline{target=%s})" % target)
         assert not re.search(r"= tp\.(?!mm|bmm|constant)", out), out
         assert_same_results(text, out)
+
+
+def test_failing_pipeline_writes_a_reproducer(tmp_path, monkeypatch):
+    # A pass failure leaves MLIR's reproducer in $TMPDIR and the error says
+    # where; the file holds the input and the pipeline that failed.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    text = """
+func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = tp.mul_ %a, %a : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+"""
+    with pytest.raises(stax.StaxError) as e:
+        stax.run_pipeline(text, "builtin.module(func.func(stax-lower))")
+    first = str(e.value).splitlines()[0]
+    assert "in-place op 'tp.mul_': --stax-lower needs functional tp" in first
+    m = re.search(r"reproducer generated at `([^`]+)`", str(e.value))
+    assert m, str(e.value)
+    path = m.group(1)
+    assert path.startswith(str(tmp_path))
+    repro = open(path).read()
+    assert "tp.mul_" in repro and "stax-lower" in repro
+    # A pipeline that succeeds writes nothing.
+    stax.run_pipeline(text, "builtin.module(stax-functionalize)")
+    assert [p.name for p in tmp_path.iterdir()] == [path.rsplit("/", 1)[1]]

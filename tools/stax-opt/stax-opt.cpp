@@ -9,8 +9,6 @@
 #include "Stax/Support/BugReport.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <string>
 #include <vector>
@@ -28,12 +26,8 @@ static std::string defaultReproducerPath(int argc, char **argv) {
         arg.starts_with("help-"))
       return {};
   }
-  llvm::SmallString<128> path;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, path);
-  llvm::sys::path::append(path, "stax-reproducer-%%%%%%%%.mlir");
-  llvm::SmallString<128> unique;
-  llvm::sys::fs::createUniquePath(path, unique, /*MakeAbsolute=*/true);
-  return ("--mlir-pass-pipeline-crash-reproducer=" + unique).str();
+  return "--mlir-pass-pipeline-crash-reproducer=" +
+         mlir::stax::uniqueReproducerPath();
 }
 
 /// Whether the command line sets `option` (with or without a value).

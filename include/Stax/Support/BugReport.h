@@ -7,7 +7,12 @@
 #ifndef STAX_SUPPORT_BUGREPORT_H
 #define STAX_SUPPORT_BUGREPORT_H
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
+
+#include <string>
 
 namespace mlir::stax {
 
@@ -17,6 +22,17 @@ inline void installBugReportMessage() {
       "Stax crashed. Please report it to the Stax maintainers with the input "
       "and the command line; for a pass pipeline, "
       "--mlir-pass-pipeline-crash-reproducer=FILE writes a reproducer.\n");
+}
+
+/// A fresh path in the temporary directory ($TMPDIR or /tmp) for MLIR's
+/// pass pipeline reproducer: the file exists only once a pipeline failed.
+inline std::string uniqueReproducerPath() {
+  llvm::SmallString<128> pattern;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, pattern);
+  llvm::sys::path::append(pattern, "stax-reproducer-%%%%%%%%.mlir");
+  llvm::SmallString<128> path;
+  llvm::sys::fs::createUniquePath(pattern, path, /*MakeAbsolute=*/true);
+  return path.str().str();
 }
 
 } // namespace mlir::stax
