@@ -49,6 +49,19 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     add("stax_rt_sort_i32", &stax_rt_sort_i32);
     add("stax_rt_sort_i64", &stax_rt_sort_i64);
     add("stax_rt_index_error", &stax_rt_index_error);
+#define STAX_ADD_SPECIAL(NAME)                                                 \
+  add("stax_rt_" #NAME "_f32", &stax_rt_##NAME##_f32);                          \
+  add("stax_rt_" #NAME "_f64", &stax_rt_##NAME##_f64);
+    STAX_ADD_SPECIAL(lgamma)
+    STAX_ADD_SPECIAL(digamma)
+    STAX_ADD_SPECIAL(polygamma)
+    STAX_ADD_SPECIAL(erfinv)
+    STAX_ADD_SPECIAL(ndtri)
+    STAX_ADD_SPECIAL(erfcx)
+    STAX_ADD_SPECIAL(nextafter)
+    STAX_ADD_SPECIAL(frexp_mantissa)
+    STAX_ADD_SPECIAL(frexp_exponent)
+#undef STAX_ADD_SPECIAL
     return map;
   });
 }

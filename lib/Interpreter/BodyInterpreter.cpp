@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "BodyInterpreter.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "Stax/Support/SpecialFunctions.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -103,6 +104,7 @@ private:
   FailureOr<Step> compileLoad(sx::LoadOp op);
   FailureOr<Step> compileIndirect(sx::IndirectIndexOp op);
   FailureOr<Step> compileApply(affine::AffineApplyOp op);
+  FailureOr<Step> compileSpecial(SpecialFunctionOp op);
 
   template <typename Fn> Step floatUnary(Operation &op, Fn fn) {
     unsigned a = slotOf(op.getOperand(0)), r = define(op.getResult(0));
@@ -171,6 +173,8 @@ FailureOr<Step> BodyCompiler::compileOp(Operation &op) {
     return compileIndirect(ind);
   if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
     return compileApply(apply);
+  if (auto special = dyn_cast<SpecialFunctionOp>(op))
+    return compileSpecial(special);
   StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
   if (ns == "arith")
     return compileArith(op);
@@ -268,6 +272,47 @@ FailureOr<Step> BodyCompiler::compileApply(affine::AffineApplyOp op) {
     s[r].i = evalAffine(expr, all.take_front(numDims), all.drop_front(numDims));
     return success();
   });
+}
+
+/// The function of Stax/Support/SpecialFunctions.h that the runtime entry
+/// point of `op` calls, in double, rounded once to the (mapped) result type
+/// as that entry point rounds (float versions compute in double).
+FailureOr<Step> BodyCompiler::compileSpecial(SpecialFunctionOp op) {
+  namespace sf = mlir::stax::special;
+  using K = SpecialFunctionKind;
+  unsigned a = slotOf(op.getOperands()[0]);
+  unsigned b = op.getOperands().size() > 1 ? slotOf(op.getOperands()[1]) : a;
+  Type t = mapped(op.getResult().getType());
+  auto n = static_cast<int64_t>(op.getN().value_or(0));
+  switch (op.getKind()) {
+  case K::FrexpExponent:
+    return Step([=, r = define(op.getResult())](Slots &s) {
+      s[r].i = sf::frexpExponent(s[a].f);
+      return success();
+    });
+  case K::Nextafter:
+    return Step([=, r = define(op.getResult())](Slots &s) {
+      s[r].f = t.isF64() ? sf::nextafter(s[a].f, s[b].f)
+                         : sf::nextafter(static_cast<float>(s[a].f),
+                                         static_cast<float>(s[b].f));
+      return success();
+    });
+  case K::Polygamma:
+    return floatUnary(*op, [n](double x) { return sf::polygamma(n, x); });
+  case K::Lgamma:
+    return floatUnary(*op, sf::lgamma);
+  case K::Digamma:
+    return floatUnary(*op, sf::digamma);
+  case K::Erfinv:
+    return floatUnary(*op, sf::erfinv);
+  case K::Ndtri:
+    return floatUnary(*op, sf::ndtri);
+  case K::Erfcx:
+    return floatUnary(*op, sf::erfcx);
+  case K::FrexpMantissa:
+    return floatUnary(*op, sf::frexpMantissa);
+  }
+  llvm_unreachable("unknown special function");
 }
 
 bool compareFloat(arith::CmpFPredicate p, double a, double b) {

@@ -109,6 +109,7 @@ static const KernelRegistry &getRegistry() {
   static const KernelRegistry registry = [] {
     KernelRegistry r;
     registerElementwiseKernels(r);
+    registerSpecialKernels(r);
     registerShapeKernels(r);
     registerReductionKernels(r);
     registerNNKernels(r);

@@ -74,6 +74,7 @@ private:
 
 // One registration function per family file.
 void registerElementwiseKernels(KernelRegistry &registry);
+void registerSpecialKernels(KernelRegistry &registry);
 void registerShapeKernels(KernelRegistry &registry);
 void registerReductionKernels(KernelRegistry &registry);
 void registerNNKernels(KernelRegistry &registry);

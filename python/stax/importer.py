@@ -813,6 +813,8 @@ _UNARY = [
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
     "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
     "erfc", "silu", "mish", "round",
+    # Special functions (TpSpecialOps.td).
+    "lgamma", "digamma", "erfinv", "special_ndtri", "special_erfcx",
 ]
 
 _IDENTITY = {"clone": "tp.clone", "detach": "tp.detach", "alias": "tp.alias",
@@ -833,7 +835,7 @@ _BINARY = {
     "bitwise_xor": ("tp.bitwise_xor", None),
 }
 _BINARY_DEFAULT = ["maximum", "minimum", "atan2", "logical_and", "logical_or",
-                   "logical_xor"]
+                   "logical_xor", "nextafter"]
 
 
 def _build_table() -> Dict[Any, Emitter]:
@@ -864,6 +866,8 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("clamp_min"), _clamp("min"))
     put(ov("clamp_max"), _clamp("max"))
     put(ov("_to_copy"), _op("tp._to_copy", dtype=_DTYPE))
+    put(ov("polygamma"), _op("tp.polygamma", n=_I64))
+    put(ov("frexp", "Tensor"), _op("tp.frexp"))
     # tp.sort is stable; eager's unstable sort orders ties unspecifiedly.
     put(ov("sort"), _sort)
     put(ov("sort", "stable"), _sort)
@@ -1100,8 +1104,9 @@ def _add_prims(t: Dict[Any, Emitter]) -> None:
     prims = torch.ops.prims
     for name in ("abs neg sqrt rsqrt exp exp2 expm1 log log1p log2 log10 sin "
                  "cos tan asin acos atan sinh cosh tanh erf erfc floor ceil "
-                 "trunc sign bitwise_not isnan").split():
-        twin = getattr(getattr(aten, name), "default", None)
+                 "trunc sign bitwise_not isnan lgamma digamma erf_inv").split():
+        aten_name = {"erf_inv": "erfinv"}.get(name, name)
+        twin = getattr(getattr(aten, aten_name), "default", None)
         if hasattr(prims, name) and twin in t:
             t[getattr(prims, name).default] = _prims_twin(twin)
     for name, twin in {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
@@ -1111,7 +1116,8 @@ def _add_prims(t: Dict[Any, Emitter]) -> None:
                        "remainder": "remainder", "atan2": "atan2",
                        "pow": "pow", "bitwise_and": "bitwise_and",
                        "bitwise_or": "bitwise_or",
-                       "bitwise_xor": "bitwise_xor"}.items():
+                       "bitwise_xor": "bitwise_xor",
+                       "nextafter": "nextafter"}.items():
         packet = getattr(aten, twin)
         ov = getattr(packet, "Tensor", None) or getattr(packet, "default", None)
         if name == "pow":

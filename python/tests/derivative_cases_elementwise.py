@@ -84,6 +84,27 @@ def _cases():
     add("tril", unary("tril", "diagonal = 1 : i64"))
     add("triu", unary("triu", "diagonal = -1 : i64"))
 
+    # Special functions (SpecialRules.cpp), on their smooth domains.
+    for op in ["lgamma", "digamma"]:
+        add(op, unary(op, spec="positive"))
+    for n in (1, 2):
+        add("polygamma_%d" % n, unary("polygamma", "n = %d : i64" % n,
+                                      spec="positive"))
+    add("special_erfcx", unary("special_erfcx"))
+    t = _t((3, 4))
+    # erfinv on [-0.5, 0.5] (it blows up at +-1), ndtri on sigmoid(x) in (0, 1).
+    for op, pre in [("erfinv", "tp.mul.Scalar %%x {other = 0.5 : f64} : %s -> %s"),
+                    ("special_ndtri", "tp.sigmoid %%x : %s -> %s")]:
+        c.append((op, _module([("x", t, True)],
+                              ["%0 = " + pre % (t, t),
+                               "%%1 = tp.%s %%0 : %s -> %s" % (op, t, t)],
+                              [("%1", t)]), [("float", [3, 4])]))
+    # frexp's mantissa (x / 2^e): random inputs are away from powers of 2.
+    ti = _t((3, 4), "i32")
+    c.append(("frexp", _module([("x", t, True)],
+                               ["%%0:2 = tp.frexp %%x : %s -> %s, %s" % (t, t, ti)],
+                               [("%0#0", t)]), [("float", [3, 4])]))
+
     # Binary ops, with broadcasting.
     add("add_alpha", binary("add", "alpha = 2.5 : f64", ((3, 4), (4,))))
     add("sub_alpha", binary("sub", "alpha = 3 : i64", ((3, 1), (3, 4))))

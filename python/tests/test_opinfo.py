@@ -40,7 +40,7 @@ SLICE = [
     "logcumsumexp", "cummax", "topk", "kthvalue", "median",
     "scatter_reduce.amax", "scatter_reduce.mean", "index_add",
     "masked_scatter", "searchsorted", "nn.functional.embedding_bag",
-    "as_strided_scatter", "multinomial",
+    "as_strided_scatter", "multinomial", "sgn",
 ]
 
 _ENTRIES = {sweep.entry_name(op): (op, why) for op, why in sweep.load_entries()}

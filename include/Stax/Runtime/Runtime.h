@@ -55,6 +55,30 @@ void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices);
 
+/// The scalar special functions of stax.special_function, one per kind and
+/// type: the definitions of Stax/Support/SpecialFunctions.h that the
+/// interpreter uses (the f32 versions compute in double and round once), so
+/// that compiled code and the interpreter agree bitwise. `polygamma` takes
+/// its order n >= 0 first.
+float stax_rt_lgamma_f32(float x);
+double stax_rt_lgamma_f64(double x);
+float stax_rt_digamma_f32(float x);
+double stax_rt_digamma_f64(double x);
+float stax_rt_polygamma_f32(int64_t n, float x);
+double stax_rt_polygamma_f64(int64_t n, double x);
+float stax_rt_erfinv_f32(float x);
+double stax_rt_erfinv_f64(double x);
+float stax_rt_ndtri_f32(float x);
+double stax_rt_ndtri_f64(double x);
+float stax_rt_erfcx_f32(float x);
+double stax_rt_erfcx_f64(double x);
+float stax_rt_nextafter_f32(float from, float to);
+double stax_rt_nextafter_f64(double from, double to);
+float stax_rt_frexp_mantissa_f32(float x);
+double stax_rt_frexp_mantissa_f64(double x);
+int32_t stax_rt_frexp_exponent_f32(float x);
+int32_t stax_rt_frexp_exponent_f64(double x);
+
 /// A run-time check failed at error site `site` (an index into the module's
 /// stax.error_sites): `value` is outside [0, size). The first error of a
 /// call is kept; the caller reads it with stax_rt_take_error.

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include <limits>
@@ -320,6 +321,7 @@ private:
   /// values.
   SmallVector<Value> cloneBody(Block &body, ValueRange ivs);
   Value emitIndirect(IndirectIndexOp op, IRMapping &map);
+  Value emitSpecialCall(SpecialFunctionOp op, IRMapping &map);
   Value address(Location loc, ArrayRef<int64_t> strides, int64_t offset,
                 ValueRange ivs);
   /// Loops over `ranges`; `inner(ivs)` emits the body of the innermost.
@@ -399,6 +401,58 @@ Value NodeEmitter::emitIndirect(IndirectIndexOp op, IRMapping &map) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
+/// The function a special function calls: the runtime's
+/// stax_rt_<kind>_<type> on the CPU, libdevice's twin on CUDA ("" when
+/// libdevice has none).
+static std::string specialCallee(SpecialFunctionOp op, bool gpu) {
+  bool f32 = op.getOperands()[0].getType().isF32();
+  SpecialFunctionKind kind = op.getKind();
+  if (!gpu)
+    return ("stax_rt_" + stringifySpecialFunctionKind(kind) +
+            (f32 ? "_f32" : "_f64"))
+        .str();
+  StringRef base;
+  switch (kind) {
+  case SpecialFunctionKind::Lgamma: base = "__nv_lgamma"; break;
+  case SpecialFunctionKind::Erfinv: base = "__nv_erfinv"; break;
+  case SpecialFunctionKind::Ndtri: base = "__nv_normcdfinv"; break;
+  case SpecialFunctionKind::Erfcx: base = "__nv_erfcx"; break;
+  case SpecialFunctionKind::Nextafter: base = "__nv_nextafter"; break;
+  default: return "";
+  }
+  return (base + (f32 ? "f" : "")).str();
+}
+
+/// A call of the special function's scalar entry point (the order of a
+/// polygamma first, as an i64). On CUDA, an llvm.call of an llvm.func:
+/// convert-gpu-to-nvvm gives every func.func a C-interface wrapper
+/// (_mlir_ciface_<name>), which libdevice does not define.
+Value NodeEmitter::emitSpecialCall(SpecialFunctionOp op, IRMapping &map) {
+  Location loc = op.getLoc();
+  SmallVector<Value> args;
+  if (std::optional<uint64_t> n = op.getN())
+    args.push_back(
+        arith::ConstantIntOp::create(b, loc, static_cast<int64_t>(*n), 64));
+  for (Value v : op.getOperands())
+    args.push_back(map.lookup(v));
+  std::string name = specialCallee(op, options.gpu);
+  if (options.gpu) {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto decl = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+    if (!decl) {
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      SmallVector<Type> inputs(ValueRange(args).getTypes());
+      decl = LLVM::LLVMFuncOp::create(
+          mb, module.getLoc(), name,
+          LLVM::LLVMFunctionType::get(op.getType(), inputs));
+    }
+    return LLVM::CallOp::create(b, loc, decl, args).getResult();
+  }
+  auto type = b.getFunctionType(TypeRange(ValueRange(args)), op.getType());
+  func::FuncOp callee = buffers.externalCallee(name, type);
+  return func::CallOp::create(b, loc, callee, args).getResult(0);
+}
+
 SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
   IRMapping map;
   map.map(body.getArguments(), ivs);
@@ -434,6 +488,10 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
     }
     if (auto ind = dyn_cast<IndirectIndexOp>(op)) {
       map.map(ind.getResult(), emitIndirect(ind, map));
+      continue;
+    }
+    if (auto special = dyn_cast<SpecialFunctionOp>(op)) {
+      map.map(special.getResult(), emitSpecialCall(special, map));
       continue;
     }
     b.clone(op, map);
@@ -780,6 +838,19 @@ void codegen::emitThreadGrid(OpBuilder &b, Location loc,
 LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
                                 BufferMap &buffers, const LoopOptions &options) {
   NodeEmitter emitter(b, buffers, options);
+  if (options.gpu) {
+    // Special functions libdevice lacks have no CUDA code: say which.
+    WalkResult missing = node->walk([&](SpecialFunctionOp op) {
+      if (!specialCallee(op, /*gpu=*/true).empty())
+        return WalkResult::advance();
+      op.emitError() << "'" << stringifySpecialFunctionKind(op.getKind())
+                     << "' has no CUDA code generation (libdevice lacks it; "
+                        "use the cpu target)";
+      return WalkResult::interrupt();
+    });
+    if (missing.wasInterrupted())
+      return failure();
+  }
   if (!options.gpu) {
     bool parallel = options.parallel && workOf(node) >= options.grain;
     return emitter.emit(node, {}, parallel);

@@ -37,6 +37,9 @@ public:
   virtual int64_t errorSite(Operation *op) = 0;
   /// The runtime's error callback, declared once per module.
   virtual func::FuncOp indexErrorCallee() = 0;
+  /// An external function `name` of `type` (a runtime entry point),
+  /// declared once per module.
+  virtual func::FuncOp externalCallee(StringRef name, FunctionType type) = 0;
 };
 
 /// Body evaluations of a node (iteration ranges times reduction ranges),

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -41,12 +43,13 @@ struct ModuleState {
   func::FuncOp indexError;
   unsigned constants = 0;
 
-  func::FuncOp declare(StringRef name, TypeRange inputs) {
+  func::FuncOp declare(StringRef name, TypeRange inputs,
+                       TypeRange results = {}) {
     if (auto f = module.lookupSymbol<func::FuncOp>(name))
       return f;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     auto f = func::FuncOp::create(b, module.getLoc(), name,
-                                  b.getFunctionType(inputs, {}));
+                                  b.getFunctionType(inputs, results));
     f.setPrivate();
     return f;
   }
@@ -130,6 +133,9 @@ public:
   func::FuncOp indexErrorCallee() override {
     Type i64 = b.getI64Type();
     return state.declare("stax_rt_index_error", {i64, i64, i64});
+  }
+  func::FuncOp externalCallee(StringRef name, FunctionType type) override {
+    return state.declare(name, type.getInputs(), type.getResults());
   }
 
 private:

@@ -76,6 +76,12 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
     // Masked loads and data-dependent indices keep the scalar loop.
     if (isa<IndirectIndexOp>(op))
       return failure();
+    // Special functions are runtime calls of one scalar each: these are rare
+    // functions (lgamma, erfinv, ...), not the transcendental functions of
+    // hot loops, so their bodies keep the scalar loop rather than calling
+    // the runtime once per lane.
+    if (isa<SpecialFunctionOp>(op))
+      return failure();
     if (auto load = dyn_cast<LoadOp>(op); load && load.getMask())
       return failure();
     // vector<Nxi1> is packed bits in LLVM; buffers hold one byte per i1.

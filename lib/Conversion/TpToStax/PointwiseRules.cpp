@@ -571,6 +571,70 @@ void registerBinary(RuleTable &r) {
 }
 
 //===----------------------------------------------------------------------===//
+// Special functions
+//===----------------------------------------------------------------------===//
+
+using SpecialKind = SpecialFunctionKind;
+
+/// `stax.special_function kind(operands) : result` (the kernels of
+/// SpecialKernels.cpp compute the same scalar function).
+Value specialFunction(BodyBuilder &bb, SpecialKind kind, ValueRange operands,
+                      Type result, std::optional<int64_t> n = std::nullopt) {
+  IntegerAttr order = n ? bb.b.getI64IntegerAttr(*n) : IntegerAttr();
+  auto kindAttr = SpecialFunctionKindAttr::get(bb.b.getContext(), kind);
+  return SpecialFunctionOp::create(bb.b, bb.loc, result, kindAttr, operands,
+                                   order);
+}
+
+FloatUnary special(SpecialKind kind, std::optional<int64_t> n = std::nullopt) {
+  return [=](BodyBuilder &bb, Value x) {
+    return specialFunction(bb, kind, x, x.getType(), n);
+  };
+}
+
+/// The special functions: computed in computeType (f32 for half precision,
+/// as their kernels), except nextafter, whose step is the result type's
+/// (lowered for f32 and f64 only: the runtime has no half entry point),
+/// and frexp, exact in any wider type.
+void registerSpecial(RuleTable &r) {
+  r["tp.lgamma"] = unary(special(SpecialKind::Lgamma));
+  r["tp.digamma"] = unary(special(SpecialKind::Digamma));
+  r["tp.erfinv"] = unary(special(SpecialKind::Erfinv));
+  r["tp.special_ndtri"] = unary(special(SpecialKind::Ndtri));
+  r["tp.special_erfcx"] = unary(special(SpecialKind::Erfcx));
+  r["tp.polygamma"] = [](RuleContext &ctx) -> Result {
+    auto n = static_cast<int64_t>(cast<tp::PolygammaOp>(ctx.op).getN());
+    return unary(special(SpecialKind::Polygamma, n))(ctx);
+  };
+  r["tp.nextafter"] = [](RuleContext &ctx) -> Result {
+    Type elt = ctx.resultType().getElementType();
+    if (!elt.isF32() && !elt.isF64())
+      return failure();
+    BinaryFns fns{[](BodyBuilder &bb, Value a, Value b) {
+                    return specialFunction(bb, SpecialKind::Nextafter, {a, b},
+                                           a.getType());
+                  },
+                  nullptr};
+    return one(binaryNode(ctx.resultType(), ctx.operands, elt, fns));
+  };
+  r["tp.frexp"] = [](RuleContext &ctx) -> Result {
+    auto op = cast<tp::FrexpOp>(ctx.op);
+    NodePtr x = ctx.operands[0];
+    auto part = [&](Value result, SpecialKind kind) {
+      auto rt = cast<RankedTensorType>(result.getType());
+      Type ct = computeType(op.getSelf().getType().getElementType());
+      return pointwise(rt, {x}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+        Value v = bb.convert(in[0], ct);
+        Type t = kind == SpecialKind::FrexpExponent ? bb.b.getI32Type() : ct;
+        return bb.convert(specialFunction(bb, kind, v, t), rt.getElementType());
+      });
+    };
+    return SmallVector<NodePtr>{part(op.getMantissa(), SpecialKind::FrexpMantissa),
+                                part(op.getExponent(), SpecialKind::FrexpExponent)};
+  };
+}
+
+//===----------------------------------------------------------------------===//
 // Selection and creation
 //===----------------------------------------------------------------------===//
 
@@ -665,5 +729,6 @@ void registerSelection(RuleTable &r) {
 void stax::lowering::registerPointwiseRules(RuleTable &rules) {
   registerUnary(rules);
   registerBinary(rules);
+  registerSpecial(rules);
   registerSelection(rules);
 }

@@ -546,3 +546,36 @@ void IndirectIndexOp::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,
                  inferIndexRange(argRanges[0], getSize(), getWrapNegative(),
                                  getCheckBounds()));
 }
+
+//===----------------------------------------------------------------------===//
+// SpecialFunctionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpecialFunctionOp::verify() {
+  SpecialFunctionKind kind = getKind();
+  unsigned arity = kind == SpecialFunctionKind::Nextafter ? 2 : 1;
+  if (getOperands().size() != arity)
+    return emitOpError() << "'" << stringifySpecialFunctionKind(kind)
+                         << "' takes " << arity << " operand(s), not "
+                         << getOperands().size();
+  Type t = getOperands()[0].getType();
+  if (!t.isF32() && !t.isF64())
+    return emitOpError() << "operands must be f32 or f64 (the runtime's "
+                            "types), not "
+                         << t;
+  if (arity == 2 && getOperands()[1].getType() != t)
+    return emitOpError() << "operands must have one type";
+  Type want = kind == SpecialFunctionKind::FrexpExponent
+                  ? Type(IntegerType::get(getContext(), 32))
+                  : t;
+  if (getType() != want)
+    return emitOpError() << "result must be " << want << ", not " << getType();
+  bool polygamma = kind == SpecialFunctionKind::Polygamma;
+  if (polygamma != getN().has_value())
+    return emitOpError() << "takes an order n if and only if it is 'polygamma'";
+  // I64Attr reads back as uint64_t: a negative order is its two's complement.
+  if (polygamma && static_cast<int64_t>(*getN()) < 0)
+    return emitOpError() << "order n = " << static_cast<int64_t>(*getN())
+                         << " must be >= 0";
+  return success();
+}

@@ -9,6 +9,7 @@ using namespace mlir;
 void tp::registerDerivativeRules(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tp::TpDialect *) {
     autodiff::attachElementwiseRules(ctx);
+    autodiff::attachSpecialRules(ctx);
     autodiff::attachReductionRules(ctx);
     autodiff::attachShapeRules(ctx);
     autodiff::attachNNRules(ctx);

@@ -53,6 +53,7 @@ template <typename... OpTs> void attachRules(MLIRContext *ctx) {
 
 // Registration entry points, one per family file.
 void attachElementwiseRules(MLIRContext *ctx);
+void attachSpecialRules(MLIRContext *ctx);
 void attachReductionRules(MLIRContext *ctx);
 void attachShapeRules(MLIRContext *ctx);
 void attachNNRules(MLIRContext *ctx);

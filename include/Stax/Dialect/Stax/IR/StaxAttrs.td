@@ -30,6 +30,22 @@ def Stax_ScatterMode : I32EnumAttr<"ScatterMode", "how a scatter writes", [
 }
 def Stax_ScatterModeAttr : EnumAttr<Stax_Dialect, Stax_ScatterMode, "scatter_mode">;
 
+// The functions of stax.special_function (Stax/Support/SpecialFunctions.h).
+// Printed as a keyword: `stax.special_function lgamma(%x) : (f32) -> f32`.
+def Stax_SpecialFunctionKind : I32EnumAttr<"SpecialFunctionKind",
+    "a scalar special function", [
+    I32EnumAttrCase<"Lgamma", 0, "lgamma">,
+    I32EnumAttrCase<"Digamma", 1, "digamma">,
+    I32EnumAttrCase<"Polygamma", 2, "polygamma">,
+    I32EnumAttrCase<"Erfinv", 3, "erfinv">,
+    I32EnumAttrCase<"Ndtri", 4, "ndtri">,
+    I32EnumAttrCase<"Erfcx", 5, "erfcx">,
+    I32EnumAttrCase<"Nextafter", 6, "nextafter">,
+    I32EnumAttrCase<"FrexpMantissa", 7, "frexp_mantissa">,
+    I32EnumAttrCase<"FrexpExponent", 8, "frexp_exponent">]> {
+  let cppNamespace = "::mlir::stax";
+}
+
 def Stax_LayoutAttr : AttrDef<Stax_Dialect, "Layout"> {
   let mnemonic = "layout";
   let summary = "storage layout of a buffer: strides and offset";

@@ -53,13 +53,23 @@ def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
     without changing any address, so the result keeps its type and the
     layout's strides follow the loops.
 
+    Syntax: `stax.pointwise`, the optional `ranges [...]`, `layout
+    <strides>` (with `offset = o` when not 0), `:` the result type, the
+    optional `attributes {...}`, then the body. Example: `exp` of a
+    transposed 2x3 input (`tp.exp (tp.t %x)` after `--stax-lower`); element
+    (i0, i1) reads element (i1, i0), at address `i0 + 3 * i1` of the
+    input's row-major storage:
+
     ```mlir
-    %0 = stax.pointwise layout <[512, 1]> : tensor<256x512xf32> {
-    ^bb0(%i0: index, %i1: index):
-      %a = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 256)>(%i0, %i1)
-      %x = stax.load %arg0[%a] : tensor<512x256xf32>
-      ...
-      stax.yield %v : f32
+    func.func @example(%arg0: tensor<2x3xf32>) -> tensor<3x2xf32> {
+      %0 = stax.pointwise layout <[2, 1]> : tensor<3x2xf32> {
+      ^bb0(%i0: index, %i1: index):
+        %1 = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 3)>(%i0, %i1)
+        %2 = stax.load %arg0[%1] : tensor<2x3xf32>
+        %3 = math.exp %2 : f32
+        stax.yield %3 : f32
+      }
+      return %0 : tensor<3x2xf32>
     }
     ```
   }];
@@ -97,6 +107,23 @@ def Stax_ReductionOp : Stax_NodeOp<"reduction"> {
 
     As for `stax.pointwise`, optional `ranges` replaces the result's shape as
     the (outer) iteration range after loop normalization.
+
+    Syntax: `stax.reduction`, the kind, the reduction ranges `[...]`, the
+    optional `ranges [...]`, `layout <...>`, `:` the result types, then the
+    body. Example: the row maximum of a 4x8
+    tensor (`tp.amax` over dim 1):
+
+    ```mlir
+    func.func @example(%arg0: tensor<4x8xf32>) -> tensor<4xf32> {
+      %0 = stax.reduction max [8] layout <[1]> : tensor<4xf32> {
+      ^bb0(%i0: index, %r0: index):
+        %1 = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1)>(%i0, %r0)
+        %2 = stax.load %arg0[%1] : tensor<4x8xf32>
+        stax.yield %2 : f32
+      }
+      return %0 : tensor<4xf32>
+    }
+    ```
   }];
   let arguments = (ins Stax_ReductionKindAttr:$kind,
                        DenseI64ArrayAttr:$reduction_ranges,
@@ -125,6 +152,25 @@ def Stax_ScatterOp : Stax_NodeOp<"scatter"> {
     eager) or is added to it (`accumulate`: atomic-add semantics, so any
     order gives the same real-number result; the interpreter adds in
     lexicographic order).
+
+    Syntax: `stax.scatter`, the mode, the base, the ranges `[...]`,
+    `layout <...>`, `:` the result type, then the body, which yields an
+    `index` (the address) and the value.
+    Example: `tp.scatter_add` of four values into a vector of 8, each
+    index checked (a bad index is a run-time error):
+
+    ```mlir
+    func.func @example(%arg0: tensor<8xf32>, %arg1: tensor<4xi64>, %arg2: tensor<4xf32>) -> tensor<8xf32> {
+      %0 = stax.scatter accumulate %arg0 [4] layout <[1]> : tensor<8xf32> {
+      ^bb0(%i0: index):
+        %1 = stax.load %arg1[%i0] : tensor<4xi64>
+        %2 = stax.indirect_index %1, 8 {check_bounds} : i64
+        %3 = stax.load %arg2[%i0] : tensor<4xf32>
+        stax.yield %2, %3 : index, f32
+      }
+      return %0 : tensor<8xf32>
+    }
+    ```
   }];
   let arguments = (ins AnyRankedTensor:$base, Stax_ScatterModeAttr:$mode,
                        DenseI64ArrayAttr:$ranges, Stax_LayoutAttr:$layout);
@@ -143,6 +189,32 @@ def Stax_KernelOp : Stax_Op<"kernel", [RecursiveMemoryEffects,
     The results are the yielded node results that are read outside the
     kernel; the others are kernel-local. The semantics are the nodes' in
     order: fusing never changes a value.
+
+    Example: the row maximum and the subtraction that reads it, one row at
+    a time (what `--stax-fuse` makes of `x - amax(x, 1, keepdim)`):
+
+    ```mlir
+    func.func @example(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %0 = stax.kernel [4] : tensor<4x8xf32> {
+        %1 = stax.reduction max [8] layout <[1, 1]> : tensor<4x1xf32> {
+        ^bb0(%i0: index, %i1: index, %r0: index):
+          %3 = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1)>(%i0, %r0)
+          %4 = stax.load %arg0[%3] : tensor<4x8xf32>
+          stax.yield %4 : f32
+        }
+        %2 = stax.pointwise layout <[8, 1]> : tensor<4x8xf32> {
+        ^bb0(%i0: index, %i1: index):
+          %3 = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1)>(%i0, %i1)
+          %4 = stax.load %arg0[%3] : tensor<4x8xf32>
+          %5 = stax.load %1[%i0] : tensor<4x1xf32>
+          %6 = arith.subf %4, %5 : f32
+          stax.yield %6 : f32
+        }
+        stax.yield %2 : tensor<4x8xf32>
+      }
+      return %0 : tensor<4x8xf32>
+    }
+    ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$outer_ranges);
   let results = (outs Variadic<AnyRankedTensor>:$results);
@@ -171,6 +243,25 @@ def Stax_LoadOp : Stax_Op<"load", [Pure,
     loads of concatenation). The value has the scalar type of the element
     type: the element type itself, or for a `ui8` element an `i16` holding
     its value (zero-extended).
+
+    Example: the masked loads of `tp.cat` of a 2- and a 3-element vector:
+
+    ```mlir
+    func.func @example(%arg0: tensor<2xf32>, %arg1: tensor<3xf32>) -> tensor<5xf32> {
+      %0 = stax.pointwise layout <[1]> : tensor<5xf32> {
+      ^bb0(%i0: index):
+        %c2 = arith.constant 2 : index
+        %1 = arith.cmpi sge, %i0, %c2 : index
+        %2 = affine.apply affine_map<(d0) -> (d0 - 2)>(%i0)
+        %3 = stax.load %arg1[%2] mask %1 : tensor<3xf32>
+        %4 = arith.cmpi slt, %i0, %c2 : index
+        %5 = stax.load %arg0[%i0] mask %4 : tensor<2xf32>
+        %6 = arith.select %4, %5, %3 : f32
+        stax.yield %6 : f32
+      }
+      return %0 : tensor<5xf32>
+    }
+    ```
   }];
   let arguments = (ins AnyRankedTensor:$buffer, Index:$address,
                        Optional<I1>:$mask);
@@ -197,6 +288,21 @@ def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [
     (Python semantics); with `check_bounds`, a value outside `[0, size)`
     (after wrapping) is a run-time error naming this op. Range analysis drops
     both when it proves the value is in `[0, size)` (Section 6.8).
+
+    Example: `x[idx]` with Python's negative indices (`tp.index`):
+
+    ```mlir
+    func.func @example(%arg0: tensor<128xf32>, %arg1: tensor<4xi64>) -> tensor<4xf32> {
+      %0 = stax.pointwise layout <[1]> : tensor<4xf32> {
+      ^bb0(%i0: index):
+        %1 = stax.load %arg1[%i0] : tensor<4xi64>
+        %2 = stax.indirect_index %1, 128 {check_bounds, wrap_negative} : i64
+        %3 = stax.load %arg0[%2] : tensor<128xf32>
+        stax.yield %3 : f32
+      }
+      return %0 : tensor<4xf32>
+    }
+    ```
   }];
   let arguments = (ins AnySignlessInteger:$value, I64Attr:$size,
                        UnitAttr:$wrap_negative, UnitAttr:$check_bounds);
@@ -213,9 +319,58 @@ def Stax_IndirectIndexOp : Stax_Op<"indirect_index", [
   }];
 }
 
+// Not Elementwise: the vectorizer keeps a body with a call scalar (these
+// are rare functions, not the transcendental functions of hot loops).
+def Stax_SpecialFunctionOp : Stax_Op<"special_function", [Pure]> {
+  let summary = "a special function of scalars (lgamma, digamma, erfinv, ...)";
+  let description = [{
+    A function of `Stax/Support/SpecialFunctions.h` that the math dialect
+    lacks: `lgamma`, `digamma`, `polygamma` (of order `n`), `erfinv`,
+    `ndtri`, `erfcx` and `frexp_mantissa` of one operand, `nextafter` of
+    two, `frexp_exponent` of one with an `i32` result. Operands are `f32` or
+    `f64` of one type, which the result has too. The interpreter computes
+    the shared C++ function; `--stax-to-loops` calls the runtime's
+    `stax_rt_<kind>_<type>` (libdevice's twin on CUDA), so both agree
+    bitwise on the CPU.
+
+    ```mlir
+    %y = stax.special_function lgamma(%x) : (f32) -> f32
+    %z = stax.special_function polygamma(%d) {n = 2 : i64} : (f64) -> f64
+    %n = stax.special_function nextafter(%x, %y) : (f32, f32) -> f32
+    %e = stax.special_function frexp_exponent(%x) : (f32) -> i32
+    ```
+  }];
+  let arguments = (ins Stax_SpecialFunctionKind:$kind,
+                       Variadic<AnyFloat>:$operands,
+                       OptionalAttr<I64Attr>:$n);
+  let results = (outs AnyTypeOf<[AnyFloat, I32]>:$result);
+  let assemblyFormat = [{
+    $kind `(` $operands `)` attr-dict `:` functional-type($operands, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Stax_YieldOp : Stax_Op<"yield", [Pure, Terminator,
     ParentOneOf<["PointwiseOp", "ReductionOp", "ScatterOp", "KernelOp"]>]> {
   let summary = "the value(s) a node body computes for one index";
+  let description = [{
+    Terminates the body of a node: the element of a `stax.pointwise`, the
+    value to combine of a `stax.reduction` (three for `welford_combine`),
+    the address and value of a `stax.scatter`. In a `stax.kernel` it
+    lists the node results the kernel returns.
+
+    ```mlir
+    func.func @example(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = stax.pointwise layout <[1]> : tensor<4xf32> {
+      ^bb0(%i0: index):
+        %1 = stax.load %arg0[%i0] : tensor<4xf32>
+        %2 = arith.negf %1 : f32
+        stax.yield %2 : f32
+      }
+      return %0 : tensor<4xf32>
+    }
+    ```
+  }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* empty, for the implicit terminator */ }]>];

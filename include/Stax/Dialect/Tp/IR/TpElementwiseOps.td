@@ -89,6 +89,15 @@ def Tp_GeluOp : Tp_UnaryOp<"gelu", "FloatOnly"> {
   let description = [{
     `x * Φ(x)` with `approximate = #tp.approximate<none>` (the default), or
     the tanh approximation with `approximate = #tp.approximate<tanh>`.
+    Floating operands only; the result has the type of `self`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+      %erf = tp.gelu %x : tensor<2x3xf32> -> tensor<2x3xf32>
+      %tanh = tp.gelu %x {approximate = #tp.approximate<tanh>} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %erf, %tanh : tensor<2x3xf32>, tensor<2x3xf32>
+    }
+    ```
   }];
   let arguments = (ins Tp_Tensor:$self,
                        Tp_ApproximateAttr:$approximate);
@@ -112,6 +121,19 @@ def Tp_HardtanhOp : Tp_UnaryOp<"hardtanh"> {
 }
 def Tp_ClampOp : Tp_UnaryOp<"clamp"> {
   let summary = "clamp to [min, max]; either bound may be absent (clamp_min, clamp_max)";
+  let description = [{
+    `aten.clamp`, `aten.clamp_min` and `aten.clamp_max`: each element is
+    raised to `min` and lowered to `max` (scalar attributes, at least one
+    of them present). NaN stays NaN. The result has the type of `self`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+      %c = tp.clamp %x {min = -1.0 : f64, max = 1.0 : f64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      %relu6 = tp.clamp %x {min = 0 : i64, max = 6 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %c, %relu6 : tensor<2x3xf32>, tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<Tp_ScalarAttr>:$min,
                        OptionalAttr<Tp_ScalarAttr>:$max);
   let hasVerifier = 1;
@@ -119,6 +141,19 @@ def Tp_ClampOp : Tp_UnaryOp<"clamp"> {
 
 def Tp_ToCopyOp : Tp_Op<"_to_copy", [Tp_Pointwise]> {
   let summary = "dtype conversion (aten._to_copy); the result type names the dtype";
+  let description = [{
+    Converts every element to the result's element type, as eager's
+    `tensor.to(dtype)`: floating to integer truncates toward zero, integer
+    to bool is `!= 0`. The shape does not change; `dtype` records the
+    requested type (optional, the result type is what counts).
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xi64> {
+      %r = tp._to_copy %x {dtype = i64} : tensor<2x3xf32> -> tensor<2x3xi64>
+      return %r : tensor<2x3xi64>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<TypeAttr>:$dtype);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
@@ -139,6 +174,20 @@ def Tp_SubOp : Tp_BinaryOp<"sub"> {
 def Tp_MulOp : Tp_BinaryOp<"mul">;
 def Tp_DivOp : Tp_Op<"div", [Tp_Pointwise]> {
   let summary = "true division, or floor/trunc division with `rounding_mode` (aten.div.Tensor[_mode])";
+  let description = [{
+    Broadcasting division. Without `rounding_mode` it is true division
+    (integer operands give `f32`); with `#tp.rounding_mode<trunc>` or
+    `<floor>` the quotient is rounded and integer operands stay integers
+    (an integer division by zero is a run-time error in the interpreter).
+
+    ```mlir
+    func.func @example(%a: tensor<2x3xi64>, %b: tensor<3xi64>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
+      %q = tp.div %a, %b : tensor<2x3xi64>, tensor<3xi64> -> tensor<2x3xf32>
+      %f = tp.div %a, %b {rounding_mode = #tp.rounding_mode<floor>} : tensor<2x3xi64>, tensor<3xi64> -> tensor<2x3xi64>
+      return %q, %f : tensor<2x3xf32>, tensor<2x3xi64>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other,
                        OptionalAttr<Tp_RoundingModeAttr>:$rounding_mode);
   let results = (outs Tp_Tensor:$result);
@@ -182,6 +231,18 @@ def Tp_RsubScalarOp : Tp_ScalarOp<"rsub.Scalar"> {
 def Tp_MulScalarOp : Tp_ScalarOp<"mul.Scalar"> { let hasFolder = 1; }
 def Tp_DivScalarOp : Tp_Op<"div.Scalar", [Tp_Pointwise]> {
   let summary = "division by a scalar, optionally with `rounding_mode`";
+  let description = [{
+    `aten.div.Scalar` (and `div.Scalar_mode` with `rounding_mode`): `self`
+    divided by the scalar attribute `other`, with the promotion of
+    `tp.div`. Division by 1 folds away.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %r = tp.div.Scalar %x {other = 4 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %r : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other,
                        OptionalAttr<Tp_RoundingModeAttr>:$rounding_mode);
   let results = (outs Tp_Tensor:$result);
@@ -206,6 +267,18 @@ def Tp_GeScalarOp : Tp_ScalarOp<"ge.Scalar", "ToBool">;
 
 def Tp_WhereOp : Tp_Op<"where", [Tp_Pointwise]> {
   let summary = "`condition ? self : other`, broadcasting all three (aten.where.self)";
+  let description = [{
+    Selects, element by element, `self` where `condition` (an `i1` tensor)
+    is true and `other` elsewhere. The three operands broadcast together;
+    the result's element type is the promotion of `self` and `other`.
+
+    ```mlir
+    func.func @example(%c: tensor<2x3xi1>, %x: tensor<2x3xf32>, %zero: tensor<f32>) -> tensor<2x3xf32> {
+      %r = tp.where %c, %x, %zero : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+      return %r : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_BoolTensor:$condition, Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = [{
@@ -214,6 +287,18 @@ def Tp_WhereOp : Tp_Op<"where", [Tp_Pointwise]> {
 }
 def Tp_MaskedFillScalarOp : Tp_Op<"masked_fill.Scalar", [Tp_Pointwise]> {
   let summary = "`mask ? value : self`, mask broadcast to self (aten.masked_fill.Scalar)";
+  let description = [{
+    Replaces the elements of `self` where `mask` (an `i1` tensor that
+    broadcasts to self's shape) is true by the scalar `value`. The result
+    has the type of `self`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>, %m: tensor<3xi1>) -> tensor<2x3xf32> {
+      %r = tp.masked_fill.Scalar %x, %m {value = -1.0e+09 : f64} : (tensor<2x3xf32>, tensor<3xi1>) -> tensor<2x3xf32>
+      return %r : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_BoolTensor:$mask, Tp_ScalarAttr:$value);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = [{

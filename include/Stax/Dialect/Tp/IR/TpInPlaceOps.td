@@ -43,6 +43,20 @@ class Tp_InPlaceOp<string mnemonic, string functional, list<Trait> traits = []>
 // self OP= other (broadcast to self).
 class Tp_BinaryInPlaceOp<string mnemonic, string functional>
     : Tp_InPlaceOp<mnemonic, functional> {
+  let description = [{
+    Mutates its first operand `self` in place and returns it (the result is
+    the same tensor as `self`, of self's type): later uses of `self` see the
+    new contents. Run `--stax-functionalize` to rewrite it into `tp.}] #
+    functional # [{` with value semantics.
+    `other` broadcasts to self's shape.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.}] # mnemonic # [{ %x, %y : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let assemblyFormat = [{
     $self `,` $other attr-dict `:` type($self) `,` type($other) `->` type($result)
   }];
@@ -50,10 +64,36 @@ class Tp_BinaryInPlaceOp<string mnemonic, string functional>
 // self OP= scalar.
 class Tp_ScalarInPlaceOp<string mnemonic, string functional>
     : Tp_InPlaceOp<mnemonic, functional> {
+  let description = [{
+    Mutates its first operand `self` in place and returns it (the result is
+    the same tensor as `self`, of self's type): later uses of `self` see the
+    new contents. Run `--stax-functionalize` to rewrite it into `tp.}] #
+    functional # [{` with value semantics.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.}] # mnemonic # [{ %x {other = 2 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
 class Tp_UnaryInPlaceOp<string mnemonic, string functional>
     : Tp_InPlaceOp<mnemonic, functional> {
+  let description = [{
+    Mutates its first operand `self` in place and returns it (the result is
+    the same tensor as `self`, of self's type): later uses of `self` see the
+    new contents. Run `--stax-functionalize` to rewrite it into `tp.}] #
+    functional # [{` with value semantics.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.}] # mnemonic # [{ %x : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
@@ -97,6 +137,17 @@ def Tp_TanhInPlaceOp : Tp_UnaryInPlaceOp<"tanh_", "tanh">;
 
 def Tp_ClampInPlaceOp : Tp_InPlaceOp<"clamp_", "clamp"> {
   let summary = "in-place `clamp` to [min, max] (aten.clamp_, clamp_min_, clamp_max_)";
+  let description = [{
+    Mutates `self` in place (see `tp.clamp` for `min` and `max`) and
+    returns it; `--stax-functionalize` rewrites it into `tp.clamp`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.clamp_ %x {min = 0 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<Tp_ScalarAttr>:$min,
                        OptionalAttr<Tp_ScalarAttr>:$max);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
@@ -114,6 +165,13 @@ def Tp_CopyInPlaceOp : Tp_InPlaceOp<"copy_", "_to_copy"> {
     and may have any dtype (it is converted like `_to_copy`).
     `--stax-functionalize` replaces the new contents by `src` itself, or by
     `tp.expand` / `tp._to_copy` of it.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>, %src: tensor<3xi64>) -> tensor<2x3xf32> {
+      %0 = tp.copy_ %x, %src : tensor<2x3xf32>, tensor<3xi64> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
   }];
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$src);
   let assemblyFormat = [{
@@ -122,17 +180,50 @@ def Tp_CopyInPlaceOp : Tp_InPlaceOp<"copy_", "_to_copy"> {
 }
 def Tp_FillScalarInPlaceOp : Tp_InPlaceOp<"fill_.Scalar", "full"> {
   let summary = "overwrites every element of `self` with `value` (aten.fill_.Scalar)";
+  let description = [{
+    Mutates `self` in place and returns it; `--stax-functionalize`
+    replaces the new contents by a `tp.full`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.fill_.Scalar %x {value = 1.5 : f64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$value);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
 def Tp_ZeroInPlaceOp : Tp_InPlaceOp<"zero_", "full"> {
   let summary = "overwrites every element of `self` with zero (aten.zero_)";
+  let description = [{
+    Mutates `self` in place and returns it; `--stax-functionalize`
+    replaces the new contents by a `tp.full` of zeros.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %0 = tp.zero_ %x : tensor<2x3xf32> -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
 }
 def Tp_MaskedFillScalarInPlaceOp
     : Tp_InPlaceOp<"masked_fill_.Scalar", "masked_fill.Scalar"> {
   let summary = "`self[mask] = value`, mask broadcast to self (aten.masked_fill_.Scalar)";
+  let description = [{
+    Mutates `self` in place and returns it; `--stax-functionalize`
+    rewrites it into `tp.masked_fill.Scalar`.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>, %m: tensor<2x3xi1>) -> tensor<2x3xf32> {
+      %0 = tp.masked_fill_.Scalar %x, %m {value = 0 : i64} : (tensor<2x3xf32>, tensor<2x3xi1>) -> tensor<2x3xf32>
+      return %x : tensor<2x3xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_BoolTensor:$mask, Tp_ScalarAttr:$value);
   let assemblyFormat = [{
     $self `,` $mask attr-dict `:` functional-type(operands, results)
@@ -143,6 +234,13 @@ def Tp_IndexPutInPlaceOp : Tp_InPlaceOp<"index_put_", "index_put"> {
   let description = [{
     Mutates `self` in place and returns it. Indices, `dims` and `accumulate`
     are those of `tp.index_put`; as in eager, `values` must have self's dtype.
+
+    ```mlir
+    func.func @example(%x: tensor<4x5xf32>, %rows: tensor<2xi64>, %v: tensor<2x5xf32>) -> tensor<4x5xf32> {
+      %0 = tp.index_put_ %x[%rows], %v {dims = array<i64: 0>} : (tensor<4x5xf32>, tensor<2xi64>, tensor<2x5xf32>) -> tensor<4x5xf32>
+      return %x : tensor<4x5xf32>
+    }
+    ```
   }];
   let arguments = (ins Tp_Tensor:$self, Variadic<Tp_IndexTensor>:$indices,
                        Tp_Tensor:$values, Tp_DimsAttr:$dims,

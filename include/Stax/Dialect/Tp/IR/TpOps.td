@@ -88,6 +88,26 @@ class Tp_UnaryOp<string mnemonic, string promotion = "Same",
                  list<Trait> traits = []>
     : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "elementwise `" # mnemonic # "` (aten." # mnemonic # ")";
+  // Element types of the example in the description.
+  defvar exIn = !cond(!eq(promotion, "IntOnly"): "i32", true: "f32");
+  defvar exOut = !cond(!eq(promotion, "ToBool"): "i1", true: exIn);
+  let description = [{
+    Applies the operator to every element of `self`. The result has the
+    shape of `self`; its element type follows the promotion mode `}] #
+    promotion # [{` (}] # !cond(
+      !eq(promotion, "IntToFloat"): "integer and bool operands give `f32`, floating ones keep their type",
+      !eq(promotion, "FloatOnly"): "floating operands only, the result has their type",
+      !eq(promotion, "IntOnly"): "integer and bool operands only, the result has their type",
+      !eq(promotion, "ToBool"): "the result is `i1`",
+      true: "the result has the operand's element type") # [{).
+
+    ```mlir
+    func.func @example(%x: tensor<2x3x}] # exIn # [{>) -> tensor<2x3x}] # exOut # [{> {
+      %r = tp.}] # mnemonic # [{ %x : tensor<2x3x}] # exIn # [{> -> tensor<2x3x}] # exOut # [{>
+      return %r : tensor<2x3x}] # exOut # [{>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
@@ -101,6 +121,27 @@ class Tp_BinaryOp<string mnemonic, string promotion = "Default",
                   list<Trait> traits = []>
     : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "broadcasting elementwise `" # mnemonic # "` of two tensors";
+  defvar exIn = !cond(!eq(promotion, "IntOnly"): "i32", true: "f32");
+  defvar exOut = !cond(!eq(promotion, "ToBool"): "i1", true: exIn);
+  let description = [{
+    `aten.}] # mnemonic # [{.Tensor` on every pair of elements. `self` and
+    `other` broadcast together (numpy's rule: trailing dims match or are 1);
+    the result has the broadcast shape and the element type of PyTorch's
+    type promotion of the two operands, with mode `}] # promotion # [{` (}] #
+    !cond(!eq(promotion, "IntToFloat"): "integer and bool operands give `f32`",
+          !eq(promotion, "IntOnly"): "integer and bool operands only",
+          !eq(promotion, "ToBool"): "the result is `i1`",
+          true: "the common type of the operands") # [{).
+
+    ```mlir
+    func.func @example(%a: tensor<2x3x}] # exIn # [{>, %b: tensor<3x}] # exIn #
+    [{>) -> tensor<2x3x}] # exOut # [{> {
+      %r = tp.}] # mnemonic # [{ %a, %b : tensor<2x3x}] # exIn # [{>, tensor<3x}] #
+    exIn # [{> -> tensor<2x3x}] # exOut # [{>
+      return %r : tensor<2x3x}] # exOut # [{>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_Tensor:$other);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = [{
@@ -118,6 +159,22 @@ class Tp_ScalarOp<string mnemonic, string promotion = "Default",
                   list<Trait> traits = []>
     : Tp_Op<mnemonic, !listconcat([Tp_Pointwise], traits)> {
   let summary = "elementwise `" # mnemonic # "` of a tensor and a scalar";
+  defvar exOut = !cond(!eq(promotion, "ToBool"): "i1", true: "f32");
+  let description = [{
+    `aten.}] # mnemonic # [{` on every element of `self` and the scalar
+    `other`, an attribute whose type gives its kind: `i64` (integer), `f64`
+    (floating) or `i1` (bool). The scalar takes part in type promotion only
+    through its kind: an `i32` tensor and `2 : i64` give `i32`, and
+    `2.5 : f64` gives `f32` (mode `}] # promotion # [{`).
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x3x}] # exOut # [{> {
+      %r = tp.}] # mnemonic # [{ %x {other = 2 : i64} : tensor<2x3xf32> -> tensor<2x3x}] #
+    exOut # [{>
+      return %r : tensor<2x3x}] # exOut # [{>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_ScalarAttr:$other);
   let results = (outs Tp_Tensor:$result);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type($result)";
@@ -133,6 +190,28 @@ class Tp_ReductionOp<string mnemonic, string promotion = "Same",
                      list<Trait> traits = []>
     : Tp_Op<mnemonic, !listconcat([Tp_Reduction], traits)> {
   let summary = "`" # mnemonic # "` reduction over `dims` (all when empty)";
+  defvar exOut = !cond(!eq(promotion, "ToBool"): "i1", true: "f32");
+  let description = [{
+    Reduces `self` over the dims listed in `dims` (negative dims count from
+    the end; an empty list reduces every dim). The reduced dims are removed,
+    or kept with size 1 when `keepdim` is true. The result's element type
+    is `dtype` when given, else it follows the mode `}] # promotion # [{` (}] #
+    !cond(!eq(promotion, "IntToLong"): "integer and bool operands accumulate in `i64`",
+          !eq(promotion, "IntToFloat"): "integer and bool operands give `f32`",
+          !eq(promotion, "FloatOnly"): "floating operands only",
+          !eq(promotion, "ToBool"): "the result is `i1`",
+          true: "the operand's element type") # [{). Values combine in
+    lexicographic order of the reduced indices (the reference interpreter's
+    order).
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> tensor<2x}] # exOut # [{> {
+      %r = tp.}] # mnemonic # [{ %x {dims = array<i64: 1>} : tensor<2x3xf32> -> tensor<2x}] #
+    exOut # [{>
+      return %r : tensor<2x}] # exOut # [{>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim,
                        OptionalAttr<TypeAttr>:$dtype);
@@ -152,6 +231,7 @@ class Tp_CustomOp<string mnemonic, list<Trait> traits = []>
 }
 
 include "Stax/Dialect/Tp/IR/TpElementwiseOps.td"
+include "Stax/Dialect/Tp/IR/TpSpecialOps.td"
 include "Stax/Dialect/Tp/IR/TpReductionOps.td"
 include "Stax/Dialect/Tp/IR/TpNNOps.td"
 include "Stax/Dialect/Tp/IR/TpLinalgOps.td"

@@ -55,7 +55,10 @@ def Tp_RandOp : Tp_CreationOp<"rand", [Tp_Random]> {
   let summary = "uniform random numbers in [0, 1) (aten.rand, aten.rand_like)";
   let description = [{
     ```mlir
-    %r = tp.rand %state {counter = 0 : i64} : tensor<2xi64> -> tensor<4x3xf32>
+    func.func @example(%state: tensor<2xi64> {tp.rng_state}) -> tensor<4x3xf32> {
+      %r = tp.rand %state {counter = 0 : i64} : tensor<2xi64> -> tensor<4x3xf32>
+      return %r : tensor<4x3xf32>
+    }
     ```
 
     Element i (row-major) of a result with element type f32, f16 or bf16
@@ -83,7 +86,10 @@ def Tp_RandnOp : Tp_CreationOp<"randn", [Tp_Random]> {
   let summary = "standard normal random numbers (aten.randn, aten.randn_like)";
   let description = [{
     ```mlir
-    %r = tp.randn %state {counter = 4 : i64} : tensor<2xi64> -> tensor<5xf32>
+    func.func @example(%state: tensor<2xi64> {tp.rng_state}) -> tensor<5xf32> {
+      %r = tp.randn %state {counter = 4 : i64} : tensor<2xi64> -> tensor<5xf32>
+      return %r : tensor<5xf32>
+    }
     ```
 
     Box-Muller on pairs: elements 2k and 2k+1 (row-major) share two uniforms.
@@ -114,8 +120,11 @@ def Tp_BernoulliOp : Tp_CustomOp<"bernoulli", [Tp_Random]> {
   let summary = "0/1 draws with probability `p`, or `self` elementwise (aten.bernoulli)";
   let description = [{
     ```mlir
-    %m = tp.bernoulli %x, %state {counter = 0 : i64, p = 9.0e-01 : f64}
-        : (tensor<8xf32>, tensor<2xi64>) -> tensor<8xf32>
+    func.func @example(%x: tensor<8xf32>, %state: tensor<2xi64> {tp.rng_state}) -> tensor<8xf32> {
+      %m = tp.bernoulli %x, %state {counter = 0 : i64, p = 9.0e-01 : f64}
+          : (tensor<8xf32>, tensor<2xi64>) -> tensor<8xf32>
+      return %m : tensor<8xf32>
+    }
     ```
 
     The result has the type of `self` (a floating tensor, like aten's
@@ -142,8 +151,11 @@ def Tp_DropoutSeededOp : Tp_CustomOp<"dropout_seeded", [Tp_Random]> {
   let summary = "dropout with an explicit RNG state: (output, keep mask)";
   let description = [{
     ```mlir
-    %out, %mask = tp.dropout_seeded %x, %state {counter = 0 : i64, p = 5.0e-01 : f64}
-        : (tensor<8xf32>, tensor<2xi64>) -> (tensor<8xf32>, tensor<8xi1>)
+    func.func @example(%x: tensor<8xf32>, %state: tensor<2xi64> {tp.rng_state}) -> tensor<8xf32> {
+      %out, %mask = tp.dropout_seeded %x, %state {counter = 0 : i64, p = 5.0e-01 : f64}
+          : (tensor<8xf32>, tensor<2xi64>) -> (tensor<8xf32>, tensor<8xi1>)
+      return %out : tensor<8xf32>
+    }
     ```
 
     `tp.native_dropout` (training) with a redrawable mask: element i is kept

@@ -24,6 +24,19 @@ def Tp_AnyOp : Tp_ReductionOp<"any", "ToBool">;
 def Tp_AllOp : Tp_ReductionOp<"all", "ToBool">;
 def Tp_VarOp : Tp_Op<"var", [Tp_Reduction]> {
   let summary = "variance over `dims` with Bessel `correction` (aten.var.correction)";
+  let description = [{
+    `sum((x - mean)^2) / (N - correction)` over the dims in `dims` (all
+    when empty), N the number of reduced elements; `correction = 1.0` (the
+    default) is the unbiased estimate. `keepdim` keeps the reduced dims
+    with size 1. Floating operands.
+
+    ```mlir
+    func.func @example(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+      %r = tp.var %x {dims = array<i64: 1>, correction = 0.0 : f64, keepdim = true} : tensor<4x8xf32> -> tensor<4x1xf32>
+      return %r : tensor<4x1xf32>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
                        DefaultValuedAttr<F64Attr, "1.0">:$correction,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
@@ -32,6 +45,18 @@ def Tp_VarOp : Tp_Op<"var", [Tp_Reduction]> {
 }
 def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "maximum and its (first) index along `dim` (aten.max.dim)";
+  let description = [{
+    Two results: the largest element along `dim` and its position along
+    `dim` (`i64`; the first one when several are equal; a NaN counts as the
+    largest). `dim` is removed unless `keepdim`. The dim must not be empty.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xi64>) {
+      %v, %i = tp.max.dim %x {dim = 1 : i64} : tensor<2x3xf32> -> tensor<2xf32>, tensor<2xi64>
+      return %v, %i : tensor<2xf32>, tensor<2xi64>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
@@ -39,6 +64,19 @@ def Tp_MaxDimOp : Tp_Op<"max.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
 }
 def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "minimum and its (first) index along `dim` (aten.min.dim)";
+  let description = [{
+    Two results: the smallest element along `dim` and its position along
+    `dim` (`i64`; the first one when several are equal; a NaN counts as the
+    smallest). `dim` is removed unless `keepdim`. The dim must not be
+    empty.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> (tensor<2x1xf32>, tensor<2x1xi64>) {
+      %v, %i = tp.min.dim %x {dim = -1 : i64, keepdim = true} : tensor<2x3xf32> -> tensor<2x1xf32>, tensor<2x1xi64>
+      return %v, %i : tensor<2x1xf32>, tensor<2x1xi64>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
@@ -47,6 +85,20 @@ def Tp_MinDimOp : Tp_Op<"min.dim", [Tp_Reduction, Tp_NonEmptyReduction]> {
 class Tp_ArgReductionOp<string mnemonic>
     : Tp_Op<mnemonic, [Tp_Reduction, Tp_NonEmptyReduction]> {
   let summary = "index of the first extreme value along `dim` (all dims flattened when absent)";
+  let description = [{
+    `aten.}] # mnemonic # [{`: the position (`i64`) along `dim` of the first
+    extreme element (a NaN counts as the extreme). Without `dim` the
+    tensor is flattened and the result is a 0-d position in row-major
+    order. `keepdim` keeps the reduced dim with size 1.
+
+    ```mlir
+    func.func @example(%x: tensor<2x3xf32>) -> (tensor<2xi64>, tensor<i64>) {
+      %row = tp.}] # mnemonic # [{ %x {dim = 1 : i64} : tensor<2x3xf32> -> tensor<2xi64>
+      %all = tp.}] # mnemonic # [{ %x : tensor<2x3xf32> -> tensor<i64>
+      return %row, %all : tensor<2xi64>, tensor<i64>
+    }
+    ```
+  }];
   let arguments = (ins Tp_Tensor:$self, OptionalAttr<I64Attr>:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdim);
   let results = (outs Tp_IndexTensor:$result);
@@ -73,8 +125,11 @@ def Tp_SortOp : Tp_Op<"sort", [Tp_External]> {
     `torch.sort(..., stable=True)`. A 0-d `self` takes dim 0 or -1.
 
     ```mlir
-    %v, %i = tp.sort %x {dim = -1 : i64, descending = true}
-        : tensor<4x5xf32> -> tensor<4x5xf32>, tensor<4x5xi64>
+    func.func @example(%x: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xi64>) {
+      %v, %i = tp.sort %x {dim = -1 : i64, descending = true}
+          : tensor<4x5xf32> -> tensor<4x5xf32>, tensor<4x5xi64>
+      return %v, %i : tensor<4x5xf32>, tensor<4x5xi64>
+    }
     ```
   }];
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
