@@ -1,11 +1,14 @@
 //===- embed-opt.cpp - an MLIR tool that embeds Stax ----------------------===//
 //
-// Registers Stax (dialects, passes, pipelines) next to a pass of this
-// project, `--embed-square-sum`, which writes the tp function
-// `@square_sum(%x: tensor<NxMxf32>) -> tensor<f32>` (sum(x * x)) into the
-// module; `--stax-pipeline` then compiles it down to the LLVM dialect.
+// Registers Stax (dialects, passes, pipelines) next to this project's own
+// `toy` dialect (Toy.td) and its pass `--toy-to-tp`, which rewrites the toy
+// ops into Stax's `tp` ops; `--stax-pipeline` then compiles the resulting
+// tp functions down to the LLVM dialect:
+//
+//   embed-opt toy.mlir --toy-to-tp --stax-pipeline="target=cpu"
 //
 //===----------------------------------------------------------------------===//
+#include "Toy.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/InitAll.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,31 +20,37 @@
 using namespace mlir;
 
 namespace {
-struct SquareSumPass
-    : PassWrapper<SquareSumPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SquareSumPass)
-  StringRef getArgument() const final { return "embed-square-sum"; }
+/// toy.square x -> tp.mul x, x; toy.sum x -> tp.sum x over every dimension.
+/// A walk with a builder is enough: each toy op maps to one tp op of the
+/// same result type.
+struct ToyToTpPass : PassWrapper<ToyToTpPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ToyToTpPass)
+  StringRef getArgument() const final { return "toy-to-tp"; }
   StringRef getDescription() const final {
-    return "Write the tp function @square_sum (sum(x * x) of a 64x256 f32)";
+    return "Rewrite toy ops into tp ops, for Stax's pipeline";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<tp::TpDialect, func::FuncDialect>();
+    registry.insert<tp::TpDialect>();
   }
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    Location loc = module.getLoc();
-    auto x = RankedTensorType::get({64, 256}, b.getF32Type());
-    auto scalar = RankedTensorType::get({}, b.getF32Type());
-    auto fn = func::FuncOp::create(b, loc, "square_sum",
-                                   b.getFunctionType({x}, {scalar}));
-    b.setInsertionPointToStart(fn.addEntryBlock());
-    Value arg = fn.getArgument(0);
-    Value sq = tp::MulOp::create(b, loc, x, arg, arg);
-    Value sum = tp::SumOp::create(b, loc, scalar, sq,
-                                  b.getDenseI64ArrayAttr({0, 1}),
-                                  /*keepdim=*/false, /*dtype=*/TypeAttr());
-    func::ReturnOp::create(b, loc, sum);
+    getOperation().walk([](Operation *op) {
+      OpBuilder b(op);
+      Value replacement;
+      if (auto square = dyn_cast<toy::SquareOp>(op)) {
+        Value x = square.getInput();
+        replacement = tp::MulOp::create(b, op->getLoc(), x.getType(), x, x);
+      } else if (auto sum = dyn_cast<toy::SumOp>(op)) {
+        int64_t rank = sum.getInput().getType().getRank();
+        replacement = tp::SumOp::create(
+            b, op->getLoc(), sum.getType(), sum.getInput(),
+            b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(rank))),
+            /*keepdim=*/false, /*dtype=*/TypeAttr());
+      } else {
+        return;
+      }
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+    });
   }
 };
 } // namespace
@@ -49,8 +58,10 @@ struct SquareSumPass
 int main(int argc, char **argv) {
   DialectRegistry registry;
   stax::registerAllDialects(registry);
+  registry.insert<toy::ToyDialect>();
   stax::registerAllPasses();
-  PassRegistration<SquareSumPass>();
-  return asMainReturnCode(
-      MlirOptMain(argc, argv, "An MLIR tool that embeds Stax\n", registry));
+  PassRegistration<ToyToTpPass>();
+  return asMainReturnCode(MlirOptMain(
+      argc, argv, "An MLIR tool with a toy dialect that embeds Stax\n",
+      registry));
 }

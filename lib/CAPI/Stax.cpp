@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stax-c/Passes.h"
 #include "Stax-c/Stax.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/ExecutionEngine/CompiledModule.h"
@@ -48,11 +49,7 @@ struct Session {
     context.printOpOnDiagnostic(false);
   }
   static DialectRegistry makeRegistry() {
-    static bool passesRegistered = [] {
-      stax::registerAllPasses();
-      return true;
-    }();
-    (void)passesRegistered;
+    staxRegisterAllPasses(); // once per process, shared with Stax-c/Passes.h
     DialectRegistry registry;
     stax::registerAllDialects(registry);
     return registry;

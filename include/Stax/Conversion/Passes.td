@@ -15,8 +15,9 @@ def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
     nodes. A value becomes a buffer (a `stax.pointwise` node) only when it is
     *materialized*: function results, operands of ops that stay `tp`
     (external calls such as `tp.mm` and `tp.sort`, and fallbacks), and
-    values with several users that the thresholds of Section 6.6 (NOTES.md)
-    send to memory for the chosen `target`. An intermediate buffer's layout
+    values with several users that the thresholds of Section 6.6 send to
+    memory for the chosen `target` (the `Materialization` model in
+    `lib/Analysis/`). An intermediate buffer's layout
     follows the strides with which its body reads (Section 6.4); results
     are row-major.
 
@@ -28,20 +29,55 @@ def StaxLower : Pass<"stax-lower", "::mlir::func::FuncOp"> {
     (run `--stax-functionalize` first). Each
     materialized value's remark says why it went to memory when
     `remarks=true`. Function names and signatures do not change.
+
+    Example 1.1, `(relu(x + y) * 2).sum(-1)`:
+
+    ```mlir
+    func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2xf32> {
+      %0 = tp.add %x, %y : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+      %1 = tp.relu %0 : tensor<2x3xf32> -> tensor<2x3xf32>
+      %2 = tp.mul.Scalar %1 {other = 2 : i64} : tensor<2x3xf32> -> tensor<2x3xf32>
+      %3 = tp.sum %2 {dims = array<i64: -1>} : tensor<2x3xf32> -> tensor<2xf32>
+      return %3 : tensor<2xf32>
+    }
+    ```
+
+    becomes, after `--stax-lower`, one reduction node whose body computes
+    the pointwise chain at each index (nothing but the result goes to
+    memory):
+
+    ```mlir
+    func.func @f(%arg0: tensor<2x3xf32>, %arg1: tensor<2x3xf32>) -> tensor<2xf32> {
+      %0 = stax.reduction sum [3] layout <[1]> : tensor<2xf32> {
+      ^bb0(%i0: index, %r0: index):
+        %1 = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%i0, %r0)
+        %2 = stax.load %arg0[%1] : tensor<2x3xf32>
+        %3 = stax.load %arg1[%1] : tensor<2x3xf32>
+        %4 = arith.addf %2, %3 : f32
+        %cst = arith.constant 0.000000e+00 : f32
+        %5 = arith.cmpf olt, %4, %cst : f32
+        %6 = arith.select %5, %cst, %4 : f32
+        %cst_0 = arith.constant 2.000000e+00 : f32
+        %7 = arith.mulf %6, %cst_0 : f32
+        stax.yield %7 : f32
+      }
+      return %0 : tensor<2xf32>
+    }
+    ```
   }];
   let options = [
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CPU",
-           "Materialization thresholds to use: cpu or cuda",
+           "Materialization thresholds to use: cpu or cuda (default: cpu)",
            "::mlir::stax::targetOptionValues()">,
     Option<"strict", "strict", "bool", /*default=*/"false",
-           "Fail on ops without a lowering rule instead of keeping them">,
+           "Fail on ops without a lowering rule instead of keeping them (default: false)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark for every materialization decision">,
+           "Emit a remark for every materialization decision (default: false)">,
     Option<"welford", "welford", "bool", /*default=*/"false",
            "Lower tp.var with a one-pass Welford reduction (reorders the "
            "arithmetic: class 2, within Welford's error bound, not bitwise); "
-           "keep tp.var whole in --stax-decompose for it to apply">,
+           "keep tp.var whole in --stax-decompose for it to apply (default: false)">,
   ];
   let dependentDialects = ["::mlir::stax::StaxDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
@@ -81,23 +117,63 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     (the module's `stax.error_sites` lists each site's location) and goes
     on with a clamped index, so memory stays safe and the caller reports
     the error. Any other op is an error naming it.
+
+    Example: a row sum.
+
+    ```mlir
+    func.func @f(%arg0: tensor<2x3xf32>) -> tensor<2xf32> {
+      %0 = stax.reduction sum [3] layout <[1]> : tensor<2xf32> {
+      ^bb0(%i0: index, %r0: index):
+        %1 = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%i0, %r0)
+        %2 = stax.load %arg0[%1] : tensor<2x3xf32>
+        stax.yield %2 : f32
+      }
+      return %0 : tensor<2xf32>
+    }
+    ```
+
+    becomes, after `--stax-to-loops="vector-width=1 parallel=false"`, a
+    loop nest that writes the caller's output buffer:
+
+    ```mlir
+    func.func @f(%arg0: memref<6xf32>, %arg1: memref<2xf32> {stax.output}) {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
+      scf.for %arg2 = %c0 to %c2 step %c1 {
+        %cst = arith.constant 0.000000e+00 : f32
+        %c0_0 = arith.constant 0 : index
+        %c3 = arith.constant 3 : index
+        %c1_1 = arith.constant 1 : index
+        %0 = scf.for %arg3 = %c0_0 to %c3 step %c1_1 iter_args(%arg4 = %cst) -> (f32) {
+          %2 = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%arg2, %arg3)
+          %3 = memref.load %arg0[%2] : memref<6xf32>
+          %4 = arith.addf %arg4, %3 : f32
+          scf.yield %4 : f32
+        }
+        %1 = affine.apply affine_map<(d0) -> (d0)>(%arg2)
+        memref.store %0, %arg1[%1] : memref<2xf32>
+      }
+      return
+    }
+    ```
   }];
   let options = [
     Option<"parallel", "parallel", "bool", /*default=*/"true",
-           "Run the outer loops of large nodes in parallel (scf.parallel)">,
+           "Run the outer loops of large nodes in parallel (scf.parallel) (default: true)">,
     Option<"grain", "grain", "int64_t", /*default=*/"32768",
-           "Fewest body evaluations for a node to run in parallel">,
+           "Fewest body evaluations for a node to run in parallel (default: 32768)">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "Lanes of the vectorized innermost loops; 0 picks the host's "
-           "(16 f32 lanes with AVX-512), 1 disables vectorization">,
+           "(16 f32 lanes with AVX-512), 1 disables vectorization (default: 0)">,
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CPU",
            "cpu, or cuda: every node runs one thread per output element "
            "(scf.parallel over blocks of threads-per-block threads, for "
            "--convert-parallel-loops-to-gpu), matmul as loops, failed "
-           "checks assert", "::mlir::stax::targetOptionValues()">,
+           "checks assert (default: cpu)", "::mlir::stax::targetOptionValues()">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
-           /*default=*/"256", "GPU threads per block (target=cuda)">,
+           /*default=*/"256", "GPU threads per block (target=cuda) (default: 256)">,
   ];
   // The stax dialect for its layouts: a module of external calls only
   // (tp.mm, tp.sort) has not loaded it.
@@ -108,7 +184,9 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
@@ -119,6 +197,48 @@ def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
     every `gpu.func` into the first `gpu.module` (kernel names are unique)
     and retargets the `gpu.launch_func` ops, so that a function's kernels
     are one PTX module, loaded once.
+
+    Example:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+      func.func @f(%n: index) {
+        gpu.launch_func @f_kernel::@f_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n)
+        gpu.launch_func @f_kernel_0::@f_kernel_0 blocks in (%n, %n, %n) threads in (%n, %n, %n)
+        return
+      }
+      gpu.module @f_kernel {
+        gpu.func @f_kernel() kernel {
+          gpu.return
+        }
+      }
+      gpu.module @f_kernel_0 {
+        gpu.func @f_kernel_0() kernel {
+          gpu.return
+        }
+      }
+    }
+    ```
+
+    becomes, after `--stax-merge-gpu-modules`:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+      func.func @f(%arg0: index) {
+        gpu.launch_func  @f_kernel::@f_kernel blocks in (%arg0, %arg0, %arg0) threads in (%arg0, %arg0, %arg0)
+        gpu.launch_func  @f_kernel::@f_kernel_0 blocks in (%arg0, %arg0, %arg0) threads in (%arg0, %arg0, %arg0)
+        return
+      }
+      gpu.module @f_kernel {
+        gpu.func @f_kernel() kernel {
+          gpu.return
+        }
+        gpu.func @f_kernel_0() kernel {
+          gpu.return
+        }
+      }
+    }
+    ```
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
@@ -134,6 +254,20 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     (sin/cos above ~2^26, atan 40 ulp, log of a denormal): they stay libm
     calls. The measured error
     against float64 is in docs/Numerics.md (`bench/ulp_error.py`).
+
+    Example:
+
+    ```mlir
+    func.func @f(%x: f32) -> f32 {
+      %0 = math.exp %x : f32
+      return %0 : f32
+    }
+    ```
+
+    becomes, after `--stax-approximate-math`, about forty `arith` and
+    `math` ops without a call (a range reduction to `[-ln 2 / 2, ln 2 / 2]`,
+    a polynomial, and a scaling by a power of two built with
+    `arith.bitcast`); `math.sin` on the same input would stay as it is.
   }];
   let dependentDialects = ["::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",

@@ -16,37 +16,43 @@ namespace mlir::stax {
 
 struct LoweringPipelineOptions
     : public mlir::PassPipelineOptions<LoweringPipelineOptions> {
-  Option<Target> target{*this, "target",
-                        llvm::cl::desc("Materialization thresholds; cuda "
-                                       "also splits long reductions"),
-                        llvm::cl::init(Target::CPU), targetOptionValues()};
+  Option<Target> target{
+      *this, "target",
+      llvm::cl::desc("Materialization thresholds; cuda also splits long "
+                     "reductions (default: cpu)"),
+      llvm::cl::init(Target::CPU), targetOptionValues()};
   Option<bool> decompose{*this, "decompose",
                          llvm::cl::desc("Expand composite ops first "
-                                        "(--stax-decompose)"),
+                                        "(--stax-decompose) (default: true)"),
                          llvm::cl::init(true)};
-  Option<bool> welford{*this, "welford",
-                       llvm::cl::desc("Lower tp.var as one Welford pass "
-                                      "(class 2, not bitwise)"),
-                       llvm::cl::init(false)};
-  Option<bool> strict{*this, "strict",
-                      llvm::cl::desc("Fail on ops without a lowering rule"),
-                      llvm::cl::init(false)};
-  Option<bool> fuse{*this, "fuse",
-                    llvm::cl::desc("Group nodes into kernels (--stax-fuse)"),
-                    llvm::cl::init(true)};
+  Option<bool> welford{
+      *this, "welford",
+      llvm::cl::desc("Lower tp.var as one Welford pass (class 2, not "
+                     "bitwise) (default: false)"),
+      llvm::cl::init(false)};
+  Option<bool> strict{
+      *this, "strict",
+      llvm::cl::desc("Fail on ops without a lowering rule (default: false)"),
+      llvm::cl::init(false)};
+  Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Group nodes into kernels (--stax-fuse) (default: true)"),
+      llvm::cl::init(true)};
   Option<bool> remarks{*this, "remarks",
                        llvm::cl::desc("Remarks for materialization and "
-                                      "fusion decisions"),
+                                      "fusion decisions (default: false)"),
                        llvm::cl::init(false)};
-  Option<int64_t> smCount{*this, "sm-count",
-                          llvm::cl::desc("GPU streaming multiprocessors"),
-                          llvm::cl::init(132)};
+  Option<int64_t> smCount{
+      *this, "sm-count",
+      llvm::cl::desc("GPU streaming multiprocessors (default: 132)"),
+      llvm::cl::init(132)};
   Option<int64_t> warpSize{*this, "warp-size",
-                           llvm::cl::desc("GPU warp width"),
+                           llvm::cl::desc("GPU warp width (default: 32)"),
                            llvm::cl::init(32)};
-  Option<int64_t> threadsPerSM{*this, "threads-per-sm",
-                               llvm::cl::desc("GPU resident threads per SM"),
-                               llvm::cl::init(2048)};
+  Option<int64_t> threadsPerSM{
+      *this, "threads-per-sm",
+      llvm::cl::desc("GPU resident threads per SM (default: 2048)"),
+      llvm::cl::init(2048)};
 };
 
 /// The whole compiler, tp to the LLVM dialect: the lowering pipeline's
@@ -55,35 +61,42 @@ struct LoweringPipelineOptions
 struct PipelineOptions : public LoweringPipelineOptions {
   Option<bool> parallel{*this, "parallel",
                         llvm::cl::desc("Run the outer loops of large nodes "
-                                       "on OpenMP threads"),
+                                       "on OpenMP threads (default: true)"),
                         llvm::cl::init(true)};
   Option<int64_t> grain{*this, "grain",
                         llvm::cl::desc("Fewest body evaluations for a node "
-                                       "to run in parallel"),
+                                       "to run in parallel (default: 32768)"),
                         llvm::cl::init(32768)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Lanes of vectorized innermost loops (0: the host's, "
-                     "16 f32 lanes with AVX-512; 1: no vectorization)"),
+                     "16 f32 lanes with AVX-512; 1: no vectorization) "
+                     "(default: 0)"),
       llvm::cl::init(0)};
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("target=cuda: the GPU architecture"),
-                           llvm::cl::init("sm_90")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("target=cuda: the GPU architecture (default: sm_90)"),
+      llvm::cl::init("sm_90")};
   Option<std::string> ptxFeatures{
       *this, "ptx-features",
-      llvm::cl::desc("target=cuda: PTX features (+ptx80: sm_90 needs PTX 8)"),
+      llvm::cl::desc("target=cuda: PTX features (+ptx80: sm_90 needs PTX 8) "
+                     "(default: +ptx80)"),
       llvm::cl::init("+ptx80")};
   Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
-      llvm::cl::desc("target=cuda: threads per block"), llvm::cl::init(256)};
+      llvm::cl::desc("target=cuda: threads per block (default: 256)"),
+      llvm::cl::init(256)};
   Option<std::string> libdevice{
       *this, "libdevice",
-      llvm::cl::desc("target=cuda: libdevice bitcode for math functions"),
+      llvm::cl::desc("target=cuda: libdevice bitcode for math functions "
+                     "(default: "
+                     "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc)"),
       llvm::cl::init("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")};
   Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Vectorizable polynomial exp/log/tanh/erf/... for f32 "
-                     "(bounded ulp error, docs/Numerics.md) instead of libm"),
+                     "(bounded ulp error, docs/Numerics.md) instead of libm "
+                     "(default: true)"),
       llvm::cl::init(true)};
 };
 
