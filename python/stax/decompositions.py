@@ -20,6 +20,7 @@ offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Callable, Dict, List, Optional, Sequence
@@ -1600,6 +1601,19 @@ def _gather_0d(x, dim, index, sparse_grad=False):
 CONDITIONAL[aten.gather.default] = _gather_0d
 
 
+def _cat_mixed(tensors, dim=0):
+    """cat of tensors of different dtypes: PyTorch promotes them to their
+    common type (tp.cat takes one dtype); one dtype is the tp op's."""
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) < 2:
+        return NotImplemented
+    common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+    return torch.cat([t.to(common) for t in tensors], dim)
+
+
+CONDITIONAL[aten.cat.default] = _cat_mixed
+
+
 # ---------------------------------------------------------------------------
 # Decompositions applied to PyTorch's Python-level functions, before any
 # dispatch (trace() redirects them with a TorchFunctionMode): tracing the
@@ -1704,3 +1718,69 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
 
 BEFORE_TRACE[torch.embedding_bag] = _embedding_bag
 BEFORE_TRACE[torch.nn.functional.embedding_bag] = _functional_embedding_bag
+
+
+# ---------------------------------------------------------------------------
+# Shifts
+# ---------------------------------------------------------------------------
+
+def _shift_operands(x, y):
+    """PyTorch's shifts on integer tensors compute in int64 (int64 operands)
+    or int32 (narrower ones, then truncated back) with the count masked to
+    the computation's width, as the x86 shift instructions do: int64 << 70
+    is << 6, int8 << 40 is << 8 then truncated. Returns (x, count, width,
+    result dtype) or None for floating or bool operands."""
+    xt = x if isinstance(x, torch.Tensor) else torch.tensor(x)
+    yt = y if isinstance(y, torch.Tensor) else torch.tensor(y)
+    dtype = torch.result_type(x, y)
+    if dtype.is_floating_point or dtype == torch.bool:
+        return None
+    wide = torch.int64 if dtype == torch.int64 else torch.int32
+    bits = 64 if wide == torch.int64 else 32
+    count = torch.bitwise_and(yt.to(wide), bits - 1).to(torch.int64)
+    return xt.to(wide), count, bits, dtype
+
+
+def _powers_of_two(count, bits, dtype):
+    """2^count for 0 <= count < bits, exactly in `dtype` (2^(bits-1) is the
+    most negative value, which multiplies like the shift does)."""
+    table = torch.tensor([1 << k if k < bits - 1 else -(1 << k)
+                          for k in range(bits)], dtype=dtype)
+    return table[count]
+
+
+def _left_shift(x, y):
+    ops = _shift_operands(x, y)
+    if ops is None:
+        return NotImplemented
+    x, count, bits, dtype = ops
+    # x * 2^c wraps modulo 2^bits exactly like x << c.
+    return (x * _powers_of_two(count, bits, x.dtype)).to(dtype)
+
+
+def _right_shift(x, y):
+    ops = _shift_operands(x, y)
+    if ops is None:
+        return NotImplemented
+    x, count, bits, dtype = ops
+    # The arithmetic shift from x's bits, without integer division (which
+    # stays a tp op for its division-by-zero error): bit k of x (k >= c)
+    # weighs 2^(k-c), the sign bit -2^(bits-1-c). Exact in wrapping
+    # arithmetic; one term per bit.
+    k = torch.arange(bits)
+    d = k - count.unsqueeze(-1)
+    mag = _powers_of_two(d.clamp(0, bits - 1), bits, x.dtype)
+    sign_bit = (k == bits - 1) & (d < bits - 1)
+    weight = torch.where(sign_bit, -mag, mag)
+    set_ = torch.bitwise_and(x.unsqueeze(-1), _powers_of_two(k, bits, x.dtype)) != 0
+    terms = torch.where(set_ & (d >= 0), weight, torch.zeros((), dtype=x.dtype))
+    return terms.sum(-1, dtype=x.dtype).to(dtype)
+
+
+for _name, _fn in (("__lshift__", _left_shift), ("__rshift__", _right_shift),
+                   ("bitwise_left_shift", _left_shift),
+                   ("bitwise_right_shift", _right_shift)):
+    _packet = getattr(aten, _name)
+    for _overload in ("Tensor", "Scalar", "Tensor_Scalar", "Scalar_Tensor"):
+        if hasattr(_packet, _overload):
+            DECOMPOSITIONS[getattr(_packet, _overload)] = _fn

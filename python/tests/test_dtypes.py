@@ -334,3 +334,28 @@ def test_uint8_and_int16_compile():
     got = stax.compile(fn)(a, s)
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and torch.equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=_name)
+def test_shifts(dtype):
+    # PyTorch's shifts compute in int64 (int64) or int32 (narrower types,
+    # truncated back) with the count masked to that width: counts past the
+    # width, negative counts and the extremes all match eager bit for bit.
+    x = _values(dtype)
+    g = torch.Generator().manual_seed(2)
+    counts = torch.randint(-3, 70, (24,), generator=g).to(torch.int64)
+    y = counts.to(dtype) if dtype != torch.uint8 else counts.clamp(min=0).to(dtype)
+    _check(lambda a, b: (a << b, a >> b, torch.bitwise_left_shift(a, b),
+                         torch.bitwise_right_shift(a, b)), x, y)
+    _check(lambda a: (a << 3, a >> 5, a >> 63), x)
+
+
+def test_cat_promotes_mixed_dtypes():
+    # PyTorch's cat promotes its inputs to their common type; tp.cat takes
+    # one dtype, so the importer converts first.
+    f32, i64 = _values(torch.float32).view(4, 6), _values(torch.int64).view(4, 6)
+    f64, b = _values(torch.float64)[:6].view(1, 6), _values(torch.bool)[:6].view(1, 6)
+    u8, i8 = _values(torch.uint8)[:6].view(1, 6), _values(torch.int8)[:6].view(1, 6)
+    _check(lambda a, c, d: torch.cat([a, c, d]), f32, i64, f64)
+    _check(lambda c, d: torch.cat([c, d]), i64, b)
+    _check(lambda c, d: torch.cat([c, d], 0), u8, i8)
