@@ -22,7 +22,12 @@ config.substitutions.append(("%stax_lib_dir", config.stax_obj_root + "/lib"))
 config.substitutions.append(("%stax_obj_root", config.stax_obj_root))
 config.substitutions.append(("%llvm_lib_dir",
                              os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
-config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%clang", " ".join(filter(None, [
+    os.path.join(config.llvm_tools_dir, "clang"),
+    getattr(config, "stax_sanitizer_link_flag", "")]))))
+# The MLIR-style C API is complete in clang builds only (STAX_MLIR_CAPI).
+if config.stax_mlir_capi.upper() in ("ON", "1", "TRUE"):
+    config.available_features.add("stax-mlir-capi")
 # CUDA's PTX assembler checks generated PTX; CUDA (not a GPU) may be absent.
 _ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
 if os.path.exists(_ptxas):

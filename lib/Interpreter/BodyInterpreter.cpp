@@ -36,7 +36,19 @@ uint64_t asUnsigned(int64_t v, Type t) {
   return static_cast<uint64_t>(v) & ((uint64_t(1) << w) - 1);
 }
 
+/// Rounds the quotient up; INT64_MIN / -1 wraps (no negation of INT64_MIN).
+int64_t ceilDiv(int64_t a, int64_t b) {
+  if (b == -1)
+    return static_cast<int64_t>(0 - static_cast<uint64_t>(a));
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) == (b < 0)))
+    ++q;
+  return q;
+}
+
 int64_t floorDiv(int64_t a, int64_t b) {
+  if (b == -1) // INT64_MIN / -1 overflows (SIGFPE on x86): wrap.
+    return static_cast<int64_t>(0 - static_cast<uint64_t>(a));
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
@@ -410,10 +422,10 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
       .Case([&](arith::AddIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(static_cast<int64_t>(uint64_t(a) + uint64_t(b))); }); })
       .Case([&](arith::SubIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(static_cast<int64_t>(uint64_t(a) - uint64_t(b))); }); })
       .Case([&](arith::MulIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(static_cast<int64_t>(uint64_t(a) * uint64_t(b))); }); })
-      .Case([&](arith::DivSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(a / b); }); })
-      .Case([&](arith::RemSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(a % b); }); })
+      .Case([&](arith::DivSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(b == -1 ? floorDiv(a, -1) : a / b); }); })
+      .Case([&](arith::RemSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(b == -1 ? 0 : a % b); }); })
       .Case([&](arith::FloorDivSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(floorDiv(a, b)); }); })
-      .Case([&](arith::CeilDivSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(-floorDiv(-a, b)); }); })
+      .Case([&](arith::CeilDivSIOp) { return intBinary(op, [](int64_t a, int64_t b, Type) { return b == 0 ? FR(failure()) : FR(ceilDiv(a, b)); }); })
       .Case([&](arith::DivUIOp) { return intBinary(op, [](int64_t a, int64_t b, Type t) { uint64_t ub = asUnsigned(b, t); return ub == 0 ? FR(failure()) : FR(static_cast<int64_t>(asUnsigned(a, t) / ub)); }); })
       .Case([&](arith::RemUIOp) { return intBinary(op, [](int64_t a, int64_t b, Type t) { uint64_t ub = asUnsigned(b, t); return ub == 0 ? FR(failure()) : FR(static_cast<int64_t>(asUnsigned(a, t) % ub)); }); })
       .Case([&](arith::AndIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(a & b); }); })
@@ -523,8 +535,17 @@ FailureOr<Step> BodyCompiler::compileMath(Operation &op) {
       .Case([&](math::PowFOp) { return floatBinary(op, [](double a, double b) { return std::pow(a, b); }); })
       .Case([&](math::Atan2Op) { return floatBinary(op, [](double a, double b) { return std::atan2(a, b); }); })
       .Case([&](math::CopySignOp) { return floatBinary(op, [](double a, double b) { return std::copysign(a, b); }); })
-      .Case([&](math::AbsIOp) {
-        return intBinary(op, [](int64_t a, int64_t, Type) { return FailureOr<int64_t>(a < 0 ? -a : a); });
+      .Case([&](math::AbsIOp absi) -> FailureOr<Step> {
+        // Unary (intBinary would read a second operand that is not there).
+        // Negated in uint64: abs(INT64_MIN) wraps to itself, as in PyTorch,
+        // without signed overflow.
+        unsigned a = slotOf(absi.getOperand()), r = define(absi.getResult());
+        Type t = absi.getType();
+        return Step([=](Slots &s) {
+          uint64_t u = static_cast<uint64_t>(s[a].i);
+          s[r].i = wrapInt(static_cast<int64_t>(s[a].i < 0 ? 0 - u : u), t);
+          return success();
+        });
       })
       .Case([&](math::IsNaNOp n) -> FailureOr<Step> {
         unsigned a = slotOf(n.getOperand()), r = define(n.getResult());

@@ -113,9 +113,20 @@ double floatRemainder(double a, double b) {
   return r;
 }
 
+/// Two's-complement wrapping arithmetic, PyTorch's for integer tensors; in
+/// uint64_t, because signed overflow is undefined behaviour in C++.
+int64_t wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrappingMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 FailureOr<int64_t> intFloorDiv(int64_t a, int64_t b) {
   if (b == 0)
     return failure();
+  if (b == -1) // INT64_MIN / -1 overflows (SIGFPE on x86): wrap.
+    return wrappingMul(a, -1);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
@@ -129,7 +140,8 @@ BinarySemantics addLike(double alpha, int64_t ialpha, bool subtract) {
             return subtract ? m.sub(a, scaled) : m.add(a, scaled);
           },
           [=](int64_t a, int64_t b) -> FailureOr<int64_t> {
-            return a + static_cast<int64_t>(sign) * ialpha * b;
+            return wrappingAdd(
+                a, wrappingMul(wrappingMul(static_cast<int64_t>(sign), ialpha), b));
           }};
 }
 
@@ -145,7 +157,7 @@ BinarySemantics divide(std::optional<tp::RoundingMode> mode) {
           [=](int64_t a, int64_t b) -> FailureOr<int64_t> {
             if (b == 0)
               return failure();
-            return floor ? intFloorDiv(a, b) : FailureOr<int64_t>(a / b);
+            return floor ? intFloorDiv(a, b) : FailureOr<int64_t>(b == -1 ? wrappingMul(a, -1) : a / b);
           }};
 }
 
@@ -243,9 +255,9 @@ void registerUnary(KernelRegistry &r) {
   addUnary<tp::AliasOp>(r, identityF, identityI);
   addUnary<tp::LiftFreshCopyOp>(r, identityF, identityI);
   addUnary<tp::NegOp>(r, [](const FloatMath &, double x) { return -x; },
-                      [](int64_t x) { return -x; });
+                      [](int64_t x) { return wrappingMul(x, -1); });
   addUnary<tp::AbsOp>(r, [](const FloatMath &, double x) { return std::fabs(x); },
-                      [](int64_t x) { return x < 0 ? -x : x; });
+                      [](int64_t x) { return x < 0 ? wrappingMul(x, -1) : x; });
   // relu is clamp_min(x, 0): NaN and -0.0 pass through.
   addUnary<tp::ReluOp>(r,
                        [](const FloatMath &, double x) {
@@ -413,7 +425,7 @@ void registerBinary(KernelRegistry &r) {
     return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   addBinary<tp::MulOp>(r, {[](const FloatMath &m, double a, double b) { return m.mul(a, b); },
-                           [](int64_t a, int64_t b) -> FailureOr<int64_t> { return a * b; }},
+                           [](int64_t a, int64_t b) -> FailureOr<int64_t> { return wrappingMul(a, b); }},
                        true);
   r.add<tp::DivOp>([](tp::DivOp op, Inputs in, const KernelContext &ctx) {
     auto s = divide(op.getRoundingMode());
@@ -431,13 +443,13 @@ void registerBinary(KernelRegistry &r) {
                                  [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                                    if (b == 0) return failure();
                                    int64_t q = *intFloorDiv(a, b);
-                                   return a - q * b;
+                                   return b == -1 ? 0 : a - q * b;
                                  }},
                              true);
   addBinary<tp::FmodOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(std::fmod(a, b)); },
                             [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                               if (b == 0) return failure();
-                              return a % b;
+                              return b == -1 ? 0 : a % b;
                             }},
                         true);
   addBinary<tp::Atan2Op>(r, {[](const FloatMath &m, double a, double b) { return m.r(std::atan2(a, b)); },
@@ -482,7 +494,7 @@ void registerScalar(KernelRegistry &r) {
     return addScalarLike(op, in, ctx, true, true);
   });
   addScalarBinary<tp::MulScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.mul(a, b); },
-                                       [](int64_t a, int64_t b) -> FailureOr<int64_t> { return a * b; }},
+                                       [](int64_t a, int64_t b) -> FailureOr<int64_t> { return wrappingMul(a, b); }},
                                    true);
   r.add<tp::DivScalarOp>([](tp::DivScalarOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
@@ -493,13 +505,13 @@ void registerScalar(KernelRegistry &r) {
   addScalarBinary<tp::RemainderScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(floatRemainder(a, b)); },
                                              [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                                                if (b == 0) return failure();
-                                               return a - *intFloorDiv(a, b) * b;
+                                               return b == -1 ? 0 : a - *intFloorDiv(a, b) * b;
                                              }},
                                          true);
   addScalarBinary<tp::FmodScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(std::fmod(a, b)); },
                                         [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                                           if (b == 0) return failure();
-                                          return a % b;
+                                          return b == -1 ? 0 : a % b;
                                         }},
                                     true);
   addScalarBinary<tp::EqScalarOp>(r, compare([](auto a, auto b) { return a == b; }), false);
