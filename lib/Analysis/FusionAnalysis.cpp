@@ -296,7 +296,6 @@ private:
   SetVector<unsigned> successors(unsigned g) const;
   SetVector<unsigned> neighbours(unsigned g) const;
   Operation *pathBetween(unsigned from, unsigned to) const;
-  int64_t traffic(const Group &g) const;
   int64_t saving(unsigned a, unsigned b) const;
   Legality legality(unsigned a, unsigned b) const;
   void checkReads(Operation *reader, unsigned producers, unsigned k,
@@ -430,19 +429,10 @@ Operation *Fuser::pathBetween(unsigned from, unsigned to) const {
   return nullptr;
 }
 
-/// Global memory traffic of a group run as one kernel: every buffer read
-/// from outside once, every result read outside (or returned) written once.
-int64_t Fuser::traffic(const Group &g) const {
-  int64_t bytes = 0;
-  for (Value v : g.reads)
-    bytes += bufferBytes(v);
-  for (Value r : g.escapes)
-    bytes += bufferBytes(r);
-  return bytes;
-}
-
-/// traffic(a) + traffic(b) - traffic(a and b as one kernel), from the
-/// reads and results that cross between them (the smaller group's sets).
+/// The global memory traffic (every buffer read from outside once, every
+/// result read outside or returned written once) that running `a` and `b`
+/// as one kernel saves, from the reads and results that cross between them
+/// (the smaller group's sets).
 int64_t Fuser::saving(unsigned a, unsigned b) const {
   const Group *small = &groups[a], *large = &groups[b];
   unsigned l = b;

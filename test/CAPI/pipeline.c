@@ -2,6 +2,8 @@
  * a tp module, run the pipeline to the LLVM dialect, and the failures (bad
  * options, invalid IR, a pass that rejects its input) as diagnostics. */
 
+// The MLIR-style C API is complete in clang builds only (STAX_MLIR_CAPI).
+// REQUIRES: stax-mlir-capi
 // RUN: %clang -std=c99 -pedantic-errors -Wall -Wextra -Werror %s -I%stax_src_root/include -I%stax_obj_root/include -I%mlir_include_dir -L%stax_lib_dir -lStaxCAPI -Wl,-rpath,%stax_lib_dir -o %t
 // RUN: %t | FileCheck %s
 

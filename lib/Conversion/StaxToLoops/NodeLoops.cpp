@@ -519,7 +519,8 @@ void NodeEmitter::loopNestWithInnermost(
                          OpBuilder::InsertionGuard g(b);
                          b.setInsertionPoint(nb.getInsertionBlock(),
                                              nb.getInsertionPoint());
-                         innermost(ivs, cst(0), cst(last));
+                         Value lb = cst(0), ub = cst(last); // in order
+                         innermost(ivs, lb, ub);
                        });
     return;
   }
@@ -531,7 +532,8 @@ void NodeEmitter::loopNestWithInnermost(
     auto par = scf::ParallelOp::create(b, loc, lbs, ubs, steps);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(par.getBody());
-    innermost(par.getInductionVars(), cst(0), cst(last));
+    Value lb = cst(0), ub = cst(last); // in order
+    innermost(par.getInductionVars(), lb, ub);
     return;
   }
   // One loop: parallel over chunks of about grain/4 body evaluations (a
@@ -544,13 +546,14 @@ void NodeEmitter::loopNestWithInnermost(
   if (chunk >= width)
     chunk = llvm::alignTo(chunk, width);
   int64_t chunks = llvm::divideCeil(last, chunk);
-  auto par = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
-                                     ValueRange{cst(chunks)}, ValueRange{cst(1)});
+  Value lb0 = cst(0), numChunks = cst(chunks), one = cst(1); // in order
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{lb0},
+                                     ValueRange{numChunks}, ValueRange{one});
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(par.getBody());
   Value lb = arith::MulIOp::create(b, loc, par.getInductionVars()[0], cst(chunk));
-  Value ub = arith::MinSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, lb, cst(chunk)), cst(last));
+  Value next = arith::AddIOp::create(b, loc, lb, cst(chunk));
+  Value ub = arith::MinSIOp::create(b, loc, next, cst(last));
   innermost({}, lb, ub);
 }
 
@@ -800,13 +803,14 @@ void codegen::emitThreadGrid(OpBuilder &b, Location loc,
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  auto grid = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
-                                      ValueRange{cst(blocks)}, ValueRange{cst(1)});
+  Value gLb = cst(0), gUb = cst(blocks), gStep = cst(1); // in order
+  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
+                                      ValueRange{gUb}, ValueRange{gStep});
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(grid.getBody());
-  auto block = scf::ParallelOp::create(b, loc, ValueRange{cst(0)},
-                                       ValueRange{cst(threads)},
-                                       ValueRange{cst(1)});
+  Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
+  auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
+                                       ValueRange{tUb}, ValueRange{tStep});
   b.setInsertionPointToStart(block.getBody());
   MLIRContext *ctx = b.getContext();
   // The mapping --convert-parallel-loops-to-gpu reads: blocks, then threads.

@@ -454,10 +454,13 @@ LogicalResult FunctionConversion::emitContractionLoops(Operation *op,
     Value zero = isa<FloatType>(elt)
                      ? Value(arith::ConstantOp::create(b, loc, b.getFloatAttr(elt, 0)))
                      : Value(arith::ConstantOp::create(b, loc, b.getIntegerAttr(elt, 0)));
+    // Bounds in named locals: argument evaluation order differs between
+    // compilers, and so would the order of the constants in the IR.
+    Value kLb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value kUb = arith::ConstantIndexOp::create(b, loc, k);
+    Value kStep = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-        arith::ConstantIndexOp::create(b, loc, k),
-        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{zero},
+        b, loc, kLb, kUb, kStep, ValueRange{zero},
         [&](OpBuilder &nb, Location, Value rv, ValueRange acc) {
           SmallVector<Value> idx{ivs[0], ivs[1], ivs[2], rv};
           Value ai = affine::AffineApplyOp::create(

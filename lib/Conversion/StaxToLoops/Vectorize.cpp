@@ -392,8 +392,11 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
       Value identity = vector::BroadcastOp::create(b, loc, vtype, init[0]);
       for (int64_t j = 1; j < unroll; ++j)
         accs.push_back(identity);
+      // Bounds in named locals: argument evaluation order differs between
+      // compilers, and so would the order of the constants in the IR.
+      Value uLb = cst(0), uUb = cst(endU), uStep = cst(unroll * width);
       auto uloop = scf::ForOp::create(
-          b, loc, cst(0), cst(endU), cst(unroll * width), accs,
+          b, loc, uLb, uUb, uStep, accs,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -416,8 +419,9 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
         parts = half;
       }
       accV = parts[0];
+      Value vLb = cst(endU), vUb = cst(end), vStep = cst(width);
       auto vloop = scf::ForOp::create(
-          b, loc, cst(endU), cst(end), cst(width), ValueRange{accV},
+          b, loc, vLb, vUb, vStep, ValueRange{accV},
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -426,8 +430,9 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
             Value v = vb.emit(args)[0];
             scf::YieldOp::create(b, loc, combine(b, loc, kind, iter[0], v));
           });
+      Value sLb = cst(end), sUb = cst(n), sStep = cst(1);
       auto sloop = scf::ForOp::create(
-          b, loc, cst(end), cst(n), cst(1), ValueRange{accS},
+          b, loc, sLb, sUb, sStep, ValueRange{accS},
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
