@@ -7,7 +7,7 @@
 //
 // @f32 and @f64: every function, fused with the arithmetic around it.
 // RUN: stax-run %s --entry=f32 --random-inputs --print=hash | sed 1d > %t.f32.interp
-// RUN: FileCheck %s --check-prefix=CHECK-F32 --input-file=%t.f32.interp
+// RUN: FileCheck %s --check-prefix=CHECK-FLOAT --input-file=%t.f32.interp
 // RUN: stax-run %s --entry=f32 --random-inputs --print=hash --jit | sed 1d > %t.f32.default
 // RUN: diff %t.f32.interp %t.f32.default
 // RUN: stax-run %s --entry=f32 --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1" --num-threads=4 | sed 1d > %t.f32.threads
@@ -26,9 +26,9 @@
 // RUN: stax-opt %s --stax-lower | stax-run - --entry=f32 --random-inputs --print=hash | sed 1d > %t.f32.lowered
 // RUN: diff %t.f32.interp %t.f32.lowered
 
-// CHECK-F32: result #0: tensor<64x33xf32>
-// CHECK-F32: result #9: tensor<64x33xf32>
-// CHECK-F32: result #10: tensor<64x33xi32>
+// CHECK-FLOAT: result #0: tensor<64x33xf32>
+// CHECK-FLOAT: result #9: tensor<64x33xf32>
+// CHECK-FLOAT: result #10: tensor<64x33xi32>
 func.func @f32(%x: tensor<64x33xf32>, %y: tensor<33xf32>)
     -> (tensor<64x33xf32>, tensor<64x33xf32>, tensor<64x33xf32>, tensor<64x33xf32>,
         tensor<64x33xf32>, tensor<64x33xf32>, tensor<64x33xf32>, tensor<64x33xf32>,

@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lower --stax-to-loops="target=cuda" %s -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=CUDA
+// RUN: stax-opt --stax-lower --stax-to-loops="target=cuda" %s -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=CHECK-CUDA
 
 // On CUDA a stax.special_function calls libdevice's twin through an
 // llvm.func: convert-gpu-to-nvvm would give a func.func a C-interface
@@ -6,16 +6,16 @@
 
 // libdevice's names: lgamma, erfinv, normcdfinv (ndtri), erfcx, nextafter,
 // with an `f` suffix for f32.
-// CUDA-LABEL: func.func @libdevice
-// CUDA-DAG: llvm.call @__nv_lgammaf(%{{.*}}) : (f32) -> f32
-// CUDA-DAG: llvm.call @__nv_erfinv(%{{.*}}) : (f64) -> f64
-// CUDA-DAG: llvm.call @__nv_normcdfinvf(%{{.*}}) : (f32) -> f32
-// CUDA-DAG: llvm.call @__nv_erfcx(%{{.*}}) : (f64) -> f64
-// CUDA-DAG: llvm.call @__nv_nextafterf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
-// CUDA-DAG: llvm.func @__nv_erfinv(f64) -> f64
-// CUDA-DAG: llvm.func @__nv_normcdfinvf(f32) -> f32
-// CUDA-DAG: llvm.func @__nv_erfcx(f64) -> f64
-// CUDA-DAG: llvm.func @__nv_nextafterf(f32, f32) -> f32
+// CHECK-CUDA-LABEL: func.func @libdevice
+// CHECK-CUDA-DAG: llvm.call @__nv_lgammaf(%{{.*}}) : (f32) -> f32
+// CHECK-CUDA-DAG: llvm.call @__nv_erfinv(%{{.*}}) : (f64) -> f64
+// CHECK-CUDA-DAG: llvm.call @__nv_normcdfinvf(%{{.*}}) : (f32) -> f32
+// CHECK-CUDA-DAG: llvm.call @__nv_erfcx(%{{.*}}) : (f64) -> f64
+// CHECK-CUDA-DAG: llvm.call @__nv_nextafterf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK-CUDA-DAG: llvm.func @__nv_erfinv(f64) -> f64
+// CHECK-CUDA-DAG: llvm.func @__nv_normcdfinvf(f32) -> f32
+// CHECK-CUDA-DAG: llvm.func @__nv_erfcx(f64) -> f64
+// CHECK-CUDA-DAG: llvm.func @__nv_nextafterf(f32, f32) -> f32
 func.func @libdevice(%x: tensor<64xf32>, %y: tensor<64xf64>)
     -> (tensor<64xf64>, tensor<64xf32>, tensor<64xf64>, tensor<64xf32>) {
   %0 = tp.erfinv %y : tensor<64xf64> -> tensor<64xf64>
