@@ -12,13 +12,20 @@
 //
 // The segments cut the outermost reduction loop, so each one is a
 // contiguous piece of the lexicographic order and every reduction loop
-// keeps its order inside it. k must divide that loop: we use the largest
-// divisor of it not above Algorithm 6.1's k, so that no segment needs a
-// guarded tail (a masked tail would have to yield an identity, which
-// Welford lacks); a loop with no such divisor (a prime length) stays whole.
+// keeps its order inside it. When k does not divide that loop, the
+// reduction loops are first merged into one over the same order (r_i =
+// (L floordiv suffix_i) mod n_i, which folds back to L where the loops were
+// contiguous), the first level takes k segments of floor(n_r / k) elements
+// and the second level combines the k partials and then the rem < k
+// elements left over, in order: position t of the second level reads
+// partial t (t < k) or evaluates the original body at
+// L = k * seg - k + t, an index that is in range for every t, so no read is
+// ever out of bounds and no identity is needed. Welford keeps the older
+// rule (the largest divisor of the outer loop not above k): its second
+// level combines triples, which a raw value is not.
 // argmax/argmin (their positions would need (value, index) partials),
 // welford_combine (already a second level) and nodes inside a stax.kernel
-// (whose loops the kernel fixes) never split; the cpu target never splits.
+// (whose loops the kernel fixes) never split.
 //
 // Splitting changes the combine order (class 2): the segmented sum error
 // bound ((n/k - 1) + (k - 1)) u sum|a_i| replaces (n - 1) u sum|a_i|.
@@ -30,6 +37,8 @@
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 #include "Stax/Analysis/SplitFactor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::stax {
 #define GEN_PASS_DEF_STAXSPLITREDUCTIONS
@@ -65,45 +74,70 @@ int64_t product(ArrayRef<int64_t> xs) {
   return p;
 }
 
-/// The number of segments to use for `op` (1: leave it whole).
-int64_t segmentsFor(ReductionOp op, const SplitDevice &device) {
+/// Whether `op` may split at all.
+bool splittable(ReductionOp op) {
   if (!combineKind(op.getKind()) || op->getParentOfType<KernelOp>())
-    return 1;
+    return false;
   ArrayRef<int64_t> red = op.getReductionRanges();
   ArrayRef<int64_t> outer = op.getIterationRanges();
-  if (red.empty() || llvm::is_contained(red, 0) ||
-      llvm::is_contained(outer, 0))
-    return 1;
-  SplitDecision d = computeSplitFactor(product(red), product(outer), device);
-  if (d.segments <= 1)
-    return 1;
-  return largestDivisorAtMost(red.front(), d.segments);
+  return !red.empty() && !llvm::is_contained(red, 0) &&
+         !llvm::is_contained(outer, 0);
 }
 
-/// The first level: the original body over ranges [..., k] and reduction
-/// ranges [n_r / k, ...], storing row-major partials of the combine type.
+/// Algorithm 6.1's k for `op` (1: leave it whole).
+int64_t segmentsFor(ReductionOp op, const SplitDevice &device) {
+  if (!splittable(op))
+    return 1;
+  SplitDecision d = computeSplitFactor(product(op.getReductionRanges()),
+                                       product(op.getIterationRanges()),
+                                       device);
+  return d.segments;
+}
+
 /// A CPU has few threads, so parallelism over the outputs suffices unless
 /// there are fewer outputs than threads: a long reduction with at most
-/// kCpuFewOutputs outputs (a loss, a global norm) is cut into up to
-/// kCpuSegments segments that the threads reduce in parallel, combined once.
+/// kCpuFewOutputs outputs (a loss, a global norm) is cut into kCpuSegments
+/// segments that the threads reduce in parallel, combined once.
 constexpr int64_t kCpuFewOutputs = 3;
 constexpr int64_t kCpuSegments = 32;
 constexpr int64_t kCpuMinLength = 1 << 16;
 
 int64_t cpuSegmentsFor(ReductionOp op) {
-  if (!combineKind(op.getKind()) || op->getParentOfType<KernelOp>())
+  if (!splittable(op) || product(op.getIterationRanges()) > kCpuFewOutputs ||
+      product(op.getReductionRanges()) < kCpuMinLength)
     return 1;
-  ArrayRef<int64_t> red = op.getReductionRanges();
-  ArrayRef<int64_t> outer = op.getIterationRanges();
-  if (red.empty() || llvm::is_contained(red, 0) ||
-      llvm::is_contained(outer, 0) || product(outer) > kCpuFewOutputs ||
-      product(red) < kCpuMinLength)
-    return 1;
-  int64_t k = largestDivisorAtMost(red.front(), kCpuSegments);
-  return k >= 4 ? k : 1;
+  return kCpuSegments;
 }
 
-ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k) {
+/// Rewrites `op`'s reduction loops as one loop over the same lexicographic
+/// order.
+void mergeReductionLoops(ReductionOp op) {
+  ArrayRef<int64_t> red = op.getReductionRanges();
+  if (red.size() <= 1)
+    return;
+  MLIRContext *ctx = op.getContext();
+  unsigned numOuter = op.getIterationRanges().size();
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d = 0; d < numOuter; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr linear = getAffineDimExpr(numOuter, ctx);
+  int64_t suffix = product(red);
+  for (auto [i, n] : llvm::enumerate(red)) {
+    suffix /= n;
+    AffineExpr r = linear.floorDiv(suffix);
+    exprs.push_back(i == 0 ? r : r % n);
+  }
+  int64_t total = product(red);
+  loops::substituteIndices(op.getBody().front(), numOuter + 1, exprs);
+  op.setReductionRanges({total});
+}
+
+/// The first level: the original body over ranges [..., k] and reduction
+/// ranges [n_r / k, ...] (floor: a remainder is the second level's),
+/// storing row-major partials of the combine type. With `cloneBody` the
+/// body is copied, else moved.
+ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
+                            bool cloneBody) {
   MLIRContext *ctx = op.getContext();
   ArrayRef<int64_t> outer = op.getIterationRanges();
   auto yield = cast<YieldOp>(op.getBody().front().getTerminator());
@@ -133,7 +167,12 @@ ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k) {
   auto first = ReductionOp::create(
       b, op.getLoc(), types, op.getKindAttr(),
       DenseI64ArrayAttr::get(ctx, red), partialLayout, ranges);
-  first.getBody().takeBody(op.getBody());
+  if (cloneBody) {
+    IRMapping map;
+    op.getBody().cloneInto(&first.getBody(), map);
+  } else {
+    first.getBody().takeBody(op.getBody());
+  }
   // Old indices (i..., r0, r1...) over new ones (i..., j, r0', r1...).
   unsigned numOuter = outer.size();
   SmallVector<AffineExpr> exprs;
@@ -179,10 +218,75 @@ ReductionOp buildSecondLevel(OpBuilder &b, ReductionOp op, ReductionOp first,
   return second;
 }
 
+/// The second level when n_r = k * seg + rem with 0 < rem < k: positions
+/// t < k combine partial t, positions k..k+rem-1 the original body at
+/// L = k * seg - k + t (in range for every t, so the unselected side reads
+/// nothing out of bounds). `op` still has its (merged, one-loop) body.
+ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
+                                     ReductionOp first, int64_t k,
+                                     int64_t seg, int64_t rem) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  auto second = ReductionOp::create(
+      b, loc, op.getResultTypes(), op.getKindAttr(),
+      DenseI64ArrayAttr::get(ctx, {k + rem}), op.getLayout(),
+      op.getRangesAttr());
+  IRMapping map;
+  op.getBody().cloneInto(&second.getBody(), map);
+  Block &block = second.getBody().front();
+  unsigned numOuter = op.getIterationRanges().size();
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d = 0; d < numOuter; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr t = getAffineDimExpr(numOuter, ctx);
+  exprs.push_back(t + (k * seg - k));
+  loops::substituteIndices(block, numOuter + 1, exprs);
+  // Partial (i, t mod k): t mod k = t where it is selected, and in range
+  // everywhere.
+  auto yield = cast<YieldOp>(block.getTerminator());
+  OpBuilder bb(yield);
+  auto layout = first.getLayout();
+  AffineExpr addr = getAffineConstantExpr(layout.getOffset(), ctx);
+  for (auto [d, s] : llvm::enumerate(layout.getStrides()))
+    addr = addr + (d == numOuter ? t % k : getAffineDimExpr(d, ctx)) * s;
+  Value a = affine::AffineApplyOp::create(
+      bb, loc, AffineMap::get(numOuter + 1, 0, addr), block.getArguments());
+  Value isPartial = arith::CmpIOp::create(
+      bb, loc, arith::CmpIPredicate::slt, block.getArgument(numOuter),
+      arith::ConstantIndexOp::create(bb, loc, k));
+  SmallVector<Value> values;
+  for (auto [partial, tail] :
+       llvm::zip_equal(first.getResults(), yield.getValues())) {
+    Value p = LoadOp::create(bb, loc, partial, a);
+    values.push_back(arith::SelectOp::create(bb, loc, isPartial, p, tail));
+  }
+  yield->setOperands(values);
+  return second;
+}
+
+/// Splits `op` into k segments; the reduction loops are merged first when
+/// k does not divide the outermost one.
 void split(ReductionOp op, int64_t k) {
+  int64_t outerLoop = op.getReductionRanges().front();
+  if (outerLoop % k != 0) {
+    if (op.getKind() == ReductionKind::Welford) {
+      k = largestDivisorAtMost(outerLoop, k);
+      if (k <= 1)
+        return;
+    } else {
+      mergeReductionLoops(op);
+    }
+  }
+  int64_t n = op.getReductionRanges().front();
+  int64_t seg = n / k, rem = n % k;
+  if (seg < 2)
+    return; // nothing to gain: at most one element per segment
   OpBuilder b(op);
-  ReductionOp first = buildFirstLevel(b, op, k);
-  ReductionOp second = buildSecondLevel(b, op, first, k);
+  bool tail = rem != 0;
+  ReductionOp first = buildFirstLevel(b, op, k, /*cloneBody=*/tail);
+  ReductionOp second =
+      tail ? buildSecondLevelWithTail(b, op, first, k, seg, rem)
+           : buildSecondLevel(b, op, first, k);
   op->replaceAllUsesWith(second);
   op.erase();
 }

@@ -202,9 +202,14 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
     `lib/Analysis/`) comes from the device parameters for
     `target=cuda` (enough warps to fill `sm-count` multiprocessors of
     `threads-per-sm` threads); for `target=cpu` only reductions with at
-    most 3 outputs split, into up to 32 segments that the threads reduce
+    most 3 outputs split, into 32 segments that the threads reduce
     in parallel. Reductions of at most `no-split-threshold` elements never
-    split. Splitting reassociates the combination (class 2 numerics: not
+    split. `k` is used as computed: when it does not divide the outermost
+    reduction loop, the reduction loops are merged into one and the
+    `n_r mod k` elements left after `k` equal segments are combined by the
+    second level after the partials (a prime length splits too; Welford,
+    whose second level combines triples, takes the largest divisor of the
+    outer loop not above `k` instead). Splitting reassociates the combination (class 2 numerics: not
     bitwise equal to the unsplit reduction for floating sums).
 
     Example: a sum over 65536 elements.

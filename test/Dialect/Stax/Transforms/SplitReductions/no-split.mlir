@@ -31,16 +31,6 @@ func.func @argmax(%x: tensor<64x16384xf32>) -> tensor<64xi64> {
   return %0 : tensor<64xi64>
 }
 
-// 100003 is prime: Algorithm 6.1 asks for k = 13, but no k > 1 divides
-// the range, and we never guard a tail.
-// CHECK-KEEP-LABEL: func.func @prime
-// CHECK-KEEP: stax.reduction sum [100003] layout <[1]> : tensor<8xf32>
-// CHECK-KEEP-NOT: stax.reduction
-func.func @prime(%x: tensor<8x100003xf32>) -> tensor<8xf32> {
-  %0 = tp.sum %x {dims = array<i64: -1>} : tensor<8x100003xf32> -> tensor<8xf32>
-  return %0 : tensor<8xf32>
-}
-
 // With the defaults Example 6.2 does split (example-6-2.mlir has the
 // details); the cpu target never splits, not even Example 6.2.
 // CHECK-KEEP-LABEL: func.func @example_6_2
