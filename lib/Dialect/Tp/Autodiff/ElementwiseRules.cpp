@@ -39,19 +39,23 @@ Value maskAs(OpBuilder &b, Location loc, Value mask, Type elt) {
 }
 
 /// A partial derivative dy/dx_i = scale * mulBy / divBy (absent factors are
-/// 1). scale == 0 is a zero partial: nothing is built.
+/// 1). `isZero` marks a structural zero (no dependence: rounding, integer
+/// division), for which nothing is built. A constant 0 (`x * 0`, alpha = 0)
+/// is not one: PyTorch multiplies the gradient by it, so a NaN or inf in the
+/// gradient, or an inf met further back (sqrt'(0)), still gives NaN.
 struct Partial {
   Value mulBy, divBy;
   double scale = 1.0;
+  bool isZero = false;
 
-  static Partial zero() { return {Value(), Value(), 0.0}; }
+  static Partial zero() { return {Value(), Value(), 0.0, true}; }
   static Partial constant(double c) { return {Value(), Value(), c}; }
   static Partial times(Value v, double c = 1.0) { return {v, Value(), c}; }
   static Partial over(Value v, double c = 1.0) { return {Value(), v, c}; }
 
   /// `v` (an adjoint or a tangent) times this partial; null for zero.
   Value apply(OpBuilder &b, Location loc, Value v) const {
-    if (!v || scale == 0.0)
+    if (!v || isZero)
       return Value();
     if (mulBy)
       v = mul(b, loc, v, mulBy);
@@ -213,18 +217,26 @@ CONSTANT_PARTIAL(CloneOp, 1.0)
 CONSTANT_PARTIAL(AliasOp, 1.0)
 CONSTANT_PARTIAL(LiftFreshCopyOp, 1.0)
 CONSTANT_PARTIAL(ToCopyOp, 1.0)
-// detach is a stop-gradient in eager (its result does not require grad).
-CONSTANT_PARTIAL(DetachOp, 0.0)
 CONSTANT_PARTIAL(NegOp, -1.0)
-CONSTANT_PARTIAL(SignOp, 0.0)
-CONSTANT_PARTIAL(SgnOp, 0.0)
-CONSTANT_PARTIAL(FloorOp, 0.0)
-CONSTANT_PARTIAL(CeilOp, 0.0)
-CONSTANT_PARTIAL(RoundOp, 0.0)
-CONSTANT_PARTIAL(TruncOp, 0.0)
 CONSTANT_PARTIAL(RemainderScalarOp, 1.0)
 CONSTANT_PARTIAL(FmodScalarOp, 1.0)
 #undef CONSTANT_PARTIAL
+
+/// Ops without a dependence on their input (PyTorch returns zeros_like):
+/// a structural zero, so nothing is built. detach is a stop-gradient in
+/// eager (its result does not require grad).
+#define ZERO_PARTIAL(OP)                                                       \
+  template <> struct Partials<OP> {                                            \
+    static Partial get(OP, OpBuilder &, unsigned) { return Partial::zero(); }  \
+  };
+ZERO_PARTIAL(DetachOp)
+ZERO_PARTIAL(SignOp)
+ZERO_PARTIAL(SgnOp)
+ZERO_PARTIAL(FloorOp)
+ZERO_PARTIAL(CeilOp)
+ZERO_PARTIAL(RoundOp)
+ZERO_PARTIAL(TruncOp)
+#undef ZERO_PARTIAL
 
 /// Ops whose derivative is a function of x = self and y = result:
 /// `EXPR` builds the Partial with `op`, `b`, `loc`, `x`, `y` in scope.

@@ -32,11 +32,12 @@ Value reshape(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape) {
   return ViewOp::create(b, loc, v, b.getDenseI64ArrayAttr(shape));
 }
 
-/// x * c for a scalar attribute c; x itself when c == 1, null when c == 0
-/// or x is null.
+/// x * c for a scalar attribute c; x itself when c == 1, null when x is
+/// null. c == 0 still multiplies (PyTorch's maybe_multiply does): a NaN or
+/// inf in x stays visible.
 Value scaleBy(OpBuilder &b, Location loc, Value x, TypedAttr c) {
   double v = getScalarAsDouble(c);
-  if (!x || v == 0.0)
+  if (!x)
     return Value();
   if (v == 1.0)
     return x;

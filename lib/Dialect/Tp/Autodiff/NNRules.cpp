@@ -676,7 +676,7 @@ template <> struct Rule<NativeDropoutOp> {
   }
   static Value apply(NativeDropoutOp op, OpBuilder &b, Value v) {
     double s = scale(op);
-    if (!v || s == 0.0)
+    if (!v) // p = 1 (s = 0) still multiplies, as PyTorch does
       return Value();
     return NativeDropoutBackwardOp::create(b, op.getLoc(), v, op.getMask(),
                                            APFloat(s));

@@ -283,3 +283,20 @@ func.func @floor(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
   %y = tp.floor %x : tensor<4xf32> -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// A constant factor 0 is not a structural zero: the gradient is multiplied
+// by it, as PyTorch does, so sqrt'(0) = inf further back still gives
+// 0 * inf = NaN (a dropped term would give 0).
+// CHECK-LABEL: func.func @times_zero
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<4xf32> {tp.tangent})
+// CHECK-NEXT: %[[S:.*]] = tp.sqrt %[[X]] {
+// CHECK-NEXT: %[[Y:.*]] = tp.mul.Scalar %[[S]] {other = 0.000000e+00 : f64
+// CHECK-NEXT: %[[G:.*]] = tp.mul.Scalar %[[T]] {other = 0.000000e+00 : f64
+// CHECK-NEXT: %[[D:.*]] = tp.mul.Scalar %[[S]] {other = 2.000000e+00 : f64
+// CHECK-NEXT: %[[R:.*]] = tp.div %[[G]], %[[D]] {
+// CHECK-NEXT: return %[[Y]], %[[R]] :
+func.func @times_zero(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
+  %s = tp.sqrt %x : tensor<4xf32> -> tensor<4xf32>
+  %y = tp.mul.Scalar %s {other = 0.0 : f64} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
