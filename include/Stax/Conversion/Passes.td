@@ -244,16 +244,27 @@ def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
 }
 
 def StaxApproximateMath : Pass<"stax-approximate-math"> {
-  let summary = "Vectorizable polynomial approximations of f32 math functions";
+  let summary = "Vectorizable f32 math functions, evaluated in f64";
   let description = [{
-    Rewrites f32 `math.exp`, `expm1`, `log1p`, `tanh`, `erf` and `erfc`
-    into the polynomial approximations of MLIR's math dialect
-    (`populateMathPolynomialApproximationPatterns`), so that vectorized
-    loops call no libm per element for them. Upstream also approximates
-    sin, cos, atan, asin, acos, log and log2, but those lose accuracy badly
-    (sin/cos above ~2^26, atan 40 ulp, log of a denormal): they stay libm
-    calls. The measured error
-    against float64 is in docs/Numerics.md (`bench/ulp_error.py`).
+    Rewrites f32 (scalar or vector) `math.exp`, `exp2`, `expm1`, `log`,
+    `log2`, `log10`, `log1p`, `tanh`, `erf` and `erfc` into straight-line
+    `arith`/`math` code without calls, so that vectorized loops call no
+    libm per element. Each function widens its input to f64, evaluates a
+    float64 kernel accurate to about 1e-11 relative (range reduction and a
+    polynomial: Cody-Waite for exp, 2 atanh((m-1)/(m+1)) for log,
+    Goldberg's correction for log1p, expm1 for tanh, a Chebyshev fit of
+    `log(erfc(x) e^(x^2) / t)` for erf/erfc) and rounds to f32 once, so the
+    result is within 0.5 ulp + 1e-3 ulp of the exact value, denormal
+    results and overflow included; NaN inputs are returned as they are.
+    The logistic form that `sigmoid` and `silu` decompose into,
+    `n / (exp(y) + 1)`, is evaluated the same way as one function.
+    Upstream's `populateMathPolynomialApproximationPatterns` computes in
+    f32: twice the lanes, but 2 to 5 ulp (and sin/cos/atan/log much
+    worse); `fast=true` uses it for exp, expm1, log1p, tanh, erf and erfc
+    instead, for code where throughput matters more than accuracy. The
+    measured error against float64 is in docs/Numerics.md
+    (`bench/ulp_error.py`). Other types and other functions are left as
+    they are (LLVM intrinsics or libm calls).
 
     Example:
 
@@ -264,11 +275,18 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     }
     ```
 
-    becomes, after `--stax-approximate-math`, about forty `arith` and
-    `math` ops without a call (a range reduction to `[-ln 2 / 2, ln 2 / 2]`,
-    a polynomial, and a scaling by a power of two built with
-    `arith.bitcast`); `math.sin` on the same input would stay as it is.
+    becomes, after `--stax-approximate-math`, about thirty `arith` and
+    `math` ops without a call: `arith.extf` to f64, a clamp, a range
+    reduction to `[-ln 2 / 2, ln 2 / 2]`, a degree-9 polynomial, a
+    scaling by a power of two built with `arith.bitcast`, `arith.truncf`,
+    and a select that keeps a NaN input; `math.sin` would stay as it is.
   }];
+  let options = [
+    Option<"fast", "fast", "bool", /*default=*/"false",
+           "Upstream's f32 polynomials for exp, expm1, log1p, tanh, erf and "
+           "erfc instead (2 to 5 ulp, about twice the throughput); the "
+           "other functions stay as they are (default: false)">,
+  ];
   let dependentDialects = ["::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
