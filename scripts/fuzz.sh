@@ -9,6 +9,7 @@
 #   STAX_FUZZ_KEEP_GOING=1   fork mode: record crashes and timeouts, go on
 #   STAX_FUZZ_CUDA=0         only the cpu pipeline (about twice as fast)
 #   STAX_FUZZ_RANDOM=N       random tp seed modules from stax.difftest (200)
+#   STAX_FUZZ_RUNS=N         stop after N executions (or SECONDS, first)
 #
 # State under build-asan/fuzz/: seeds/ (test/*.mlir split at `// -----`,
 # plus random tp modules), corpus/ (what the fuzzer found interesting, kept
@@ -59,11 +60,18 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 args=(-dict="$FUZZ_DIR/stax.dict" -max_len=8192 -timeout=30
       -rss_limit_mb=4096 -max_total_time="$SECONDS_TO_RUN"
       -print_final_stats=1 -artifact_prefix="$FUZZ_DIR/crashes/")
+if [ -n "${STAX_FUZZ_RUNS:-}" ]; then
+  args+=(-runs="$STAX_FUZZ_RUNS")
+fi
 if [ "${STAX_FUZZ_KEEP_GOING:-0}" != 0 ]; then
   args+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
 
 echo "== stax-fuzz for $SECONDS_TO_RUN s (log: $FUZZ_DIR/fuzz.log)"
+# The build links the shared sanitizer runtime (cmake/StaxSanitizers.cmake);
+# preloading it keeps it first in the library list whatever order the
+# linker wrote the executable's dependencies in.
+LD_PRELOAD="$(clang-22 -print-file-name=libclang_rt.asan-x86_64.so)" \
 nice -n 19 "$BUILD_DIR/bin/stax-fuzz" "${args[@]}" \
   "$FUZZ_DIR/corpus" "$FUZZ_DIR/seeds" 2>&1 | tee "$FUZZ_DIR/fuzz.log" |
   grep -E '^#[0-9]+|ERROR|SUMMARY|stax-fuzz:|stat::'
