@@ -69,6 +69,7 @@ static void buildCudaCodegenPipeline(OpPassManager &pm,
   stax::StaxToLoopsOptions loops;
   loops.target = stax::Target::CUDA;
   loops.threadsPerBlock = options.threadsPerBlock;
+  loops.checkNan = options.checkNan;
   // --stax-to-loops maps its loops to blocks and threads itself; the
   // canonicalizer would fold one-iteration loops (a one-thread node would
   // then run on the host) and merge the nested ones, so it runs after.
@@ -101,11 +102,15 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   loops.parallel = options.parallel;
   loops.grain = options.grain;
   loops.vectorWidth = options.vectorWidth;
+  loops.checkNan = options.checkNan;
   pm.addPass(createStaxToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (options.approximateMath)
-    pm.addPass(createStaxApproximateMath());
+  if (options.approximateMath) {
+    StaxApproximateMathOptions math;
+    math.fast = options.fastApproximations;
+    pm.addPass(createStaxApproximateMath(math));
+  }
   pm.addPass(createLowerAffinePass());
   // OpenMP's conversion wraps loop bodies in memref.alloca_scope, which
   // the memref conversion must see before scf becomes cf.

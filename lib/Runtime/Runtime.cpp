@@ -8,9 +8,22 @@
 namespace {
 struct ErrorState {
   std::atomic<bool> set{false};
+  int kind = 0;
   int64_t site = 0, value = 0, size = 0;
 };
 ErrorState errorState;
+
+/// Keeps the first error of a call: threads of a parallel loop race here,
+/// and only the one that sets the flag writes the fields.
+void recordError(int kind, int64_t site, int64_t value, int64_t size) {
+  bool expected = false;
+  if (errorState.set.compare_exchange_strong(expected, true)) {
+    errorState.kind = kind;
+    errorState.site = site;
+    errorState.value = value;
+    errorState.size = size;
+  }
+}
 } // namespace
 
 namespace {
@@ -108,12 +121,11 @@ STAX_RT_SORT(i64, int64_t)
 #undef STAX_RT_SORT
 
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {
-  bool expected = false;
-  if (errorState.set.compare_exchange_strong(expected, true)) {
-    errorState.site = site;
-    errorState.value = value;
-    errorState.size = size;
-  }
+  recordError(STAX_RT_INDEX_ERROR, site, value, size);
+}
+
+void stax_rt_nan_error(int64_t site, int64_t position) {
+  recordError(STAX_RT_NAN_ERROR, site, position, 0);
 }
 
 int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size) {
@@ -123,5 +135,5 @@ int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size) {
   *value = errorState.value;
   *size = errorState.size;
   errorState.set.store(false);
-  return 1;
+  return errorState.kind;
 }

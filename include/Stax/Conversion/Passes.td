@@ -116,7 +116,12 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     scatter address) calls `stax_rt_index_error` with the site number
     (the module's `stax.error_sites` lists each site's location) and goes
     on with a clamped index, so memory stays safe and the caller reports
-    the error. Any other op is an error naming it.
+    the error. With `check-nan`, every floating-point value a node stores
+    (scalar or vector, a reduction's result, a matmul's output) is tested
+    first: a NaN calls `stax_rt_nan_error` with the node's site and the
+    element's index in the result's storage (a vector reports its first NaN
+    lane), and the store goes on; without it no check is emitted. Any other
+    op is an error naming it.
 
     Example: a row sum.
 
@@ -174,6 +179,10 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
            "checks assert (default: cpu)", "::mlir::stax::targetOptionValues()">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"256", "GPU threads per block (target=cuda) (default: 256)">,
+    Option<"checkNan", "check-nan", "bool", /*default=*/"false",
+           "Check every floating-point value a node stores: a NaN calls "
+           "stax_rt_nan_error with the node's error site and the element's "
+           "position (target=cuda: a failed assertion) (default: false)">,
   ];
   // The stax dialect for its layouts: a module of external calls only
   // (tp.mm, tp.sort) has not loaded it.

@@ -94,15 +94,29 @@ struct PipelineOptions : public LoweringPipelineOptions {
       llvm::cl::init("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")};
   Option<bool> approximateMath{
       *this, "approximate-math",
-      llvm::cl::desc("Vectorizable polynomial exp/log/tanh/erf/... for f32 "
-                     "(bounded ulp error, docs/Numerics.md) instead of libm "
-                     "(default: true)"),
+      llvm::cl::desc("Vectorizable exp/log/tanh/erf/... for f32, evaluated "
+                     "in f64 (<= 0.51 ulp, docs/Numerics.md) instead of "
+                     "libm (default: true)"),
       llvm::cl::init(true)};
+  Option<bool> fastApproximations{
+      *this, "fast-approximations",
+      llvm::cl::desc("With approximate-math: upstream's f32 polynomials for "
+                     "exp/expm1/log1p/tanh/erf/erfc instead (2 to 5 ulp, "
+                     "about twice the throughput) (default: false)"),
+      llvm::cl::init(false)};
+  Option<bool> checkNan{
+      *this, "check-nan",
+      llvm::cl::desc("Check every floating-point value a node stores: a NaN "
+                     "is a run-time error naming the node, its location and "
+                     "the element (target=cuda: a device assertion) "
+                     "(default: false)"),
+      llvm::cl::init(false)};
 };
 
 /// tp (or lowered stax) -> the LLVM dialect for `options.target`; for
-/// cuda, a host function launching gpu kernels and a gpu.binary holding
-/// their PTX (the launcher is not written yet: the host side does not run).
+/// cuda, host functions in the LLVM dialect that call the CUDA launcher's
+/// mgpu* functions (Stax/Runtime/CudaLauncher.h) on device pointers, and a
+/// gpu.binary holding the kernels' PTX.
 /// For cpu:
 /// buildLoweringPipeline, --stax-to-loops, then upstream conversions
 /// (affine, scf -> OpenMP, vector, memref, math, arith, cf, func with

@@ -79,12 +79,22 @@ double stax_rt_frexp_mantissa_f64(double x);
 int32_t stax_rt_frexp_exponent_f32(float x);
 int32_t stax_rt_frexp_exponent_f64(double x);
 
+/// The kinds of run-time errors that stax_rt_take_error returns.
+enum { STAX_RT_INDEX_ERROR = 1, STAX_RT_NAN_ERROR = 2 };
+
 /// A run-time check failed at error site `site` (an index into the module's
 /// stax.error_sites): `value` is outside [0, size). The first error of a
 /// call is kept; the caller reads it with stax_rt_take_error.
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size);
 
-/// Returns 1 and the first recorded error since the last call, or 0.
+/// A node compiled with check-nan is about to store a NaN as element
+/// `position` of its result's storage (-1: unknown); `site` names the node.
+/// Recorded like stax_rt_index_error (the first error of a call wins).
+void stax_rt_nan_error(int64_t site, int64_t position);
+
+/// Returns the kind of the first recorded error since the last call
+/// (STAX_RT_INDEX_ERROR: `value` outside [0, `size`); STAX_RT_NAN_ERROR:
+/// `value` is the position, `size` is 0) and its fields, or 0 when none.
 int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size);
 
 #ifdef __cplusplus

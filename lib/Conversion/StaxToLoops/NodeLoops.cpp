@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include <limits>
 
 using namespace mlir;
@@ -597,7 +598,12 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     Value v = cloneBody(body, all)[0];
     v = castForStore(b, loc, v,
                      cast<MemRefType>(out.getType()).getElementType());
-    memref::StoreOp::create(b, loc, v, out, address(loc, strides, offset, all));
+    Value addr = address(loc, strides, offset, all);
+    emitNanCheck(b, loc, op, v, addr, buffers, options);
+    memref::StoreOp::create(b, loc, v, out, addr);
+  };
+  auto checkVector = [&](Value v, Value addr) {
+    emitNanCheck(b, loc, op, v, addr, buffers, options);
   };
   ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
   if (rest.empty()) {
@@ -615,7 +621,8 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
                   SmallVector<Value> ivs(mid);
                   ivs.push_back(iv);
                   scalarStore(ivs);
-                })))
+                },
+                checkVector)))
           return;
         Value one = arith::ConstantIndexOp::create(b, loc, 1);
         auto loop = scf::ForOp::create(b, loc, lb, ub, one);
@@ -666,7 +673,9 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
     for (auto [k, v] : llvm::enumerate(combiner.finish(state))) {
       Value mem = buffers.storageOf(op.getResult(k));
       Type elt = cast<MemRefType>(mem.getType()).getElementType();
-      memref::StoreOp::create(b, loc, castForStore(b, loc, v, elt), mem, addr);
+      Value stored = castForStore(b, loc, v, elt);
+      emitNanCheck(b, loc, op, stored, addr, buffers, options);
+      memref::StoreOp::create(b, loc, stored, mem, addr);
     }
   };
   ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
@@ -692,7 +701,10 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
                 [&](ValueRange s, ValueRange y) {
                   return combiner.step(b, loc, s, y);
                 },
-                scalarOutput)))
+                scalarOutput,
+                [&](Value v, Value addr) {
+                  emitNanCheck(b, loc, op, v, addr, buffers, options);
+                })))
           return;
         Value one = arith::ConstantIndexOp::create(b, loc, 1);
         auto loop = scf::ForOp::create(b, loc, lb, ub, one);
@@ -736,6 +748,7 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
               ? Value(arith::AddFOp::create(b, loc, old, v))
               : Value(arith::AddIOp::create(b, loc, old, v));
     }
+    emitNanCheck(b, loc, op, v, addr, buffers, options);
     memref::StoreOp::create(b, loc, v, out, addr);
     b.setInsertionPointToStart(ifOp.elseBlock());
     if (options.gpu) {
@@ -837,6 +850,71 @@ void codegen::emitThreadGrid(OpBuilder &b, Location loc,
         b, loc, AffineMap::get(1, 0, e), ValueRange{linear}));
   }
   body(ivs);
+}
+
+/// The index of the first set lane of `mask` (vector<N x i1>), as an i64.
+static Value firstSetLane(OpBuilder &b, Location loc, Value mask) {
+  int64_t n = cast<VectorType>(mask.getType()).getNumElements();
+  auto type = VectorType::get({n}, b.getI64Type());
+  auto lanes = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  Value iota = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(lanes)));
+  Value none = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getI64IntegerAttr(n)));
+  Value picked = arith::SelectOp::create(b, loc, mask, iota, none);
+  return vector::ReductionOp::create(b, loc, vector::CombiningKind::MINSI,
+                                     picked);
+}
+
+void codegen::emitNanCheck(OpBuilder &b, Location loc, Operation *node,
+                           Value value, Value position, BufferMap &buffers,
+                           const LoopOptions &options) {
+  if (!options.checkNan || !isa<FloatType>(getElementTypeOrSelf(value)))
+    return;
+  if (options.gpu) {
+    // A kernel has no error state to return: trap, as failed index checks
+    // do, with the node in the message.
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "NaN in the result of '" << node->getName() << "' at "
+       << node->getLoc();
+    Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
+                                          value, value);
+    cf::AssertOp::create(b, loc, ordered, msg);
+    return;
+  }
+  // One test per vector in the loop; the position of the first NaN lane is
+  // only computed on the (cold) error path.
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+  bool isVector = isa<VectorType>(value.getType());
+  Value any = isVector ? Value(vector::ReductionOp::create(
+                             b, loc, vector::CombiningKind::OR, isNan))
+                       : isNan;
+  auto ifOp = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value site =
+      arith::ConstantIntOp::create(b, loc, buffers.nanErrorSite(node), 64);
+  Value pos = arith::IndexCastOp::create(b, loc, b.getI64Type(), position);
+  if (isVector)
+    pos = arith::AddIOp::create(b, loc, pos, firstSetLane(b, loc, isNan));
+  func::CallOp::create(b, loc, buffers.nanErrorCallee(), ValueRange{site, pos});
+}
+
+void codegen::emitBufferNanCheck(OpBuilder &b, Location loc, Operation *node,
+                                 Value buffer, BufferMap &buffers,
+                                 const LoopOptions &options) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!options.checkNan || !isa<FloatType>(type.getElementType()))
+    return;
+  auto [lbs, ubs, steps] = constantBounds(b, loc, type.getShape());
+  auto loop = scf::ForOp::create(b, loc, lbs[0], ubs[0], steps[0]);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value v = memref::LoadOp::create(b, loc, buffer, i);
+  emitNanCheck(b, loc, node, v, i, buffers, options);
 }
 
 LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,

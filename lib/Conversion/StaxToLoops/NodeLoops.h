@@ -24,6 +24,8 @@ struct LoopOptions {
   /// scf.parallel over blocks and threads), checks assert.
   bool gpu = false;
   int64_t threadsPerBlock = 256;
+  /// Test every floating-point value before it is stored (check-nan).
+  bool checkNan = false;
 };
 
 /// What the emitter needs from the function being converted.
@@ -37,6 +39,10 @@ public:
   virtual int64_t errorSite(Operation *op) = 0;
   /// The runtime's error callback, declared once per module.
   virtual func::FuncOp indexErrorCallee() = 0;
+  /// The error site of the NaN checks of `node` (one per node, however many
+  /// stores its loops make) and the runtime's NaN callback.
+  virtual int64_t nanErrorSite(Operation *node) = 0;
+  virtual func::FuncOp nanErrorCallee() = 0;
   /// An external function `name` of `type` (a runtime entry point),
   /// declared once per module.
   virtual func::FuncOp externalCallee(StringRef name, FunctionType type) = 0;
@@ -54,6 +60,21 @@ FailureOr<int64_t> storageElements(Operation *node);
 /// `b`'s insertion point; `buffers` has storage for its results already.
 LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
                        const LoopOptions &options);
+
+/// With `options.checkNan`, tests a floating-point `value` that `node` is
+/// about to store at `position` (an index into its result's storage; lane
+/// k of a vector goes to position + k): a NaN calls stax_rt_nan_error with
+/// the first NaN's position (CUDA: a failed assertion). Emits nothing for
+/// integers or without the option.
+void emitNanCheck(OpBuilder &b, Location loc, Operation *node, Value value,
+                  Value position, BufferMap &buffers,
+                  const LoopOptions &options);
+
+/// The same check for every element of `buffer`, which `node` has written
+/// (a runtime call's output).
+void emitBufferNanCheck(OpBuilder &b, Location loc, Operation *node,
+                        Value buffer, BufferMap &buffers,
+                        const LoopOptions &options);
 
 /// Constant bounds of loops over [0, ranges[k]) with step 1, for
 /// scf::buildLoopNest and scf.parallel.

@@ -134,6 +134,16 @@ public:
     Type i64 = b.getI64Type();
     return state.declare("stax_rt_index_error", {i64, i64, i64});
   }
+  int64_t nanErrorSite(Operation *node) override {
+    auto it = nanSites.find(node);
+    if (it != nanSites.end())
+      return it->second;
+    return nanSites[node] = errorSite(node);
+  }
+  func::FuncOp nanErrorCallee() override {
+    Type i64 = b.getI64Type();
+    return state.declare("stax_rt_nan_error", {i64, i64});
+  }
   func::FuncOp externalCallee(StringRef name, FunctionType type) override {
     return state.declare(name, type.getInputs(), type.getResults());
   }
@@ -147,6 +157,7 @@ private:
   DenseMap<Value, Value> aliases;  // kernel result -> the yielded node result
   SmallVector<Buffer> buffers;
   SmallVector<Operation *> ops; // the top-level ops, in order
+  DenseMap<Operation *, int64_t> nanSites; // node -> its NaN checks' site
   /// Transpose nodes whose only readers are BLAS calls that read the
   /// source with a transpose flag: not emitted.
   DenseSet<Operation *> absorbed;
@@ -374,6 +385,7 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   args.push_back(pointerOf(rhs, loc));
   args.push_back(pointerOf(op->getResult(0), loc));
   func::CallOp::create(b, loc, callee, args);
+  emitBufferNanCheck(b, loc, op, storageOf(op->getResult(0)), *this, options);
   return success();
 }
 
@@ -480,6 +492,7 @@ LogicalResult FunctionConversion::emitContractionLoops(Operation *op,
         });
     Value ci = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(3, 0, (bi * m + i) * n + j), ivs);
+    emitNanCheck(b, loc, op, loop.getResult(0), ci, *this, options);
     memref::StoreOp::create(b, loc, loop.getResult(0), c, ci);
   });
   return success();
@@ -590,10 +603,11 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
       return signalPassFailure();
     }
     bool gpu = target == Target::CUDA;
-    LoopOptions options{parallel, grain,
-                        gpu ? 1 : vectorWidth == 0 ? hostVectorWidth()
-                                                   : vectorWidth,
-                        gpu, threadsPerBlock};
+    // GPU code is scalar: one thread per element.
+    int64_t width = gpu ? 1 : vectorWidth;
+    if (width == 0)
+      width = hostVectorWidth();
+    LoopOptions options{parallel, grain, width, gpu, threadsPerBlock, checkNan};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())

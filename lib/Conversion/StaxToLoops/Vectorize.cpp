@@ -253,10 +253,10 @@ Value vectorEnd(OpBuilder &b, Location loc, Value start, Value end,
 
 } // namespace
 
-LogicalResult codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op,
-                                          ValueRange fixed, Value lb, Value ub,
-                                          BufferMap &buffers, int64_t width,
-                                          function_ref<void(Value)> scalarTail) {
+LogicalResult codegen::vectorizePointwise(
+    OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore) {
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
@@ -284,6 +284,7 @@ LogicalResult codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op,
       e = e + getAffineDimExpr(k, b.getContext()) * s;
     Value addr = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(strides.size(), 0, e), args);
+    checkStore(v, addr);
     vector::StoreOp::create(b, loc, v, out, ValueRange{addr});
   }
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -467,7 +468,8 @@ LogicalResult codegen::vectorizeReductionOutputs(
     OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
     BufferMap &buffers, int64_t width, ValueRange init,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
-    function_ref<void(Value)> scalarTail) {
+    function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore) {
   ReductionKind kind = op.getKind();
   if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin ||
       kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine)
@@ -517,9 +519,11 @@ LogicalResult codegen::vectorizeReductionOutputs(
       e = e + getAffineDimExpr(k, b.getContext()) * st;
     Value addr = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(strides.size(), 0, e), out);
-    for (auto [k, v] : llvm::enumerate(state))
+    for (auto [k, v] : llvm::enumerate(state)) {
+      checkStore(v, addr);
       vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
                               ValueRange{addr});
+    }
   }
   auto tail = scf::ForOp::create(b, loc, end, ub, cst(1));
   OpBuilder::InsertionGuard g(b);

@@ -18,12 +18,14 @@ namespace mlir::stax::codegen {
 
 /// Emits the innermost loop [lb, ub) of pointwise `op` with the other loop
 /// indices fixed to `fixed`: a vector loop over whole groups of `width`
-/// lanes, then `scalarTail(iv)` for the rest. Fails, emitting nothing,
+/// lanes, then `scalarTail(iv)` for the rest. `checkStore(vector, address)`
+/// runs before each vector store (the NaN check). Fails, emitting nothing,
 /// when the body cannot be vectorized.
 LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  ValueRange fixed, Value lb, Value ub,
                                  BufferMap &buffers, int64_t width,
-                                 function_ref<void(Value)> scalarTail);
+                                 function_ref<void(Value)> scalarTail,
+                                 function_ref<void(Value, Value)> checkStore);
 
 /// Emits the reduction loops of `op` for the output index `idx` with a
 /// vector accumulator along the innermost reduction loop and one
@@ -41,14 +43,16 @@ FailureOr<SmallVector<Value>> vectorizeReduction(OpBuilder &b, ReductionOp op,
 /// runs its own reduction in the scalar order, so the result is bitwise
 /// equal to the scalar loop (class 1). `init` is the scalar initial state,
 /// `step(state, yielded)` the combine (applied to vectors), and
-/// `scalarTail(iv)` handles the remaining outputs. Fails, emitting nothing,
+/// `scalarTail(iv)` handles the remaining outputs; `checkStore(vector,
+/// address)` runs before each vector store. Fails, emitting nothing,
 /// unless every load the body makes is contiguous or invariant along the
 /// output loop and the combine is elementwise (sum/prod/max/min/any/all).
 LogicalResult vectorizeReductionOutputs(
     OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
     BufferMap &buffers, int64_t width, ValueRange init,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
-    function_ref<void(Value)> scalarTail);
+    function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore);
 
 } // namespace mlir::stax::codegen
 

@@ -10,7 +10,8 @@
 //                        result (destination-passing style)
 //   stax.error_sites     array of strings, on the module: the location of
 //                        each run-time check site, indexed by the site
-//                        number passed to stax_rt_index_error
+//                        number passed to stax_rt_index_error (and, with
+//                        check-nan, stax_rt_nan_error)
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAX_DIALECT_STAX_IR_DISCARDABLEATTRS_H
