@@ -130,7 +130,9 @@ EOF
 `tp` (or already lowered `stax`) to the LLVM dialect: the lowering pipeline,
 then `--stax-to-loops` and MLIR's conversions to LLVM for `target=cpu`
 (functions take bare pointers: the inputs, then one buffer per result), or
-to `gpu` and NVVM with the kernels' PTX for `target=cuda`.
+for `target=cuda` to LLVM host functions of the same signature (device
+pointers) that launch the kernels through the CUDA launcher
+(`Stax/Runtime/CudaLauncher.h`), the kernels' PTX in a `gpu.binary`.
 
 ```sh
 build/bin/stax-opt examples/model.mlir --stax-pipeline="vector-width=16 grain=32768" -o k.mlir

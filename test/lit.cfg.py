@@ -34,6 +34,16 @@ if os.path.exists(_ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", _ptxas))
 
+# A CUDA driver (libcuda.so.1, which only GPU machines have) runs the tests
+# that launch kernels; elsewhere the launcher is tested with a fake driver
+# (test/stax-run/Inputs/fake-cuda.c).
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 

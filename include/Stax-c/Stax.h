@@ -79,10 +79,47 @@ STAX_CAPI_EXPORT StaxExecutable *staxCompile(const char *module,
 /// Calls function `entry` of `exe` on `numBuffers` data pointers: its
 /// inputs, then one per result, each the contiguous row-major storage of
 /// the declared tensor type (results are written there). Returns 0, or 1
-/// with *error set (a wrong buffer count, a failed run-time index check).
+/// with *error set (a wrong buffer count, a failed run-time index check, or
+/// with the "check-nan=true" option a NaN stored: "NaN at element 7 of the
+/// result of 'stax.pointwise' at loc(...) in @f").
 STAX_CAPI_EXPORT int staxExecutableCall(StaxExecutable *exe, const char *entry,
                                         void **buffers, int64_t numBuffers,
                                         char **error);
+
+/// Like staxExecutableCall. For a module compiled with "target=cuda", the
+/// buffers of staxExecutableCall are device pointers (e.g. PyTorch CUDA
+/// tensors' data); a driver error is returned the same way ("no CUDA
+/// driver: libcuda.so.1 not found (...)", "CUDA error
+/// CUDA_ERROR_LAUNCH_FAILED in cuLaunchKernel for kernel 'k': ..."), while
+/// this function takes host buffers for every target: target=cuda copies
+/// the inputs to device memory, calls, and copies the results back.
+STAX_CAPI_EXPORT int staxExecutableCallHost(StaxExecutable *exe,
+                                            const char *entry, void **buffers,
+                                            int64_t numBuffers, char **error);
+
+/// target=cuda: one line per kernel of `exe`, "<name> <bytes>", the bytes of
+/// the distinct buffers it is launched on (each read or written once: the
+/// ideal traffic of a launch).
+STAX_CAPI_EXPORT char *staxExecutableKernels(StaxExecutable *exe);
+
+/// The CUDA launcher (target=cuda). Returns 0 when the driver
+/// (libcuda.so.1, loaded at run time) is there and a device context is
+/// ready, with *device (if non-NULL) set to its name ("NVIDIA H200
+/// (sm_90)"); otherwise 1 with *error set.
+STAX_CAPI_EXPORT int staxCudaInitialize(char **device, char **error);
+
+/// With `enable` nonzero, every kernel launch is timed with CUDA events.
+STAX_CAPI_EXPORT void staxCudaSetProfiling(int enable);
+
+/// The kernel times since the last call, one line per kernel name:
+/// "<name> <launches> <total ms> <min ms>".
+STAX_CAPI_EXPORT char *staxCudaTakeProfile(void);
+
+/// The device-to-device copy bandwidth (bytes read plus written per second,
+/// in GB/s) of the best of `reps` copies of `bytes`, timed with CUDA events.
+/// Returns 0, or 1 with *error set.
+STAX_CAPI_EXPORT int staxCudaCopyBandwidth(int64_t bytes, int reps,
+                                           double *gbps, char **error);
 
 /// The tensor types of `entry`'s inputs and results, as
 /// "tensor<4x8xf32>,tensor<8xf32>;tensor<f32>" (inputs, a semicolon, results);

@@ -12,6 +12,7 @@
 #include "Stax/InitAll.h"
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
+#include "Stax/Runtime/CudaLauncher.h"
 #include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -177,6 +178,66 @@ int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
     return 0;
   if (error)
     *error = copyString(message);
+  return 1;
+}
+
+int staxExecutableCallHost(StaxExecutable *exe, const char *entry,
+                           void **buffers, int64_t numBuffers, char **error) {
+  const stax::EntryPoint *e = exe->compiled->lookup(entry);
+  if (!e) {
+    if (error)
+      *error = copyString(std::string("no compiled function '") + entry + "'");
+    return 1;
+  }
+  std::string message = exe->compiled->callOnHost(
+      *e, llvm::ArrayRef<void *>(buffers, static_cast<size_t>(numBuffers)));
+  if (message.empty())
+    return 0;
+  if (error)
+    *error = copyString(message);
+  return 1;
+}
+
+char *staxExecutableKernels(StaxExecutable *exe) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  for (const auto &entry : exe->compiled->getKernelBytes())
+    os << entry.getKey() << " " << entry.getValue() << "\n";
+  return copyString(os.str());
+}
+
+int staxCudaInitialize(char **device, char **error) {
+  stax::cuda::takeError(); // drop a stale error
+  if (!stax::cuda::initialize()) {
+    if (error)
+      *error = copyString(stax::cuda::takeError());
+    return 1;
+  }
+  if (device)
+    *device = copyString(stax::cuda::deviceName());
+  return 0;
+}
+
+void staxCudaSetProfiling(int enable) { stax::cuda::setProfiling(enable); }
+
+char *staxCudaTakeProfile(void) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  for (const stax::cuda::KernelTime &t : stax::cuda::takeProfile())
+    os << t.name << " " << t.launches << " " << t.totalMs << " " << t.minMs
+       << "\n";
+  return copyString(os.str());
+}
+
+int staxCudaCopyBandwidth(int64_t bytes, int reps, double *gbps,
+                          char **error) {
+  stax::cuda::takeError();
+  *gbps = stax::cuda::copyBandwidth(static_cast<size_t>(bytes), reps);
+  std::string message = stax::cuda::takeError();
+  if (message.empty() && *gbps > 0)
+    return 0;
+  if (error)
+    *error = copyString(message.empty() ? "no copy was timed" : message);
   return 1;
 }
 

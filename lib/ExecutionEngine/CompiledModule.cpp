@@ -1,13 +1,18 @@
 //===- CompiledModule.cpp - JIT-compiled Stax modules ---------------------===//
 #include "Stax/ExecutionEngine/CompiledModule.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "Stax/Runtime/CudaLauncher.h"
 #include "Stax/Runtime/Runtime.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -49,6 +54,7 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     add("stax_rt_sort_i32", &stax_rt_sort_i32);
     add("stax_rt_sort_i64", &stax_rt_sort_i64);
     add("stax_rt_index_error", &stax_rt_index_error);
+    add("stax_rt_nan_error", &stax_rt_nan_error);
 #define STAX_ADD_SPECIAL(NAME)                                                 \
   add("stax_rt_" #NAME "_f32", &stax_rt_##NAME##_f32);                          \
   add("stax_rt_" #NAME "_f64", &stax_rt_##NAME##_f64);
@@ -65,6 +71,71 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     return map;
   });
 }
+
+/// The CUDA launcher's mgpu* functions, which target=cuda host code calls
+/// (the module loads run as global constructors at initialize()).
+static void registerCudaLauncherSymbols(ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *name, auto *fn) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("mgpuModuleLoad", &mgpuModuleLoad);
+    add("mgpuModuleLoadJIT", &mgpuModuleLoadJIT);
+    add("mgpuModuleUnload", &mgpuModuleUnload);
+    add("mgpuModuleGetFunction", &mgpuModuleGetFunction);
+    add("mgpuLaunchKernel", &mgpuLaunchKernel);
+    add("mgpuStreamCreate", &mgpuStreamCreate);
+    add("mgpuStreamDestroy", &mgpuStreamDestroy);
+    add("mgpuStreamSynchronize", &mgpuStreamSynchronize);
+    add("mgpuStreamWaitEvent", &mgpuStreamWaitEvent);
+    add("mgpuEventCreate", &mgpuEventCreate);
+    add("mgpuEventDestroy", &mgpuEventDestroy);
+    add("mgpuEventSynchronize", &mgpuEventSynchronize);
+    add("mgpuEventRecord", &mgpuEventRecord);
+    add("mgpuMemAlloc", &mgpuMemAlloc);
+    add("mgpuMemFree", &mgpuMemFree);
+    add("mgpuMemcpy", &mgpuMemcpy);
+    add("mgpuMemset32", &mgpuMemset32);
+    add("mgpuMemset16", &mgpuMemset16);
+    add("mgpuSetDefaultDevice", &mgpuSetDefaultDevice);
+    return map;
+  });
+}
+
+namespace {
+/// The bytes of the distinct buffers a kernel is launched on: its ideal
+/// traffic, each buffer read or written once.
+int64_t launchBytes(gpu::LaunchFuncOp launch) {
+  llvm::SmallPtrSet<Value, 8> seen;
+  int64_t bytes = 0;
+  for (Value v : launch.getKernelOperands()) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || !type.hasStaticShape() || !seen.insert(v).second)
+      continue;
+    Type e = type.getElementType();
+    if (e.isIntOrFloat())
+      bytes += type.getNumElements() * ((e.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  return bytes;
+}
+
+/// Reads the kernels' buffer sizes while the host side still has memref
+/// types: before gpu-to-llvm.
+struct KernelBytesRecorder : public PassInstrumentation {
+  explicit KernelBytesRecorder(llvm::StringMap<int64_t> &bytes)
+      : bytes(bytes) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (pass->getArgument() != "gpu-to-llvm")
+      return;
+    op->walk([&](gpu::LaunchFuncOp launch) {
+      bytes[launch.getKernelName().getValue()] = launchBytes(launch);
+    });
+  }
+  llvm::StringMap<int64_t> &bytes;
+};
+} // namespace
 
 /// libomp's workers spin for 200 ms after each parallel loop by default
 /// (KMP_BLOCKTIME), taking the cores from whatever runs next in the
@@ -84,13 +155,8 @@ static void configureOpenMP() {
 FailureOr<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                         bool keepLLVMIR) {
-  if (options.target != Target::CPU)
-    return module.emitError()
-           << "the JIT runs CPU code: target=cuda makes GPU kernels, which "
-              "need the CUDA launcher (not written yet); lower with "
-              "--stax-lowering-pipeline=\"target=cuda\" to run the CUDA "
-              "schedule on the CPU";
   std::unique_ptr<CompiledModule> result(new CompiledModule());
+  result->target = options.target;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
@@ -100,8 +166,12 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
       BufferType b;
       llvm::raw_string_ostream os(b.type);
       os << t;
-      if (auto rt = dyn_cast<RankedTensorType>(t); rt && rt.hasStaticShape())
+      auto rt = dyn_cast<RankedTensorType>(t);
+      if (rt && rt.hasStaticShape())
         b.elements = rt.getNumElements();
+      if (rt && rt.getElementType().isIntOrFloat()) // i1: a byte each
+        b.bytes = b.elements *
+                  ((rt.getElementType().getIntOrFloatBitWidth() + 7) / 8);
       return b;
     };
     for (Type t : fn.getArgumentTypes())
@@ -114,6 +184,9 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   configureOpenMP();
   PassManager pm(module.getContext());
   buildPipeline(pm, options);
+  if (options.target == Target::CUDA)
+    pm.addInstrumentation(
+        std::make_unique<KernelBytesRecorder>(result->kernelBytes));
   if (failed(pm.run(module)))
     return failure();
   if (auto sites = module->getAttrOfType<ArrayAttr>(kErrorSitesAttr))
@@ -135,6 +208,8 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   module.getContext()->appendDialectRegistry(registry);
 
   auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -164,7 +239,7 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   SmallVector<StringRef> libs;
-  if (options.parallel)
+  if (options.parallel && options.target == Target::CPU)
     libs.push_back(STAX_LIBOMP_PATH);
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, engineOptions);
@@ -173,6 +248,12 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                               << llvm::toString(engine.takeError());
   result->engine = std::move(*engine);
   registerRuntimeSymbols(*result->engine);
+  if (options.target == Target::CUDA) {
+    registerCudaLauncherSymbols(*result->engine);
+    // Runs the global constructors, which register the kernels' PTX with
+    // the launcher (it loads them into the driver on first use only).
+    result->engine->initialize();
+  }
   for (EntryPoint &e : result->entries) {
     auto fn = result->engine->lookupPacked(e.name);
     if (!fn)
@@ -181,6 +262,20 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
     e.packed = *fn;
   }
   return result;
+}
+
+/// "NaN at element 7 of the result of 'stax.pointwise' at loc(...) in @f":
+/// an error site reads "<op name> at <location>", and op names have no
+/// spaces.
+static std::string nanMessage(llvm::StringRef where, int64_t position,
+                              llvm::StringRef function) {
+  auto [name, loc] = where.split(' ');
+  std::string node = loc.empty() ? where.str()
+                                 : ("'" + name + "' " + loc).str();
+  std::string element =
+      position >= 0 ? "at element " + std::to_string(position) + " of" : "in";
+  return "NaN " + element + " the result of " + node + " in @" +
+         function.str();
 }
 
 std::string CompiledModule::call(const EntryPoint &entry,
@@ -196,15 +291,57 @@ std::string CompiledModule::call(const EntryPoint &entry,
     packed.push_back(&v);
   int64_t site, value, size;
   stax_rt_take_error(&site, &value, &size); // drop a stale error
+  if (target == Target::CUDA)
+    cuda::takeError();
   entry.packed(packed.data());
-  if (!stax_rt_take_error(&site, &value, &size))
+  if (target == Target::CUDA) // a driver error precedes everything after it
+    if (std::string error = cuda::takeError(); !error.empty())
+      return error;
+  int kind = stax_rt_take_error(&site, &value, &size);
+  if (!kind)
     return "";
   std::string where = site >= 0 && size_t(site) < errorSites.size()
                           ? errorSites[site]
                           : "an unknown site";
+  if (kind == STAX_RT_NAN_ERROR)
+    return nanMessage(where, value, entry.name);
   return "index " + std::to_string(value) +
          " is out of bounds for a dimension of size " + std::to_string(size) +
          " in " + where;
+}
+
+/// Copies `buffers` (host memory) to fresh device buffers, calls `entry` on
+/// them and copies its results back; returns the first error.
+static std::string callThroughDevice(const CompiledModule &module,
+                                     const EntryPoint &entry,
+                                     llvm::ArrayRef<void *> buffers) {
+  llvm::SmallVector<BufferType> types(entry.inputs);
+  types.append(entry.results.begin(), entry.results.end());
+  size_t numInputs = entry.inputs.size();
+  cuda::takeError(); // drop a stale error
+  llvm::SmallVector<void *> device;
+  for (auto [i, t] : llvm::enumerate(types)) {
+    device.push_back(cuda::allocate(t.bytes));
+    if (i < numInputs)
+      cuda::copyToDevice(device.back(), buffers[i], t.bytes);
+  }
+  std::string error = cuda::takeError();
+  if (error.empty())
+    error = module.call(entry, device);
+  for (size_t i = numInputs; error.empty() && i < types.size(); ++i)
+    cuda::copyToHost(buffers[i], device[i], types[i].bytes);
+  for (void *d : device)
+    cuda::release(d);
+  std::string late = cuda::takeError();
+  return error.empty() ? late : error;
+}
+
+std::string CompiledModule::callOnHost(const EntryPoint &entry,
+                                       llvm::ArrayRef<void *> buffers) const {
+  size_t expected = entry.inputs.size() + entry.results.size();
+  if (target != Target::CUDA || buffers.size() != expected)
+    return call(entry, buffers); // which reports a wrong count
+  return callThroughDevice(*this, entry, buffers);
 }
 
 using SetThreadsFn = void (*)(int);

@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -25,10 +26,15 @@ void stax::registerCodegenTranslations(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  // target=cuda: gpu.binary becomes a global holding the PTX and
+  // gpu.launch_func calls of the CUDA launcher.
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
 }
 
 namespace {
-/// The first op outside the LLVM, OpenMP and builtin dialects, if any.
+/// The first op outside the LLVM, OpenMP, builtin and (host-side) GPU
+/// dialects, if any.
 Operation *firstUntranslatable(ModuleOp module) {
   Operation *found = nullptr;
   module.walk([&](Operation *op) {
@@ -36,6 +42,8 @@ Operation *firstUntranslatable(ModuleOp module) {
       return WalkResult::advance();
     Dialect *d = op->getDialect();
     if (d && isa<LLVM::LLVMDialect, omp::OpenMPDialect, BuiltinDialect>(d))
+      return WalkResult::advance();
+    if (isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op))
       return WalkResult::advance();
     found = op;
     return WalkResult::interrupt();

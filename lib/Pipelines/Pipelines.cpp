@@ -18,6 +18,7 @@
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/SCFToGPU/SCFToGPUPass.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -62,6 +63,19 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   fn.addPass(createStaxRangeAnalysis());
 }
 
+/// target=cuda, the host side: buffers in device memory, every function's
+/// kernels on one stream (--gpu-async-region), then LLVM calling the
+/// launcher's mgpu* functions (Stax/Runtime/CudaLauncher.h). Functions and
+/// kernels take bare pointers (static shapes), like CPU functions.
+static void buildCudaHostPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  GpuToLLVMConversionPassOptions host;
+  host.hostBarePtrCallConv = true;
+  host.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 /// target=cuda: one thread per output element through upstream's
 /// scf.parallel -> gpu.launch mapping, then NVVM and PTX.
 static void buildCudaCodegenPipeline(OpPassManager &pm,
@@ -79,6 +93,7 @@ static void buildCudaCodegenPipeline(OpPassManager &pm,
   pm.addPass(stax::createStaxMergeGpuModules());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(stax::createStaxGpuDeviceBuffers());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.ptxFeatures;
@@ -87,11 +102,14 @@ static void buildCudaCodegenPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createSCFToControlFlowPass());
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   kernels.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  buildCudaHostPipeline(pm);
 }
 
 void stax::buildCodegenPipeline(OpPassManager &pm,
@@ -153,8 +171,8 @@ void stax::registerPipelines() {
   PassPipelineRegistration<PipelineOptions>(
       "stax-pipeline",
       "tp -> LLVM dialect: the lowering pipeline, then --stax-to-loops and "
-      "the upstream conversions to LLVM (target=cpu) or to gpu/NVVM with "
-      "the kernels' PTX (target=cuda)",
+      "the upstream conversions to LLVM (target=cpu; target=cuda: host "
+      "code calling the CUDA launcher, the kernels' PTX in a gpu.binary)",
       [](OpPassManager &pm, const PipelineOptions &options) {
         buildPipeline(pm, options);
       });

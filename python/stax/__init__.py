@@ -22,12 +22,12 @@ if "torch" not in _sys.modules:
 from ._capi import StaxError, has_kernel, is_differentiable, list_operations
 from ._capi import run_pipeline as _run_pipeline
 from ._capi import interpret as _interpret
-from ._capi import time_pipeline, set_num_threads, Executable
+from ._capi import time_pipeline, set_num_threads, Executable, cuda_device
 from .compile import compile, CompiledFunction
 
 __all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel",
            "is_differentiable", "list_operations", "time_pipeline", "compile",
-           "CompiledFunction", "Executable", "set_num_threads"]
+           "CompiledFunction", "Executable", "set_num_threads", "cuda_device"]
 
 
 def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:

@@ -211,6 +211,8 @@ class Executable:
                 ctypes.c_void_p, ctypes.c_char_p,
                 ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64,
                 ctypes.POINTER(ctypes.c_void_p)]
+            l.staxExecutableCallHost.restype = ctypes.c_int
+            l.staxExecutableCallHost.argtypes = l.staxExecutableCall.argtypes
             l.staxExecutableSignature.restype = ctypes.c_void_p
             l.staxExecutableSignature.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
             l.staxExecutableDestroy.argtypes = [ctypes.c_void_p]
@@ -241,10 +243,32 @@ class Executable:
         return self._signatures[entry]
 
     def call_raw(self, entry: str, pointers) -> None:
+        """Calls `entry` on data pointers: host memory for target=cpu,
+        device memory (e.g. CUDA tensors' data_ptr()) for target=cuda."""
+        self._call(self._lib.staxExecutableCall, entry, pointers)
+
+    def call_host(self, entry: str, pointers) -> None:
+        """Calls `entry` on host memory for every target: target=cuda copies
+        the inputs to device memory and the results back."""
+        self._call(self._lib.staxExecutableCallHost, entry, pointers)
+
+    def kernel_bytes(self):
+        """target=cuda: {kernel name: bytes of the distinct buffers it is
+        launched on} (its ideal traffic)."""
+        f = self._lib.staxExecutableKernels
+        f.restype = ctypes.c_void_p
+        f.argtypes = [ctypes.c_void_p]
+        out = {}
+        for line in _take_string(f(self._handle)).splitlines():
+            name, nbytes = line.rsplit(" ", 1)
+            out[name] = int(nbytes)
+        return out
+
+    def _call(self, fn, entry: str, pointers) -> None:
         arr = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
         err = ctypes.c_void_p()
-        if self._lib.staxExecutableCall(self._handle, entry.encode(), arr,
-                                        len(pointers), ctypes.byref(err)):
+        if fn(self._handle, entry.encode(), arr, len(pointers),
+              ctypes.byref(err)):
             raise StaxError(_take_string(err.value))
 
     def __del__(self):
@@ -258,3 +282,53 @@ def set_num_threads(threads: int) -> None:
     l = lib()
     l.staxSetNumThreads.argtypes = [ctypes.c_int]
     l.staxSetNumThreads(int(threads))
+
+
+_cuda_device = None
+
+
+def cuda_device() -> str:
+    """The name of the GPU that target=cuda code runs on ("NVIDIA H200
+    (sm_90)"); raises StaxError when there is no CUDA driver or device (the
+    message says which)."""
+    global _cuda_device
+    if _cuda_device is None:
+        l = lib()
+        l.staxCudaInitialize.restype = ctypes.c_int
+        l.staxCudaInitialize.argtypes = [ctypes.POINTER(ctypes.c_void_p),
+                                         ctypes.POINTER(ctypes.c_void_p)]
+        name, err = ctypes.c_void_p(), ctypes.c_void_p()
+        if l.staxCudaInitialize(ctypes.byref(name), ctypes.byref(err)):
+            raise StaxError(_take_string(err.value))
+        _cuda_device = _take_string(name.value)
+    return _cuda_device
+
+
+def cuda_set_profiling(enable: bool) -> None:
+    """Times every CUDA kernel launch (CUDA events) while enabled."""
+    lib().staxCudaSetProfiling.argtypes = [ctypes.c_int]
+    lib().staxCudaSetProfiling(int(enable))
+
+
+def cuda_take_profile():
+    """{kernel name: (launches, total ms, min ms)} since the last call."""
+    f = lib().staxCudaTakeProfile
+    f.restype = ctypes.c_void_p
+    out = {}
+    for line in _take_string(f()).splitlines():
+        name, launches, total, best = line.rsplit(" ", 3)
+        out[name] = (int(launches), float(total), float(best))
+    return out
+
+
+def cuda_copy_bandwidth(nbytes: int, reps: int = 10) -> float:
+    """GB/s (bytes read plus written) of the best of `reps` device-to-device
+    copies of `nbytes`."""
+    f = lib().staxCudaCopyBandwidth
+    f.restype = ctypes.c_int
+    f.argtypes = [ctypes.c_int64, ctypes.c_int, ctypes.POINTER(ctypes.c_double),
+                  ctypes.POINTER(ctypes.c_void_p)]
+    gbps, err = ctypes.c_double(), ctypes.c_void_p()
+    if f(int(nbytes), int(reps), ctypes.byref(gbps), ctypes.byref(err)):
+        raise StaxError(_take_string(err.value))
+    return gbps.value

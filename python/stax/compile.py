@@ -1,4 +1,4 @@
-"""`stax.compile`: run PyTorch functions and modules as Stax-compiled CPU code.
+"""`stax.compile`: run PyTorch functions and modules as Stax-compiled code.
 
     f = stax.compile(fn)             # or stax.compile(nn_module)
     y = f(x, w)                      # traces, compiles, runs; y is a torch tensor
@@ -14,6 +14,12 @@ derivative through the compiled backward raises Listing 5.5's explicit
 error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
 partition that Stax cannot compile runs in PyTorch too, with a warning.
+
+`stax.compile(fn, target="cuda")` runs the kernels on the GPU through the
+CUDA launcher (libcuda.so.1, loaded at run time): CUDA tensors are passed
+without copies, CPU tensors are copied to the device and the results back
+(`last_transfer` says which ran). Without a driver or GPU, a call raises
+StaxError saying so.
 """
 
 import json
@@ -28,7 +34,7 @@ import numpy as np
 import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
-from ._capi import Executable, StaxError, run_pipeline
+from ._capi import Executable, StaxError, cuda_device, run_pipeline
 
 _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
                 np.dtype(np.float64): torch.float64,
@@ -43,7 +49,8 @@ DOUBLE_BACKWARD_ERROR = (
 
 
 def _run(exe: Executable, entry: str, tensors) -> List[torch.Tensor]:
-    """Calls `entry` on torch tensors (zero copy when contiguous)."""
+    """Calls `entry` on torch tensors (zero copy when contiguous; see
+    _call_cuda for target=cuda)."""
     ins, outs = exe.signature(entry)
     if len(tensors) != len(ins):
         raise StaxError(f"@{entry} takes {len(ins)} tensors, got {len(tensors)}")
@@ -54,9 +61,39 @@ def _run(exe: Executable, entry: str, tensors) -> List[torch.Tensor]:
             raise StaxError(f"@{entry} argument #{i}: expected {dt}{list(shape)}, "
                             f"got {t.dtype}{list(t.shape)}")
         args.append(t if t.is_contiguous() else t.contiguous())
+    if getattr(exe, "target", "cpu") == "cuda":
+        return _call_cuda(exe, entry, args, outs)
     results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt]) for shape, dt in outs]
     exe.call_raw(entry, [t.data_ptr() for t in args] +
                  [r.data_ptr() for r in results])
+    return results
+
+
+def _call_cuda(exe: Executable, entry: str, args, outs) -> List[torch.Tensor]:
+    """target=cuda: CUDA tensors are passed as they are (their data_ptr(),
+    results allocated on their device: "zero-copy"); CPU tensors are copied
+    to device memory by the launcher and the results back ("copy"). The
+    owner's `last_transfer` says which ran."""
+    on_device = [t.is_cuda for t in args]
+    if args and all(on_device):
+        device = args[0].device
+        if any(t.device != device for t in args):
+            raise StaxError(f"@{entry}: CUDA tensors on different devices")
+        results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt], device=device)
+                   for shape, dt in outs]
+        # The launcher's streams wait for the legacy default stream only.
+        torch.cuda.current_stream(device).synchronize()
+        call, transfer = exe.call_raw, "zero-copy"
+    elif not any(on_device):
+        results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt])
+                   for shape, dt in outs]
+        call, transfer = exe.call_host, "copy"
+    else:
+        raise StaxError(f"@{entry}: arguments mix CPU and CUDA tensors")
+    call(entry, [t.data_ptr() for t in args] + [r.data_ptr() for r in results])
+    owner = getattr(exe, "owner", None)
+    if owner is not None:
+        owner.last_transfer = transfer
     return results
 
 
@@ -159,7 +196,7 @@ class _CompiledRegion(torch.autograd.Function):
         ctx.num_saved = len(plan.saved_inputs) + len(outs) - n
         ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:],
                               *[inputs[i] for i in plan.grad_inputs])
-        ctx.out_meta = [(o.shape, o.dtype) for o in outs[:n]]
+        ctx.out_meta = [(o.shape, o.dtype, o.device) for o in outs[:n]]
         user = outs[:plan.num_outputs]
         ctx.mark_non_differentiable(*[o for o in user
                                       if not o.is_floating_point()])
@@ -173,8 +210,8 @@ class _CompiledRegion(torch.autograd.Function):
         saved = saved[:ctx.num_saved]
         # Written inputs are not outputs: their cotangents are zero.
         grads = list(grads) + [None] * (len(ctx.out_meta) - len(grads))
-        tangents = [g if g is not None else torch.zeros(s, dtype=d)
-                    for g, (s, d) in zip(grads, ctx.out_meta)
+        tangents = [g if g is not None else torch.zeros(s, dtype=d, device=v)
+                    for g, (s, d, v) in zip(grads, ctx.out_meta)
                     if d.is_floating_point]
         ins, _ = plan.backward_executable().signature("forward_backward")
         args = saved + tangents
@@ -191,13 +228,31 @@ class _CompiledRegion(torch.autograd.Function):
         return (None, *result)
 
 
+def _with_device_chip(options: str, device: str) -> str:
+    """`options` compiling for `device` ("NVIDIA H200 (sm_90)"), unless they
+    name a chip: PTX for a newer architecture does not load on an older
+    GPU."""
+    m = re.search(r"\(sm_(\d+)\)$", device)
+    if not m or re.search(r"(^|\s)chip=", options):
+        return options
+    chip = int(m.group(1))
+    # sm_100 and later need PTX 8.6; PTX 8.0 serves sm_50 to sm_90.
+    features = "+ptx86" if chip >= 100 else "+ptx80"
+    return f"{options} chip=sm_{chip} ptx-features={features}".strip()
+
+
 class CompiledFunction:
     """The callable that `stax.compile` returns (see the module docstring)."""
 
     def __init__(self, fn, *, options: str = "", memory_budget=None,
-                 debug_dir: Optional[str] = None, partition: bool = True):
+                 debug_dir: Optional[str] = None, partition: bool = True,
+                 target: str = "cpu"):
         self.fn = fn
         self.options = options
+        self.target = target
+        # target=cuda: how the last call passed its tensors, "zero-copy"
+        # (CUDA tensors) or "copy" (CPU tensors through device memory).
+        self.last_transfer: Optional[str] = None
         self.memory_budget = memory_budget
         self.debug_dir = debug_dir
         self.partition = partition
@@ -217,6 +272,7 @@ class CompiledFunction:
             self._dump(f"{entry}.stax.mlir",
                        run_pipeline(text, "builtin.module(stax-lowering-pipeline)"))
         exe = Executable(text, self.options, keep_llvm_ir=bool(self.debug_dir))
+        exe.target, exe.owner = self.target, self
         if self.debug_dir:
             self._dump(f"{entry}.ll", exe.llvm_ir)
         return exe
@@ -244,6 +300,9 @@ class CompiledFunction:
             if not isinstance(a, torch.Tensor):
                 raise StaxError(f"argument #{i} is a {type(a).__name__}; "
                                 "stax.compile functions take tensors")
+        if self.target == "cuda":
+            # No driver or GPU: StaxError says which.
+            self.options = _with_device_chip(self.options, cuda_device())
         flat_fn, inputs = self._flat(args)
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
@@ -328,21 +387,31 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     for name, sub in list(fused.named_children()):
         if isinstance(sub, torch.fx.GraphModule) and name.startswith("fused_"):
             setattr(fused, name, _CompiledSubmodule(CompiledFunction(
-                sub, options=owner.options, memory_budget=owner.memory_budget,
+                sub, options=owner.options, target=owner.target,
+                memory_budget=owner.memory_budget,
                 debug_dir=owner.debug_dir, partition=False)))
     fused.recompile()
     return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])
 
 
 def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
-            options: str = "", debug_dir: Optional[str] = None) -> CompiledFunction:
+            options: str = "", debug_dir: Optional[str] = None,
+            check_nan: bool = False) -> CompiledFunction:
     """Compiles `fn_or_module` (a function of tensors or an nn.Module) with
     Stax for `target`. `memory_budget` bounds the bytes the forward saves
     for the backward (--stax-mincut memory-budget: bytes, or a fraction in
     [0, 1]); `options` are --stax-pipeline options (e.g. "vector-width=1");
     `debug_dir` receives every stage's IR, the min-cut picture (.dot) and
-    the kernels' LLVM IR."""
-    if target != "cpu":
-        raise StaxError(f"target={target!r}: only 'cpu' code generation exists")
-    return CompiledFunction(fn_or_module, options=options,
+    the kernels' LLVM IR. With `check_nan` (--stax-pipeline's check-nan),
+    a call whose compiled code stores a NaN raises StaxError naming the
+    node, its source location, the element and the function; the test
+    costs a compare and a branch per stored value (or vector)."""
+    if check_nan:
+        options = f"{options} check-nan=true".strip()
+    if target not in ("cpu", "cuda"):
+        raise StaxError(f"target={target!r}: Stax generates code for 'cpu' "
+                        "and 'cuda'")
+    if target == "cuda":
+        options = f"target=cuda {options}".strip()
+    return CompiledFunction(fn_or_module, options=options, target=target,
                             memory_budget=memory_budget, debug_dir=debug_dir)

@@ -1,9 +1,10 @@
 // RUN: stax-opt --stax-pipeline="target=cuda" %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=CHECK-HOST --input-file=%t.mlir
+// RUN: stax-translate --stax-to-llvmir %t.mlir | FileCheck %s --check-prefix=CHECK-LAUNCH
 // RUN: stax-translate --stax-to-ptx %t.mlir -o %t.ptx
 // RUN: FileCheck %s --check-prefix=CHECK-PTX --input-file=%t.ptx
 // RUN: stax-opt --stax-pipeline="target=cuda chip=sm_80" %s | stax-translate --stax-to-ptx | FileCheck %s --check-prefix=CHECK-SM80
-// RUN: stax-opt --stax-pipeline="target=cuda threads-per-block=128" %s | FileCheck %s --check-prefix=CHECK-TPB
+// RUN: stax-opt --stax-pipeline="target=cuda threads-per-block=128" %s | stax-translate --stax-to-llvmir | FileCheck %s --check-prefix=CHECK-TPB
 // RUN: not stax-translate --stax-to-ptx %s 2>&1 | FileCheck %s --check-prefix=CHECK-NOPTX
 
 // target=cuda: every node runs one thread per output element (blocks of
@@ -11,18 +12,26 @@
 // Example 1.1, (relu(x + y) * 2).sum(-1) with x, y 64x4096, and a matmul
 // (Example 5.1's forward shape), which becomes a thread per output.
 
-// CHECK-HOST-LABEL: func.func @example(
-// CHECK-HOST: gpu.launch_func {{ *}}@[[MOD:[a-z_0-9]+]]::@example_kernel blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
-// CHECK-HOST-NOT: scf.for
+// The host functions are LLVM, launching the kernels (test/Pipelines/cuda-host.mlir).
+// CHECK-HOST-LABEL: llvm.func @example(
+// CHECK-HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @[[MOD:[a-z_0-9]+]]::@example_kernel
+// CHECK-HOST-NOT: llvm.br
 // All kernels in one gpu.binary (placed where the first kernel module was).
 // CHECK-HOST: gpu.binary @[[MOD]] {{ *}}[#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80"
-// CHECK-HOST-LABEL: func.func @matmul_gelu(
-// The matmul, 32 x 64 outputs: 8 blocks of 256 threads.
-// CHECK-HOST: gpu.launch_func {{ *}}@[[MOD]]::@matmul_gelu_kernel blocks in (%c8, %c1, %c1) threads in (%c256, %c1, %c1)
-// The whole-tensor sum: one thread (not the host).
-// CHECK-HOST: gpu.launch_func {{ *}}@[[MOD]]::@matmul_gelu_kernel_0 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
-// CHECK-HOST-NOT: scf.for
+// CHECK-HOST-LABEL: llvm.func @matmul_gelu(
+// CHECK-HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @[[MOD]]::@matmul_gelu_kernel
+// CHECK-HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @[[MOD]]::@matmul_gelu_kernel_0
+// CHECK-HOST-NOT: llvm.br
 // CHECK-HOST-NOT: gpu.binary
+
+// The launch configurations: grid x, y, z, then block x, y, z.
+// CHECK-LAUNCH-LABEL: define void @example(
+// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0,
+// CHECK-LAUNCH-LABEL: define void @matmul_gelu(
+// The matmul, 32 x 64 outputs: 8 blocks of 256 threads.
+// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0,
+// The whole-tensor sum: one thread (not the host).
+// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 1, i64 1, i64 1, i32 0,
 
 // CHECK-PTX: // gpu.binary @
 // CHECK-PTX: .version 8.0
@@ -32,7 +41,8 @@
 // CHECK-PTX-NOT: .version
 
 // CHECK-SM80: .target sm_80
-// CHECK-TPB: @matmul_gelu_kernel blocks in (%c16, %c1, %c1) threads in (%c128, %c1, %c1)
+// CHECK-TPB-LABEL: define void @matmul_gelu(
+// CHECK-TPB: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 16, i64 1, i64 1, i64 128, i64 1, i64 1, i32 0,
 
 // CHECK-NOPTX: error: no gpu.binary: lower the module with stax-opt --stax-pipeline="target=cuda" first
 

@@ -325,7 +325,8 @@ runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
   SmallVector<void *> buffers;
   for (auto &s : storage)
     buffers.push_back(s.data());
-  std::string error = (*compiled)->call(*entryPoint, buffers);
+  // target=cuda copies the buffers through device memory.
+  std::string error = (*compiled)->callOnHost(*entryPoint, buffers);
   if (!error.empty()) {
     llvm::errs() << "stax-run: run-time error: " << error << "\n";
     return failure();

@@ -252,6 +252,65 @@ def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def StaxGpuDeviceBuffers : Pass<"stax-gpu-device-buffers", "::mlir::ModuleOp"> {
+  let summary = "Put the buffers of target=cuda host functions in device memory";
+  let description = [{
+    After kernel outlining, a host function of `--stax-to-loops{target=cuda}`
+    only launches kernels on buffers: its arguments (device pointers), an
+    arena from `memref.alloc` and views into it, and copies of results.
+    This pass makes the arena device memory (`gpu.alloc`, `gpu.dealloc`)
+    and the copies device copies (`gpu.memcpy`); a constant
+    (`memref.get_global`) is copied into a device buffer on each call. Then
+    `--gpu-async-region` and `--gpu-to-llvm` turn the function into calls
+    of the CUDA launcher. Any other host op that reads or writes a buffer
+    (a load, a call, an alloca) would dereference device memory on the
+    host: the pass rejects it with an error naming the op.
+
+    Example:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+      func.func @f(%x: memref<64xf32>, %y: memref<64xf32>) {
+        %c1 = arith.constant 1 : index
+        %c64 = arith.constant 64 : index
+        %a = memref.alloc() : memref<64xf32>
+        gpu.launch_func @m::@k blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%x : memref<64xf32>, %a : memref<64xf32>)
+        memref.copy %a, %y : memref<64xf32> to memref<64xf32>
+        memref.dealloc %a : memref<64xf32>
+        return
+      }
+      gpu.module @m {
+        gpu.func @k(%x: memref<64xf32>, %a: memref<64xf32>) kernel {
+          gpu.return
+        }
+      }
+    }
+    ```
+
+    becomes, after `--stax-gpu-device-buffers`:
+
+    ```mlir
+    module attributes {gpu.container_module} {
+      func.func @f(%arg0: memref<64xf32>, %arg1: memref<64xf32>) {
+        %c1 = arith.constant 1 : index
+        %c64 = arith.constant 64 : index
+        %memref = gpu.alloc  () : memref<64xf32>
+        gpu.launch_func  @m::@k blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)  args(%arg0 : memref<64xf32>, %memref : memref<64xf32>)
+        gpu.memcpy  %arg1, %memref : memref<64xf32>, memref<64xf32>
+        gpu.dealloc  %memref : memref<64xf32>
+        return
+      }
+      gpu.module @m {
+        gpu.func @k(%arg0: memref<64xf32>, %arg1: memref<64xf32>) kernel {
+          gpu.return
+        }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def StaxApproximateMath : Pass<"stax-approximate-math"> {
   let summary = "Vectorizable f32 math functions, evaluated in f64";
   let description = [{

@@ -29,6 +29,7 @@ namespace mlir::stax {
 struct BufferType {
   std::string type;
   int64_t elements = 0;
+  int64_t bytes = 0; ///< of the storage (a byte per i1)
 };
 
 /// A function of a compiled module, with its signature before code
@@ -46,6 +47,8 @@ public:
 
   /// Lowers `module` in place to the LLVM dialect with buildPipeline and
   /// JIT-compiles it for the host. Diagnostics go to the module's context.
+  /// target=cuda compiles host code that launches the kernels through the
+  /// CUDA launcher (Stax/Runtime/CudaLauncher.h); compiling needs no GPU.
   /// With `keepLLVMIR`, llvmIR() returns the optimized LLVM IR.
   static FailureOr<std::unique_ptr<CompiledModule>>
   compile(ModuleOp module, const PipelineOptions &options,
@@ -55,10 +58,26 @@ public:
   const EntryPoint *lookup(llvm::StringRef name) const;
 
   /// Runs `entry` on `buffers` (inputs, then results). Returns the empty
-  /// string, or the message of a failed run-time check, naming its op and
-  /// location.
+  /// string, or the message of the first failed run-time check, naming its
+  /// op and location: an index out of bounds, or (check-nan) a NaN stored,
+  /// with its element and the function.
+  /// target=cuda: `buffers` are device pointers, and a driver error (no
+  /// driver, a failed launch) is returned the same way, naming the kernel.
   std::string call(const EntryPoint &entry,
                    llvm::ArrayRef<void *> buffers) const;
+
+  /// Like call, on host buffers for every target: target=cuda copies the
+  /// inputs to device memory, calls, and copies the results back.
+  std::string callOnHost(const EntryPoint &entry,
+                         llvm::ArrayRef<void *> buffers) const;
+
+  Target getTarget() const { return target; }
+
+  /// target=cuda: each kernel's name and the bytes of the distinct buffers
+  /// it is launched on (its ideal traffic, for bandwidth figures).
+  const llvm::StringMap<int64_t> &getKernelBytes() const {
+    return kernelBytes;
+  }
 
   const std::string &llvmIR() const { return ir; }
 
@@ -72,6 +91,8 @@ private:
   llvm::SmallVector<EntryPoint> entries;
   llvm::SmallVector<std::string> errorSites;
   std::string ir;
+  Target target = Target::CPU;
+  llvm::StringMap<int64_t> kernelBytes;
 };
 
 } // namespace mlir::stax
