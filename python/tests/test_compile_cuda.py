@@ -23,6 +23,7 @@ import torch
 import stax
 from stax import corpus
 from stax._capi import StaxError
+from corpus_checks import check_within_bound, outputs
 from stax.numerics import error_bound
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,14 +116,6 @@ def test_driver_error_names_the_kernel(tmp_path):
                     "unspecified launch failure"), r.stderr
 
 
-def _outputs(r):
-    return list(r) if isinstance(r, (tuple, list)) else [r]
-
-
-def _loss(outs):
-    return sum(o.sum() for o in outs if o.is_floating_point())
-
-
 GPU_MODELS = ["example_1_1", "mlp_gelu", "layernorm", "softmax_ce", "attention"]
 
 
@@ -137,26 +130,13 @@ def test_corpus_on_gpu(name):
     xs = [t.detach().clone().requires_grad_(t.requires_grad) for t in inputs]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        outs = _outputs(f(*xs))
+        outs = outputs(f(*xs))
     assert f.last_transfer == "copy"
-    for o, b in zip(outs, error_bound(model.fn, *inputs)):
-        assert torch.all((o.detach().double() - b.ref).abs() <= b.tol), name
-    wrt = [x for x in xs if x.requires_grad]
-    if not wrt:
-        return
-    grads = torch.autograd.grad(_loss(outs), wrt)
-
-    def reference(*ts):
-        ts = [t.detach().requires_grad_(t.requires_grad) for t in ts]
-        return torch.autograd.grad(_loss(_outputs(model.fn(*ts))),
-                                   [t for t in ts if t.requires_grad])
-
-    for g, b in zip(grads, error_bound(reference, *inputs)):
-        assert torch.all((g.double() - b.ref).abs() <= b.tol), name
+    check_within_bound(name, model, inputs, xs, outs)
     if torch.cuda.is_available():  # CUDA tensors: passed without copies
         dev = [t.detach().cuda() for t in inputs]
         with torch.no_grad():
-            outs = _outputs(f(*dev))
+            outs = outputs(f(*dev))
         assert f.last_transfer == "zero-copy"
         for o, b in zip(outs, error_bound(model.fn, *inputs)):
             assert torch.all((o.cpu().double() - b.ref).abs() <= b.tol), name
