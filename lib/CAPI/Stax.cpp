@@ -164,16 +164,19 @@ StaxExecutable *staxCompile(const char *module, const char *options,
   return new StaxExecutable{compiled};
 }
 
-int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
-                       int64_t numBuffers, char **error) {
+/// Looks `entry` up and calls it through `call` (CompiledModule::call or
+/// callOnHost); 0 on success, else 1 with *error set.
+static int callEntry(StaxExecutable *exe, const char *entry, void **buffers,
+                     int64_t numBuffers, char **error,
+                     std::string (stax::CompiledModule::*call)(
+                         const stax::EntryPoint &, llvm::ArrayRef<void *>)
+                         const) {
   const stax::EntryPoint *e = exe->compiled->lookup(entry);
-  if (!e) {
-    if (error)
-      *error = copyString(std::string("no compiled function '") + entry + "'");
-    return 1;
-  }
-  std::string message = exe->compiled->call(
-      *e, llvm::ArrayRef<void *>(buffers, static_cast<size_t>(numBuffers)));
+  std::string message =
+      e ? (exe->compiled.get()->*call)(
+              *e, llvm::ArrayRef<void *>(buffers,
+                                         static_cast<size_t>(numBuffers)))
+        : std::string("no compiled function '") + entry + "'";
   if (message.empty())
     return 0;
   if (error)
@@ -181,21 +184,16 @@ int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
   return 1;
 }
 
+int staxExecutableCall(StaxExecutable *exe, const char *entry, void **buffers,
+                       int64_t numBuffers, char **error) {
+  return callEntry(exe, entry, buffers, numBuffers, error,
+                   &stax::CompiledModule::call);
+}
+
 int staxExecutableCallHost(StaxExecutable *exe, const char *entry,
                            void **buffers, int64_t numBuffers, char **error) {
-  const stax::EntryPoint *e = exe->compiled->lookup(entry);
-  if (!e) {
-    if (error)
-      *error = copyString(std::string("no compiled function '") + entry + "'");
-    return 1;
-  }
-  std::string message = exe->compiled->callOnHost(
-      *e, llvm::ArrayRef<void *>(buffers, static_cast<size_t>(numBuffers)));
-  if (message.empty())
-    return 0;
-  if (error)
-    *error = copyString(message);
-  return 1;
+  return callEntry(exe, entry, buffers, numBuffers, error,
+                   &stax::CompiledModule::callOnHost);
 }
 
 char *staxExecutableKernels(StaxExecutable *exe) {
