@@ -1,7 +1,11 @@
 // The CUDA launcher without a GPU: a fake driver (Inputs/fake-cuda.c, which
 // runs no kernel) shows the host code's calls and each error path. Every
 // failure is one line naming the driver call (and the kernel), never a crash.
-// RUN: %clang -shared -fPIC %S/Inputs/fake-cuda.c -o %t.so
+// The fake declares handles as void * where cuda.h has struct pointers; like
+// the real driver, it carries no UBSan function-type data (-fno-sanitize:
+// in a sanitizer build %clang would add it and the launcher's checked
+// indirect calls would report the mismatch).
+// RUN: %clang -shared -fPIC -fno-sanitize=function %S/Inputs/fake-cuda.c -o %t.so
 // RUN: env STAX_CUDA_DRIVER=%t.so stax-run %s --jit --pipeline-options=target=cuda 2>&1 | FileCheck %s
 // RUN: env STAX_CUDA_DRIVER=%t.so FAKE_CUDA_FAIL=cuLaunchKernel:719 not stax-run %s --jit --pipeline-options=target=cuda 2>&1 | FileCheck %s --check-prefix=LAUNCH
 // RUN: env STAX_CUDA_DRIVER=%t.so FAKE_CUDA_FAIL=cuStreamSynchronize:710 not stax-run %s --jit --pipeline-options=target=cuda 2>&1 | FileCheck %s --check-prefix=ASYNC
