@@ -164,32 +164,8 @@ template <> struct BackwardOp<SiluOp> {
 /// dy/dx of a unary pointwise op, as a tensor of the result's shape.
 template <typename OpT> struct UnaryPartial;
 
-template <typename OpT> struct UnaryRule {
-  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    Value g = adjoints[0];
-    if (!g || !isFloatTensor(op.getSelf())) {
-      out.push_back(Value());
-      return success();
-    }
-    Value d = UnaryPartial<OpT>::get(op, b);
-    out.push_back(sumToShape(b, op.getLoc(), mul(b, op.getLoc(), g, d),
-                             tensorType(op.getSelf())));
-    return success();
-  }
-  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    Value t = tangents[0];
-    if (!t || !isFloatTensor(op.getResult())) {
-      out.push_back(Value());
-      return success();
-    }
-    Value d = UnaryPartial<OpT>::get(op, b);
-    t = castTo(b, op.getLoc(), t, tensorType(op.getResult()).getElementType());
-    out.push_back(mul(b, op.getLoc(), t, d));
-    return success();
-  }
-};
+template <typename OpT>
+using UnaryRule = UnaryPartialRule<OpT, UnaryPartial<OpT>>;
 
 // gelu: the rule is eager's gelu_backward (it reads x, not gelu(x), which
 // is what lets the partitioner save only x; Section 5.5). The partial

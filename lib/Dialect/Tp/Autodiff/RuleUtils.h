@@ -101,6 +101,43 @@ Value castTo(OpBuilder &b, Location loc, Value v, Type elementType);
 LogicalResult jvpByLinearity(Operation *op, OpBuilder &b, ValueRange tangents,
                              SmallVectorImpl<Value> &resultTangents);
 
+/// The rule of a unary pointwise op whose derivative dy/dx, a tensor of the
+/// result's shape, `PartialT::get(op, b)` builds: the VJP is the adjoint
+/// times it (summed to the operand's shape), the JVP the tangent times it.
+/// Non-float operands and results (an integer promoted to float) carry no
+/// derivative.
+template <typename OpT, typename PartialT> struct UnaryPartialRule {
+  static bool differentiable(OpT op) {
+    return isFloatTensor(op.getSelf()) && isFloatTensor(op->getResult(0));
+  }
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    if (!g || !differentiable(op)) {
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value d = PartialT::get(op, b);
+    out.push_back(sumToShape(b, loc, mul(b, loc, g, d),
+                             tensorType(op.getSelf())));
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = tangents[0];
+    if (!t || !differentiable(op)) {
+      out.push_back(Value());
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value d = PartialT::get(op, b);
+    t = castTo(b, loc, t, tensorType(op->getResult(0)).getElementType());
+    out.push_back(mul(b, loc, t, d));
+    return success();
+  }
+};
+
 } // namespace mlir::tp::autodiff
 
 namespace mlir::tp::autodiff {

@@ -64,34 +64,8 @@ template <> struct SpecialPartial<SpecialErfcxOp> {
 };
 
 /// Integer operands (promoted to float) carry no derivative.
-template <typename OpT> struct UnarySpecialRule {
-  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    Value g = adjoints[0];
-    if (!g || !isFloatTensor(op.getSelf())) {
-      out.push_back(Value());
-      return success();
-    }
-    Location loc = op.getLoc();
-    Value d = SpecialPartial<OpT>::get(op, b);
-    out.push_back(
-        sumToShape(b, loc, mul(b, loc, g, d), tensorType(op.getSelf())));
-    return success();
-  }
-  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    Value t = tangents[0];
-    if (!t || !isFloatTensor(op.getSelf())) {
-      out.push_back(Value());
-      return success();
-    }
-    Location loc = op.getLoc();
-    Value d = SpecialPartial<OpT>::get(op, b);
-    t = castTo(b, loc, t, tensorType(op.getResult()).getElementType());
-    out.push_back(mul(b, loc, t, d));
-    return success();
-  }
-};
+template <typename OpT>
+using UnarySpecialRule = UnaryPartialRule<OpT, SpecialPartial<OpT>>;
 
 /// `v / 2^exponent`, the exponent converted to v's float type first (exact;
 /// eager's exp2 of the int32 exponent rounds to float32 instead, which
