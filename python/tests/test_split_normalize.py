@@ -253,6 +253,37 @@ def test_split_exact_kinds_bitwise(name, text, shape, elt, k):
     assert np.array_equal(want, got, equal_nan=True)
 
 
+def test_split_column_reductions():
+    """Column reductions split along the reduced rows (their own rule, the
+    segment index outermost in the partials): a sum within the segmented
+    bound, a max over a prime number of rows bitwise, the extremes and a
+    NaN placed in the rows left over."""
+    rows, cols = 40000, 64  # k = min(4224, 40000 // 32) = 1250: 32 rows each
+    text = _reduce("sum", (rows, cols), [0], out="tensor<%dxf32>" % cols)
+    lowered, split = _lower_and_split(text)
+    assert "tensor<1250x%dxf32>" % cols in split and "sum [1250]" in split
+    x = np.random.default_rng(6).standard_normal((rows, cols)).astype(
+        np.float32)
+    a = x.astype(np.float64)
+    bound = SLACK * _coef(rows, 1250) * U32 * np.abs(a).sum(axis=0)
+    assert np.all(np.abs(_run(split, x) - a.sum(axis=0)) <= bound)
+
+    # Prime: of k in [625, 1249], 769 segments of 52 leave the fewest rows
+    # over (one).
+    rows = 39989
+    text = _reduce("amax", (rows, cols), [0], out="tensor<%dxf32>" % cols)
+    lowered, split = _lower_and_split(text)
+    assert "tensor<769x%dxf32>" % cols in split and "max [770]" in split
+    x = np.random.default_rng(7).standard_normal((rows, cols)).astype(
+        np.float32)
+    x[-1, 3] = 100.0  # the maximum in the row left over
+    x[-2, 5] = np.nan
+    x[7, 9] = np.nan
+    want, got = _run(lowered, x), _run(split, x)
+    assert np.array_equal(want, got, equal_nan=True)
+    assert got[3] == 100.0 and np.isnan(got[5]) and np.isnan(got[9])
+
+
 def test_split_cpu_and_short_do_not_split():
     text = _sum_squares((64, 16384))
     lowered = stax.run_pipeline(text, LOWER % "cuda")

@@ -84,14 +84,78 @@ bool splittable(ReductionOp op) {
          !llvm::is_contained(outer, 0);
 }
 
-/// Algorithm 6.1's k for `op` (1: leave it whole).
-int64_t segmentsFor(ReductionOp op, const SplitDevice &device) {
+/// How to split a reduction: into `k` segments (1: leave it whole); with
+/// `segmentOuter`, the partials' segment index is their outermost
+/// dimension, so that threads of consecutive outputs stay on consecutive
+/// addresses.
+struct SplitPlan {
+  int64_t k = 1;
+  bool segmentOuter = false;
+};
+
+/// A column reduction (x[R, C].sum(0)): every read is contiguous along the
+/// last output index and strided along each reduction index, so threads of
+/// consecutive outputs read consecutive addresses. Only for row-major
+/// results without normalized ranges (the partials' layout is built from
+/// the shape).
+bool isColumnReduction(ReductionOp op) {
+  ArrayRef<int64_t> outer = op.getIterationRanges();
+  auto type = cast<RankedTensorType>(op.getResult(0).getType());
+  if (outer.empty() || op.getRangesAttr() ||
+      !op.getLayout().isRowMajor(type.getShape()))
+    return false;
+  Block &body = op.getBody().front();
+  unsigned numOuter = outer.size();
+  bool reads = false;
+  for (LoadOp load : body.getOps<LoadOp>()) {
+    auto apply = load.getAddress().getDefiningOp<affine::AffineApplyOp>();
+    if (!apply)
+      return false;
+    std::optional<int64_t> last =
+        loops::coefficientOf(apply, body.getArgument(numOuter - 1));
+    if (!last || *last != 1)
+      return false;
+    for (unsigned r = numOuter; r < body.getNumArguments(); ++r) {
+      std::optional<int64_t> c = loops::coefficientOf(apply, body.getArgument(r));
+      if (!c || *c <= 1)
+        return false;
+    }
+    reads = true;
+  }
+  return reads;
+}
+
+/// Fewest rows a segment of a split column reduction sums.
+constexpr int64_t kMinColumnSegment = 32;
+
+/// The k in [ceil(want / 2), want] that leaves the fewest elements over
+/// (the second level combines those one by one), the largest on ties.
+int64_t fewestLeftOver(int64_t nr, int64_t want) {
+  int64_t best = want;
+  for (int64_t k = want; k >= (want + 1) / 2 && k > 1; --k)
+    if (nr % k < nr % best)
+      best = k;
+  return best;
+}
+
+/// The GPU plan: a column reduction splits along its reduced rows into
+/// enough (output, segment) threads to fill the device, each segment at
+/// least kMinColumnSegment rows (Algorithm 6.1 is a rule for row
+/// reductions: with C >= 2S columns it would leave R x C to C threads);
+/// any other reduction follows Algorithm 6.1.
+SplitPlan segmentsFor(ReductionOp op, const SplitDevice &device) {
   if (!splittable(op))
-    return 1;
-  SplitDecision d = computeSplitFactor(product(op.getReductionRanges()),
-                                       product(op.getIterationRanges()),
-                                       device);
-  return d.segments;
+    return {};
+  int64_t n = product(op.getIterationRanges());
+  int64_t nr = product(op.getReductionRanges());
+  if (isColumnReduction(op)) {
+    if (nr <= device.noSplitThreshold)
+      return {};
+    int64_t fill = (device.smCount * device.threadsPerSM + n - 1) / n;
+    int64_t want = std::min(fill, nr / kMinColumnSegment);
+    return {want > 1 ? fewestLeftOver(nr, want) : 1, /*segmentOuter=*/true};
+  }
+  return {computeSplitFactor(nr, n, device).segments, false};
 }
 
 /// A CPU has few threads, so parallelism over the outputs suffices unless
@@ -102,11 +166,11 @@ constexpr int64_t kCpuFewOutputs = 3;
 constexpr int64_t kCpuSegments = 32;
 constexpr int64_t kCpuMinLength = 1 << 16;
 
-int64_t cpuSegmentsFor(ReductionOp op) {
+SplitPlan cpuSegmentsFor(ReductionOp op) {
   if (!splittable(op) || product(op.getIterationRanges()) > kCpuFewOutputs ||
       product(op.getReductionRanges()) < kCpuMinLength)
-    return 1;
-  return kCpuSegments;
+    return {};
+  return {kCpuSegments, false};
 }
 
 /// Rewrites `op`'s reduction loops as one loop over the same lexicographic
@@ -132,30 +196,39 @@ void mergeReductionLoops(ReductionOp op) {
   op.setReductionRanges({total});
 }
 
-/// The first level: the original body over ranges [..., k] and reduction
-/// ranges [n_r / k, ...] (floor: a remainder is the second level's),
-/// storing row-major partials of the combine type. With `cloneBody` the
-/// body is copied, else moved.
+/// The first level: the original body over ranges [..., k] (or [k, ...]
+/// with `segmentOuter`) and reduction ranges [n_r / k, ...] (floor: a
+/// remainder is the second level's), storing partials of the combine type.
+/// With `cloneBody` the body is copied, else moved.
 ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
-                            bool cloneBody) {
+                            bool cloneBody, bool segmentOuter) {
   MLIRContext *ctx = op.getContext();
   ArrayRef<int64_t> outer = op.getIterationRanges();
   auto yield = cast<YieldOp>(op.getBody().front().getTerminator());
   Type combine = yield.getValues()[0].getType();
-  SmallVector<int64_t> shape(
-      cast<RankedTensorType>(op.getResult(0).getType()).getShape());
-  shape.push_back(k);
-  SmallVector<Type> types(op.getNumResults(),
-                          RankedTensorType::get(shape, combine));
-  // Partial (i, j) lives at k * (address of i) + j.
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  SmallVector<int64_t> shape(resultType.getShape());
   LayoutAttr layout = op.getLayout();
   SmallVector<int64_t> strides;
-  for (int64_t s : layout.getEffectiveStrides(outer))
-    strides.push_back(s * k);
-  strides.push_back(1);
-  auto partialLayout =
-      LayoutAttr::get(ctx, strides, layout.getOffset() * k, false);
-  DenseI64ArrayAttr ranges;
+  int64_t offset;
+  if (segmentOuter) {
+    // Partial (j, i) at j * numel + (row-major address of i).
+    shape.insert(shape.begin(), k);
+    strides.push_back(resultType.getNumElements());
+    llvm::append_range(strides, layout.getEffectiveStrides(outer));
+    offset = 0;
+  } else {
+    // Partial (i, j) lives at k * (address of i) + j.
+    shape.push_back(k);
+    for (int64_t s : layout.getEffectiveStrides(outer))
+      strides.push_back(s * k);
+    strides.push_back(1);
+    offset = layout.getOffset() * k;
+  }
+  SmallVector<Type> types(op.getNumResults(),
+                          RankedTensorType::get(shape, combine));
+  auto partialLayout = LayoutAttr::get(ctx, strides, offset, false);
+  DenseI64ArrayAttr ranges; // never with segmentOuter (isColumnReduction)
   if (op.getRangesAttr()) {
     SmallVector<int64_t> r(outer);
     r.push_back(k);
@@ -173,13 +246,15 @@ ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
   } else {
     first.getBody().takeBody(op.getBody());
   }
-  // Old indices (i..., r0, r1...) over new ones (i..., j, r0', r1...).
+  // Old indices (i..., r0, r1...) over new ones (i..., j, r0', r1...), or
+  // (j, i..., r0', r1...) with segmentOuter.
   unsigned numOuter = outer.size();
+  unsigned firstOuter = segmentOuter ? 1 : 0;
+  AffineExpr j = getAffineDimExpr(segmentOuter ? 0 : numOuter, ctx);
   SmallVector<AffineExpr> exprs;
   for (unsigned d = 0; d < numOuter; ++d)
-    exprs.push_back(getAffineDimExpr(d, ctx));
-  exprs.push_back(getAffineDimExpr(numOuter, ctx) * segment +
-                  getAffineDimExpr(numOuter + 1, ctx));
+    exprs.push_back(getAffineDimExpr(firstOuter + d, ctx));
+  exprs.push_back(j * segment + getAffineDimExpr(numOuter + 1, ctx));
   for (unsigned r = 1; r < red.size(); ++r)
     exprs.push_back(getAffineDimExpr(numOuter + 1 + r, ctx));
   loops::substituteIndices(first.getBody().front(), numOuter + 1 + red.size(),
@@ -187,10 +262,24 @@ ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
   return first;
 }
 
+/// The address of partial (i, j) in `first`'s layout, over dims
+/// (i..., j) = (d0 .. d{numOuter-1}, `j`).
+AffineExpr partialAddress(ReductionOp first, unsigned numOuter, AffineExpr j,
+                          bool segmentOuter) {
+  MLIRContext *ctx = first.getContext();
+  auto layout = first.getLayout();
+  ArrayRef<int64_t> strides = layout.getStrides();
+  AffineExpr addr = getAffineConstantExpr(layout.getOffset(), ctx);
+  unsigned firstOuter = segmentOuter ? 1 : 0;
+  for (unsigned d = 0; d < numOuter; ++d)
+    addr = addr + getAffineDimExpr(d, ctx) * strides[firstOuter + d];
+  return addr + j * strides[segmentOuter ? 0 : numOuter];
+}
+
 /// The second level: the original results, combining partial j of each
 /// output index in order j = 0..k-1.
 ReductionOp buildSecondLevel(OpBuilder &b, ReductionOp op, ReductionOp first,
-                             int64_t k) {
+                             int64_t k, bool segmentOuter) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   ReductionKind kind = *combineKind(op.getKind());
@@ -203,11 +292,9 @@ ReductionOp buildSecondLevel(OpBuilder &b, ReductionOp op, ReductionOp first,
   second.getBody().push_back(block);
   for (unsigned d = 0; d <= numOuter; ++d)
     block->addArgument(IndexType::get(ctx), loc);
-  // The address of partial (i, j), as the first level's layout stores it.
-  auto layout = first.getLayout();
-  AffineExpr addr = getAffineConstantExpr(layout.getOffset(), ctx);
-  for (auto [d, s] : llvm::enumerate(layout.getStrides()))
-    addr = addr + getAffineDimExpr(d, ctx) * s;
+  AffineExpr addr = partialAddress(first, numOuter,
+                                   getAffineDimExpr(numOuter, ctx),
+                                   segmentOuter);
   OpBuilder bb = OpBuilder::atBlockBegin(block);
   Value a = affine::AffineApplyOp::create(
       bb, loc, AffineMap::get(numOuter + 1, 0, addr), block->getArguments());
@@ -224,7 +311,8 @@ ReductionOp buildSecondLevel(OpBuilder &b, ReductionOp op, ReductionOp first,
 /// nothing out of bounds). `op` still has its (merged, one-loop) body.
 ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
                                      ReductionOp first, int64_t k,
-                                     int64_t seg, int64_t rem) {
+                                     int64_t seg, int64_t rem,
+                                     bool segmentOuter) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   auto second = ReductionOp::create(
@@ -245,10 +333,7 @@ ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
   // everywhere.
   auto yield = cast<YieldOp>(block.getTerminator());
   OpBuilder bb(yield);
-  auto layout = first.getLayout();
-  AffineExpr addr = getAffineConstantExpr(layout.getOffset(), ctx);
-  for (auto [d, s] : llvm::enumerate(layout.getStrides()))
-    addr = addr + (d == numOuter ? t % k : getAffineDimExpr(d, ctx)) * s;
+  AffineExpr addr = partialAddress(first, numOuter, t % k, segmentOuter);
   Value a = affine::AffineApplyOp::create(
       bb, loc, AffineMap::get(numOuter + 1, 0, addr), block.getArguments());
   Value isPartial = arith::CmpIOp::create(
@@ -264,9 +349,10 @@ ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
   return second;
 }
 
-/// Splits `op` into k segments; the reduction loops are merged first when
+/// Splits `op` as `plan` says; the reduction loops are merged first when
 /// k does not divide the outermost one.
-void split(ReductionOp op, int64_t k) {
+void split(ReductionOp op, SplitPlan plan) {
+  int64_t k = plan.k;
   int64_t outerLoop = op.getReductionRanges().front();
   if (outerLoop % k != 0) {
     if (op.getKind() == ReductionKind::Welford) {
@@ -283,10 +369,12 @@ void split(ReductionOp op, int64_t k) {
     return; // nothing to gain: at most one element per segment
   OpBuilder b(op);
   bool tail = rem != 0;
-  ReductionOp first = buildFirstLevel(b, op, k, /*cloneBody=*/tail);
+  ReductionOp first =
+      buildFirstLevel(b, op, k, /*cloneBody=*/tail, plan.segmentOuter);
   ReductionOp second =
-      tail ? buildSecondLevelWithTail(b, op, first, k, seg, rem)
-           : buildSecondLevel(b, op, first, k);
+      tail ? buildSecondLevelWithTail(b, op, first, k, seg, rem,
+                                      plan.segmentOuter)
+           : buildSecondLevel(b, op, first, k, plan.segmentOuter);
   op->replaceAllUsesWith(second);
   op.erase();
 }
@@ -319,15 +407,15 @@ struct StaxSplitReductionsPass
     if (failed(checkOptions()))
       return signalPassFailure();
     SplitDevice device{smCount, warpSize, threadsPerSM, noSplitThreshold};
-    SmallVector<std::pair<ReductionOp, int64_t>> work;
+    SmallVector<std::pair<ReductionOp, SplitPlan>> work;
     getOperation().walk([&](ReductionOp op) {
-      int64_t k = target == Target::CPU ? cpuSegmentsFor(op)
-                                        : segmentsFor(op, device);
-      if (k > 1)
-        work.push_back({op, k});
+      SplitPlan plan = target == Target::CPU ? cpuSegmentsFor(op)
+                                             : segmentsFor(op, device);
+      if (plan.k > 1)
+        work.push_back({op, plan});
     });
-    for (auto [op, k] : work)
-      split(op, k);
+    for (auto [op, plan] : work)
+      split(op, plan);
   }
 };
 

@@ -209,7 +209,13 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
     `n_r mod k` elements left after `k` equal segments are combined by the
     second level after the partials (a prime length splits too; Welford,
     whose second level combines triples, takes the largest divisor of the
-    outer loop not above `k` instead). Splitting reassociates the combination (class 2 numerics: not
+    outer loop not above `k` instead). A column reduction on the GPU (reads
+    contiguous along the last output index, strided along the reduction:
+    `x[R, C].sum(0)`) has its own rule instead of Algorithm 6.1's row rule:
+    it splits along the reduced rows into enough (output, segment) threads
+    to fill the device, at least 32 rows a segment, with the segment index
+    as the partials' outer dimension so that threads of consecutive
+    columns still read consecutive addresses. Splitting reassociates the combination (class 2 numerics: not
     bitwise equal to the unsplit reduction for floating sums).
 
     Example: a sum over 65536 elements.

@@ -1,6 +1,12 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions | FileCheck %s
 // RUN: stax-opt %s --stax-decompose --stax-lower=target=cuda --stax-split-reductions=target=cpu | FileCheck %s --check-prefix=CHECK-CPU
 
+// The column split's addresses (aliases print before the functions): the
+// first level reads row j * 125 + r of column i; partial (i, t) is at
+// t * 300 + i.
+// CHECK-DAG: #[[COL:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0 * 37500 + d1 + d2 * 300)>
+// CHECK-DAG: #[[COLPART:map[0-9]*]] = affine_map<(d0, d1) -> (d0 + d1 * 300)>
+
 // Algorithm 6.1's k is used as it is, not snapped to a divisor of the
 // outermost reduction loop: where k does not divide n_r, the first level
 // takes k segments of floor(n_r / k) and the second level combines the k
@@ -74,4 +80,38 @@ func.func @welford(%x: tensor<8x100000xf32>) -> (tensor<8xf32>, tensor<8xf32>, t
     stax.yield %v : f32
   }
   return %w#0, %w#1, %w#2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// Column reductions (reads contiguous along the last output, strided along
+// the reduction) have their own rule: split along the reduced rows into
+// enough (output, segment) threads to fill the device, at least 32 rows a
+// segment, k chosen in [want/2, want] to leave the fewest rows over; the
+// segment index is the partials' outer dimension, so the threads of
+// consecutive columns still read consecutive addresses. Algorithm 6.1 would
+// leave this one whole (300 >= 2S outputs).
+// CHECK-LABEL: func.func @column
+// CHECK: %[[P:.*]] = stax.reduction sum [125] layout <[300, 1]> : tensor<800x300xf32> {
+// CHECK-NEXT: ^bb0(%[[J:.*]]: index, %[[I:.*]]: index, %[[R:.*]]: index):
+// CHECK-NEXT: affine.apply #[[COL]](%[[J]], %[[I]], %[[R]])
+// CHECK: stax.reduction sum [800] layout <[1]> : tensor<300xf32> {
+// CHECK-NEXT: ^bb0(%[[I2:.*]]: index, %[[T:.*]]: index):
+// CHECK-NEXT: %[[A:.*]] = affine.apply #[[COLPART]](%[[I2]], %[[T]])
+// CHECK-NEXT: stax.load %[[P]][%[[A]]] : tensor<800x300xf32>
+// The cpu target keeps it whole (300 outputs are parallelism enough).
+// CHECK-CPU-LABEL: func.func @column
+// CHECK-CPU: stax.reduction sum [100000] layout <[1]> : tensor<300xf32>
+// CHECK-CPU-NOT: stax.reduction
+func.func @column(%x: tensor<100000x300xf32>) -> tensor<300xf32> {
+  %0 = tp.sum %x {dims = array<i64: 0>} : tensor<100000x300xf32> -> tensor<300xf32>
+  return %0 : tensor<300xf32>
+}
+
+// A prime number of rows: 606 segments of 165 and one row left over.
+// CHECK-LABEL: func.func @column_prime
+// CHECK: stax.reduction max [165] layout <[300, 1]> : tensor<606x300xf32>
+// CHECK: stax.reduction max [607] layout <[1]> : tensor<300xf32>
+// CHECK-CPU-LABEL: func.func @column_prime
+func.func @column_prime(%x: tensor<99991x300xf32>) -> tensor<300xf32> {
+  %0 = tp.amax %x {dims = array<i64: 0>} : tensor<99991x300xf32> -> tensor<300xf32>
+  return %0 : tensor<300xf32>
 }
