@@ -226,3 +226,43 @@ func.func @unsigned_load(%x: tensor<4xui8>) -> tensor<4xi8> {
   }
   return %p : tensor<4xi8>
 }
+
+// -----
+
+// A body that does not end with stax.yield (found by the fuzzer: the
+// verifier used to cast the last op to stax.yield, which asserts).
+func.func @pointwise_without_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.pointwise' op body must end with 'stax.yield'}}
+  %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+  ^bb0(%i: index):
+    %v64 = arith.index_cast %i : index to i64
+    %j = stax.indirect_index %v64, 4 {check_bounds} : i64
+  }
+  return %p : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduction_without_yield(%x: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'stax.reduction' op body must end with 'stax.yield'}}
+  %r = stax.reduction sum [4] layout <[]> : tensor<f32> {
+  ^bb0(%r0: index):
+    %v = stax.load %x[%r0] : tensor<4xf32>
+  }
+  return %r : tensor<f32>
+}
+
+// -----
+
+// The kernel's parser adds the implicit (empty) terminator.
+func.func @kernel_without_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.kernel' op yields values whose types differ from its results}}
+  %k = stax.kernel [4] : tensor<4xf32> {
+    %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+    ^bb0(%i: index):
+      %v = stax.load %x[%i] : tensor<4xf32>
+      stax.yield %v : f32
+    }
+  }
+  return %x : tensor<4xf32>
+}

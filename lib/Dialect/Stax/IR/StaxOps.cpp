@@ -97,6 +97,18 @@ static LogicalResult verifyLayout(Operation *op, LayoutAttr layout,
   return success();
 }
 
+/// The body's stax.yield, or null (with an error on `op`) when the block
+/// does not end with one: verify() runs before the region traits
+/// (SingleBlockImplicitTerminator) have checked the terminator.
+static YieldOp bodyYield(Operation *op, Region &body) {
+  YieldOp yield;
+  if (!body.empty() && !body.front().empty())
+    yield = dyn_cast<YieldOp>(body.front().back());
+  if (!yield)
+    op->emitOpError() << "body must end with 'stax.yield'";
+  return yield;
+}
+
 /// Checks the body's index arguments and its yield.
 static LogicalResult verifyBody(Operation *op, Region &body, unsigned numIndices,
                                 TypeRange yieldTypes) {
@@ -108,7 +120,9 @@ static LogicalResult verifyBody(Operation *op, Region &body, unsigned numIndices
   for (BlockArgument a : block.getArguments())
     if (!a.getType().isIndex())
       return op->emitOpError() << "body arguments must be of index type";
-  auto yield = cast<YieldOp>(block.getTerminator());
+  YieldOp yield = bodyYield(op, body);
+  if (!yield)
+    return failure();
   if (yield.getValues().getTypes() != yieldTypes) {
     InFlightDiagnostic d = op->emitOpError() << "body must yield (";
     llvm::interleaveComma(yieldTypes, d);
@@ -299,7 +313,9 @@ LogicalResult ReductionOp::verify() {
       failed(verifyLayout(*this, getLayout(), getIterationRanges())))
     return failure();
   unsigned numIndices = loops + getReductionRanges().size();
-  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  YieldOp yield = bodyYield(*this, getBody());
+  if (!yield)
+    return failure();
   unsigned yields = kind == ReductionKind::WelfordCombine ? 3 : 1;
   if (yield.getValues().size() != yields)
     return emitOpError() << "body must yield " << yields << " value(s)";
@@ -413,11 +429,13 @@ void ScatterOp::getAsmBlockArgumentNames(Region &region,
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelOp::verify() {
+  YieldOp yield = bodyYield(*this, getBody());
+  if (!yield)
+    return failure();
   for (Operation &op : getBody().front().without_terminator())
     if (!isa<PointwiseOp, ReductionOp, ScatterOp>(op))
       return emitOpError() << "may only contain stax nodes, found '"
                            << op.getName() << "'";
-  auto yield = cast<YieldOp>(getBody().front().getTerminator());
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError() << "yields values whose types differ from its results";
   return success();
