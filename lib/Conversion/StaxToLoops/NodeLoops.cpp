@@ -317,6 +317,12 @@ private:
   LogicalResult reduction(ReductionOp op, ValueRange outer, bool parallel);
   LogicalResult scatter(ScatterOp op, ValueRange outer);
   LogicalResult kernel(KernelOp op);
+  /// The last outer loop of kernel `op` over [lb, ub) with the other outer
+  /// indices at `mid`, `width` lanes of every node at a time.
+  LogicalResult kernelStrips(KernelOp op, ValueRange mid, Value lb, Value ub);
+  /// `width` lanes of `node` at its loop indices `args` (the last one lane
+  /// 0): one vector evaluation when the node allows it, else a scalar loop.
+  LogicalResult nodeLanes(Operation *node, ValueRange args);
 
   /// Clones `body` with its arguments bound to `ivs`; returns the yielded
   /// values.
@@ -768,17 +774,51 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   return success();
 }
 
+/// True when every node of kernel `op` loops over exactly its outer ranges
+/// (a fused elementwise chain, reductions over inner ranges allowed) and the
+/// last of them has `width` lanes: that loop can then be cut into strips of
+/// `width` indices, each running every node in order. The kernel's nodes
+/// read each other at the same outer index (fusion puts nothing else in a
+/// kernel), so a strip computes everything that the next node reads.
+static bool hasLaneStrips(KernelOp op, int64_t width) {
+  ArrayRef<int64_t> outer = op.getOuterRanges();
+  if (width <= 1 || outer.empty() || outer.back() < width)
+    return false;
+  return llvm::all_of(op.getBody().front().without_terminator(),
+                      [&](Operation &node) {
+                        ArrayRef<int64_t> ranges;
+                        if (auto p = dyn_cast<PointwiseOp>(node))
+                          ranges = p.getIterationRanges();
+                        else if (auto r = dyn_cast<ReductionOp>(node))
+                          ranges = r.getIterationRanges();
+                        else
+                          return false;
+                        return ranges.size() == outer.size();
+                      });
+}
+
 LogicalResult NodeEmitter::kernel(KernelOp op) {
   bool parallel = options.parallel && workOf(op) >= options.grain &&
                   !op.getOuterRanges().empty();
   LogicalResult status = success();
   Location loc = op.getLoc();
+  ArrayRef<int64_t> outer = op.getOuterRanges();
+  if (hasLaneStrips(op, options.vectorWidth)) {
+    int64_t indices = std::max<int64_t>(saturatingProduct(outer), 1);
+    loopNestWithInnermost(
+        loc, outer, parallel,
+        [&](ValueRange mid, Value lb, Value ub) {
+          if (failed(kernelStrips(op, mid, lb, ub)))
+            status = failure();
+        },
+        workOf(op) / indices);
+    return status;
+  }
   auto emitNodes = [&](ValueRange ivs) {
     for (Operation &node : op.getBody().front().without_terminator())
       if (failed(emit(&node, ivs, /*parallel=*/false)))
         status = failure();
   };
-  ArrayRef<int64_t> outer = op.getOuterRanges();
   if (!parallel) {
     loopNest(loc, outer, false, emitNodes);
     return status;
@@ -789,6 +829,69 @@ LogicalResult NodeEmitter::kernel(KernelOp op) {
   b.setInsertionPointToStart(par.getBody());
   emitNodes(par.getInductionVars());
   return status;
+}
+
+LogicalResult NodeEmitter::kernelStrips(KernelOp op, ValueRange mid, Value lb,
+                                        Value ub) {
+  Location loc = op.getLoc();
+  LogicalResult status = success();
+  auto each = [&](ValueRange args, auto emitOne) {
+    for (Operation &node : op.getBody().front().without_terminator())
+      if (failed(emitOne(&node, args)))
+        status = failure();
+  };
+  int64_t width = options.vectorWidth;
+  Value end = vectorLoopEnd(b, loc, lb, ub, width);
+  Value step = arith::ConstantIndexOp::create(b, loc, width);
+  auto strips = scf::ForOp::create(b, loc, lb, end, step);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(strips.getBody());
+    SmallVector<Value> args(mid);
+    args.push_back(strips.getInductionVar());
+    each(args, [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
+  }
+  // The last indices, one at a time: every node, in order.
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto tail = scf::ForOp::create(b, loc, end, ub, one);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(tail.getBody());
+  SmallVector<Value> args(mid);
+  args.push_back(tail.getInductionVar());
+  each(args, [&](Operation *node, ValueRange a) {
+    return emit(node, a, /*parallel=*/false);
+  });
+  return status;
+}
+
+LogicalResult NodeEmitter::nodeLanes(Operation *node, ValueRange args) {
+  Location loc = node->getLoc();
+  int64_t width = options.vectorWidth;
+  auto checkStore = [&](Value v, Value addr) {
+    emitNanCheck(b, loc, node, v, addr, buffers, options);
+  };
+  if (auto p = dyn_cast<PointwiseOp>(node))
+    if (succeeded(vectorizePointwiseLanes(b, p, args, buffers, width, checkStore)))
+      return success();
+  if (auto r = dyn_cast<ReductionOp>(node)) {
+    Combiner combiner(r.getKind(),
+                      r.getBody().front().getTerminator()->getOperand(0).getType());
+    if (succeeded(vectorizeReductionLanes(
+            b, r, args, buffers, width, combiner.init(b, loc),
+            [&](ValueRange s, ValueRange y) { return combiner.step(b, loc, s, y); },
+            checkStore)))
+      return success();
+  }
+  Value lane0 = args.back();
+  Value last = arith::AddIOp::create(
+      b, loc, lane0, arith::ConstantIndexOp::create(b, loc, width));
+  auto lanes = scf::ForOp::create(b, loc, lane0, last,
+                                  arith::ConstantIndexOp::create(b, loc, 1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(lanes.getBody());
+  SmallVector<Value> ivs(args.drop_back());
+  ivs.push_back(lanes.getInductionVar());
+  return emit(node, ivs, /*parallel=*/false);
 }
 
 LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,

@@ -242,21 +242,21 @@ private:
   }
 };
 
-/// start + floor((end - start) / width) * width.
-Value vectorEnd(OpBuilder &b, Location loc, Value start, Value end,
-                int64_t width) {
+} // namespace
+
+Value codegen::vectorLoopEnd(OpBuilder &b, Location loc, Value start,
+                             Value end, int64_t width) {
   Value w = arith::ConstantIndexOp::create(b, loc, width);
   Value n = arith::SubIOp::create(b, loc, end, start);
   Value whole = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, w), w);
   return arith::AddIOp::create(b, loc, start, whole);
 }
 
-} // namespace
-
-LogicalResult codegen::vectorizePointwise(
-    OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb, Value ub,
-    BufferMap &buffers, int64_t width, function_ref<void(Value)> scalarTail,
-    function_ref<void(Value, Value)> checkStore) {
+/// The checks every vectorized pointwise node passes: a result contiguous
+/// along the lane (its last loop), at least `width` lanes, no i1 or
+/// unsigned elements (stored widened), and a body `analyze` accepts.
+static FailureOr<DenseMap<Value, Lanes>> analyzePointwise(PointwiseOp op,
+                                                          int64_t width) {
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
@@ -264,12 +264,39 @@ LogicalResult codegen::vectorizePointwise(
       op.getType().getElementType().isUnsignedInteger())
     return failure();
   Block &body = op.getBody().front();
-  FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
+  return analyze(body, body.getArguments().back());
+}
+
+/// One vector evaluation of `op` at loop indices `args` (the last is lane
+/// 0) and its store.
+static void storeLanes(OpBuilder &b, PointwiseOp op,
+                       const DenseMap<Value, Lanes> &lanes, ValueRange args,
+                       BufferMap &buffers, int64_t width,
+                       function_ref<void(Value, Value)> checkStore) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> strides =
+      op.getLayout().getEffectiveStrides(op.getIterationRanges());
+  VectorBody vb(b, op.getBody().front(), lanes, buffers, width);
+  Value v = vb.emit(args)[0];
+  AffineExpr e = getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+  for (auto [k, s] : llvm::enumerate(strides))
+    e = e + getAffineDimExpr(k, b.getContext()) * s;
+  Value addr = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(strides.size(), 0, e), args);
+  checkStore(v, addr);
+  vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult()),
+                          ValueRange{addr});
+}
+
+LogicalResult codegen::vectorizePointwise(
+    OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
   Location loc = op.getLoc();
-  Value out = buffers.storageOf(op.getResult());
-  Value end = vectorEnd(b, loc, lb, ub, width);
+  Value end = vectorLoopEnd(b, loc, lb, ub, width);
   Value step = arith::ConstantIndexOp::create(b, loc, width);
   auto loop = scf::ForOp::create(b, loc, lb, end, step);
   {
@@ -277,21 +304,24 @@ LogicalResult codegen::vectorizePointwise(
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> args(fixed);
     args.push_back(loop.getInductionVar());
-    VectorBody vb(b, body, *lanes, buffers, width);
-    Value v = vb.emit(args)[0];
-    AffineExpr e = getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
-    for (auto [k, s] : llvm::enumerate(strides))
-      e = e + getAffineDimExpr(k, b.getContext()) * s;
-    Value addr = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(strides.size(), 0, e), args);
-    checkStore(v, addr);
-    vector::StoreOp::create(b, loc, v, out, ValueRange{addr});
+    storeLanes(b, op, *lanes, args, buffers, width, checkStore);
   }
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto tail = scf::ForOp::create(b, loc, end, ub, one);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(tail.getBody());
   scalarTail(tail.getInductionVar());
+  return success();
+}
+
+LogicalResult
+codegen::vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
+                                 BufferMap &buffers, int64_t width,
+                                 function_ref<void(Value, Value)> checkStore) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
+  if (failed(lanes))
+    return failure();
+  storeLanes(b, op, *lanes, args, buffers, width, checkStore);
   return success();
 }
 
@@ -464,12 +494,10 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
 }
 
-LogicalResult codegen::vectorizeReductionOutputs(
-    OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
-    BufferMap &buffers, int64_t width, ValueRange init,
-    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
-    function_ref<void(Value)> scalarTail,
-    function_ref<void(Value, Value)> checkStore) {
+/// The checks of vectorizeReductionOutputs: the analysis of `op`'s body
+/// along its last output loop, or failure.
+static FailureOr<DenseMap<Value, Lanes>> analyzeReductionOutputs(ReductionOp op,
+                                                                 int64_t width) {
   ReductionKind kind = op.getKind();
   if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin ||
       kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine)
@@ -490,44 +518,80 @@ LogicalResult codegen::vectorizeReductionOutputs(
     return failure();
   if (hasGather(body, *lanes))
     return failure(); // the row-wise vectorization does better
+  return lanes;
+}
+
+/// The reductions of the `width` outputs at output indices `out` (the last
+/// is lane 0), each lane in the scalar order, and their stores.
+static void reduceLanes(OpBuilder &b, ReductionOp op,
+                        const DenseMap<Value, Lanes> &lanes, ValueRange out,
+                        BufferMap &buffers, int64_t width, ValueRange init,
+                        function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+                        function_ref<void(Value, Value)> checkStore) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> strides =
+      op.getLayout().getEffectiveStrides(op.getIterationRanges());
+  VectorBody vb(b, op.getBody().front(), lanes, buffers, width);
+  SmallVector<Value> state;
+  for (Value v : init)
+    state.push_back(vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, v.getType()), v));
+  state = carriedLoopNest(b, loc, op.getReductionRanges(), state,
+                          [&](ValueRange rivs, ValueRange st) {
+                            SmallVector<Value> args(out);
+                            args.append(rivs.begin(), rivs.end());
+                            return step(st, vb.emit(args));
+                          });
+  AffineExpr e =
+      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+  for (auto [k, st] : llvm::enumerate(strides))
+    e = e + getAffineDimExpr(k, b.getContext()) * st;
+  Value addr = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(strides.size(), 0, e), out);
+  for (auto [k, v] : llvm::enumerate(state)) {
+    checkStore(v, addr);
+    vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
+                            ValueRange{addr});
+  }
+}
+
+LogicalResult codegen::vectorizeReductionOutputs(
+    OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, ValueRange init,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzeReductionOutputs(op, width);
+  if (failed(lanes))
+    return failure();
   Location loc = op.getLoc();
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  ArrayRef<int64_t> rranges = op.getReductionRanges();
-  Value end = vectorEnd(b, loc, lb, ub, width);
+  Value end = vectorLoopEnd(b, loc, lb, ub, width);
   auto loop = scf::ForOp::create(b, loc, lb, end, cst(width));
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> out(fixed);
     out.push_back(loop.getInductionVar());
-    VectorBody vb(b, body, *lanes, buffers, width);
-    SmallVector<Value> state;
-    for (Value v : init)
-      state.push_back(vector::BroadcastOp::create(
-          b, loc, VectorType::get({width}, v.getType()), v));
-    state = carriedLoopNest(b, loc, rranges, state,
-                            [&](ValueRange rivs, ValueRange st) {
-                              SmallVector<Value> args(out);
-                              args.append(rivs.begin(), rivs.end());
-                              return step(st, vb.emit(args));
-                            });
-    AffineExpr e =
-        getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
-    for (auto [k, st] : llvm::enumerate(strides))
-      e = e + getAffineDimExpr(k, b.getContext()) * st;
-    Value addr = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(strides.size(), 0, e), out);
-    for (auto [k, v] : llvm::enumerate(state)) {
-      checkStore(v, addr);
-      vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
-                              ValueRange{addr});
-    }
+    reduceLanes(b, op, *lanes, out, buffers, width, init, step, checkStore);
   }
   auto tail = scf::ForOp::create(b, loc, end, ub, cst(1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(tail.getBody());
   scalarTail(tail.getInductionVar());
+  return success();
+}
+
+LogicalResult codegen::vectorizeReductionLanes(
+    OpBuilder &b, ReductionOp op, ValueRange out, BufferMap &buffers,
+    int64_t width, ValueRange init,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<void(Value, Value)> checkStore) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzeReductionOutputs(op, width);
+  if (failed(lanes))
+    return failure();
+  reduceLanes(b, op, *lanes, out, buffers, width, init, step, checkStore);
   return success();
 }

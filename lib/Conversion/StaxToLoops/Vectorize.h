@@ -27,6 +27,20 @@ LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  function_ref<void(Value)> scalarTail,
                                  function_ref<void(Value, Value)> checkStore);
 
+/// Emits one vector evaluation of pointwise `op` at its loop indices
+/// `args`, the last one lane 0 of `width` consecutive lanes, and stores the
+/// `width` results (`checkStore(vector, address)` first). Fails, emitting
+/// nothing, under the conditions of vectorizePointwise.
+LogicalResult vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op,
+                                      ValueRange args, BufferMap &buffers,
+                                      int64_t width,
+                                      function_ref<void(Value, Value)> checkStore);
+
+/// start + floor((end - start) / width) * width: where the whole groups of
+/// `width` lanes of [start, end) end.
+Value vectorLoopEnd(OpBuilder &b, Location loc, Value start, Value end,
+                    int64_t width);
+
 /// Emits the reduction loops of `op` for the output index `idx` with a
 /// vector accumulator along the innermost reduction loop and one
 /// horizontal combine at the end; returns the final state. Fails,
@@ -52,6 +66,16 @@ LogicalResult vectorizeReductionOutputs(
     BufferMap &buffers, int64_t width, ValueRange init,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
     function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore);
+
+/// Emits the reductions of the `width` outputs of `op` at output indices
+/// `out` (the last one lane 0 of consecutive lanes) as one lane each, like
+/// vectorizeReductionOutputs, and stores them. Fails, emitting nothing,
+/// under the same conditions.
+LogicalResult vectorizeReductionLanes(
+    OpBuilder &b, ReductionOp op, ValueRange out, BufferMap &buffers,
+    int64_t width, ValueRange init,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
     function_ref<void(Value, Value)> checkStore);
 
 } // namespace mlir::stax::codegen

@@ -144,3 +144,74 @@ func.func @reshape_of_transpose(%x: tensor<20x3xf32>) -> tensor<60xf32> {
   %n = tp.neg %r : tensor<60xf32> -> tensor<60xf32>
   return %n : tensor<60xf32>
 }
+
+// A fused kernel whose nodes all loop over its outer ranges (a pointwise
+// chain keeping its intermediate) runs its last outer loop in strips of
+// 16: each node evaluates 16 lanes, in order, then the scalar tail (37 =
+// 2 x 16 + 5) runs every node one index at a time.
+// CHECK-LABEL: func.func @kernel_strips(
+// CHECK-SAME: %[[X:[^:]*]]: memref<259xf32>, %[[B:[^:]*]]: memref<37xf32>, %[[O0:[^:]*]]: memref<259xf32> {stax.output}, %[[O1:[^:]*]]: memref<259xf32> {stax.output})
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: arith.divui
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[END:.*]] step %{{.*}} {
+// CHECK: %[[XV:.*]] = vector.load %[[X]][%{{.*}}] : memref<259xf32>, vector<16xf32>
+// CHECK: %[[BV:.*]] = vector.load %[[B]][%[[J]]] : memref<37xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[XV]], %[[BV]] : vector<16xf32>
+// CHECK: vector.store %[[SUM]], %[[O0]][%{{.*}}]
+// CHECK: %[[BACK:.*]] = vector.load %[[O0]][%{{.*}}] : memref<259xf32>, vector<16xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[BACK]], %[[BACK]] : vector<16xf32>
+// CHECK: %[[NEG:.*]] = arith.negf %[[SQ]] : vector<16xf32>
+// CHECK: vector.store %[[NEG]], %[[O1]][%{{.*}}]
+// CHECK: }
+// CHECK: scf.for %{{.*}} = %[[END]] to %{{.*}} step %{{.*}} {
+// CHECK: memref.store %{{.*}}, %[[O0]]
+// CHECK: memref.store %{{.*}}, %[[O1]]
+// CHECK-SCALAR-LABEL: func.func @kernel_strips
+// CHECK-SCALAR-NOT: vector.
+// CHECK-SCALAR: return
+func.func @kernel_strips(%x: tensor<7x37xf32>, %b: tensor<37xf32>) -> (tensor<7x37xf32>, tensor<7x37xf32>) {
+  %0 = tp.add %x, %b : tensor<7x37xf32>, tensor<37xf32> -> tensor<7x37xf32>
+  %1 = tp.mul %0, %0 : tensor<7x37xf32>, tensor<7x37xf32> -> tensor<7x37xf32>
+  %2 = tp.neg %1 : tensor<7x37xf32> -> tensor<7x37xf32>
+  return %0, %2 : tensor<7x37xf32>, tensor<7x37xf32>
+}
+
+// Column reductions fused with their consumer: each strip reduces 16
+// columns at once, one lane per column in the scalar order (a vector
+// accumulator carried through the rows), then the pointwise consumer.
+// CHECK-LABEL: func.func @kernel_column_lanes(
+// CHECK: arith.divui
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[S:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>) {
+// CHECK: vector.store %[[S]], %[[SUMS:.*]][%{{.*}}] : memref<40xf32>, vector<16xf32>
+// CHECK: %[[M:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>) {
+// CHECK: vector.store %[[M]], %[[MAXS:.*]][%{{.*}}] : memref<40xf32>, vector<16xf32>
+// CHECK: vector.load %[[SUMS]][%[[J]]]
+// CHECK: vector.load %[[MAXS]][%[[J]]]
+// CHECK: vector.store
+func.func @kernel_column_lanes(%x: tensor<9x40xf32>, %b: tensor<40xf32>) -> tensor<40xf32> {
+  %0 = tp.mul %x, %x : tensor<9x40xf32>, tensor<9x40xf32> -> tensor<9x40xf32>
+  %1 = tp.sum %0 {dims = array<i64: 0>} : tensor<9x40xf32> -> tensor<40xf32>
+  %2 = tp.mul %1, %b : tensor<40xf32>, tensor<40xf32> -> tensor<40xf32>
+  %3 = tp.amax %x {dims = array<i64: 0>} : tensor<9x40xf32> -> tensor<40xf32>
+  %4 = tp.add %2, %3 : tensor<40xf32>, tensor<40xf32> -> tensor<40xf32>
+  return %4 : tensor<40xf32>
+}
+
+// A node of a strip that cannot be vectorized (here: it reads an i1) runs
+// its 16 lanes as a scalar loop inside the strip, after the nodes before it.
+// CHECK-LABEL: func.func @kernel_scalar_node(
+// CHECK: arith.divui
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[LAST:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %[[J]] to %[[LAST]] step
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[LAST2:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %[[J]] to %[[LAST2]] step
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+func.func @kernel_scalar_node(%x: tensor<3x20xf32>, %b: tensor<20xf32>) -> (tensor<3x20xi1>, tensor<3x20xf32>) {
+  %0 = tp.add %x, %b : tensor<3x20xf32>, tensor<20xf32> -> tensor<3x20xf32>
+  %1 = tp.lt %0, %x : tensor<3x20xf32>, tensor<3x20xf32> -> tensor<3x20xi1>
+  %2 = tp.where %1, %0, %x : (tensor<3x20xi1>, tensor<3x20xf32>, tensor<3x20xf32>) -> tensor<3x20xf32>
+  return %1, %2 : tensor<3x20xi1>, tensor<3x20xf32>
+}
