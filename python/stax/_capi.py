@@ -264,6 +264,25 @@ class Executable:
             out[name] = int(nbytes)
         return out
 
+    def caller(self, entry: str, host: bool = False):
+        """A function of the data pointers (inputs, then results) that calls
+        `entry` like call_raw (call_host with `host`), with the encoded name
+        and the pointer array type made once: for a small kernel, a call's
+        cost is mostly this preparation."""
+        ins, outs = self.signature(entry)
+        array = ctypes.c_void_p * max(len(ins) + len(outs), 1)
+        fn = (self._lib.staxExecutableCallHost if host
+              else self._lib.staxExecutableCall)
+        name = entry.encode()
+        exe = self  # the closure keeps the compiled code alive
+
+        def call(pointers) -> None:
+            err = ctypes.c_void_p()
+            if fn(exe._handle, name, array(*pointers), len(pointers),
+                  ctypes.byref(err)):
+                raise StaxError(_take_string(err.value))
+        return call
+
     def _call(self, fn, entry: str, pointers) -> None:
         arr = (ctypes.c_void_p * max(len(pointers), 1))(*pointers)
         err = ctypes.c_void_p()

@@ -48,25 +48,48 @@ DOUBLE_BACKWARD_ERROR = (
     "higher-order derivatives.")
 
 
+class _Entry:
+    """Calls one compiled function on torch tensors. Its signature as torch
+    types and the ctypes call are prepared once (a cached call of a small
+    kernel costs microseconds, so per-call preparation would dominate)."""
+
+    def __init__(self, exe: Executable, name: str):
+        self.exe, self.name = exe, name
+        ins, outs = exe.signature(name)
+        self.ins = [(torch.Size(shape), _NP_TO_TORCH[dt]) for shape, dt in ins]
+        self.outs = [(shape, _NP_TO_TORCH[dt]) for shape, dt in outs]
+        self.cuda = getattr(exe, "target", "cpu") == "cuda"
+        self.call_raw = exe.caller(name)
+
+    def __call__(self, tensors) -> List[torch.Tensor]:
+        """Zero copy when contiguous; see _call_cuda for target=cuda."""
+        if len(tensors) != len(self.ins):
+            raise StaxError(f"@{self.name} takes {len(self.ins)} tensors, "
+                            f"got {len(tensors)}")
+        args = []
+        for i, (t, (shape, dt)) in enumerate(zip(tensors, self.ins)):
+            if t.shape != shape or t.dtype != dt:
+                raise StaxError(f"@{self.name} argument #{i}: expected "
+                                f"{dt}{list(shape)}, got {t.dtype}{list(t.shape)}")
+            args.append(t if t.is_contiguous() else t.contiguous())
+        if self.cuda:
+            return _call_cuda(self.exe, self.name, args, self.outs)
+        results = [torch.empty(shape, dtype=dt) for shape, dt in self.outs]
+        self.call_raw([t.data_ptr() for t in args] +
+                      [r.data_ptr() for r in results])
+        return results
+
+
+def _entry(exe: Executable, name: str) -> _Entry:
+    entries = exe.__dict__.setdefault("_entries", {})
+    if name not in entries:
+        entries[name] = _Entry(exe, name)
+    return entries[name]
+
+
 def _run(exe: Executable, entry: str, tensors) -> List[torch.Tensor]:
-    """Calls `entry` on torch tensors (zero copy when contiguous; see
-    _call_cuda for target=cuda)."""
-    ins, outs = exe.signature(entry)
-    if len(tensors) != len(ins):
-        raise StaxError(f"@{entry} takes {len(ins)} tensors, got {len(tensors)}")
-    args = []
-    for i, (t, (shape, dt)) in enumerate(zip(tensors, ins)):
-        t = t.detach()
-        if tuple(t.shape) != shape or t.dtype != _NP_TO_TORCH[dt]:
-            raise StaxError(f"@{entry} argument #{i}: expected {dt}{list(shape)}, "
-                            f"got {t.dtype}{list(t.shape)}")
-        args.append(t if t.is_contiguous() else t.contiguous())
-    if getattr(exe, "target", "cpu") == "cuda":
-        return _call_cuda(exe, entry, args, outs)
-    results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt]) for shape, dt in outs]
-    exe.call_raw(entry, [t.data_ptr() for t in args] +
-                 [r.data_ptr() for r in results])
-    return results
+    """Calls `entry` of `exe` on torch tensors (see _Entry)."""
+    return _entry(exe, entry)(tensors)
 
 
 def _call_cuda(exe: Executable, entry: str, args, outs) -> List[torch.Tensor]:
@@ -79,14 +102,13 @@ def _call_cuda(exe: Executable, entry: str, args, outs) -> List[torch.Tensor]:
         device = args[0].device
         if any(t.device != device for t in args):
             raise StaxError(f"@{entry}: CUDA tensors on different devices")
-        results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt], device=device)
+        results = [torch.empty(shape, dtype=dt, device=device)
                    for shape, dt in outs]
         # The launcher's streams wait for the legacy default stream only.
         torch.cuda.current_stream(device).synchronize()
         call, transfer = exe.call_raw, "zero-copy"
     elif not any(on_device):
-        results = [torch.empty(shape, dtype=_NP_TO_TORCH[dt])
-                   for shape, dt in outs]
+        results = [torch.empty(shape, dtype=dt) for shape, dt in outs]
         call, transfer = exe.call_host, "copy"
     else:
         raise StaxError(f"@{entry}: arguments mix CPU and CUDA tensors")
@@ -106,6 +128,8 @@ def _copy_back_indices(module_text: str) -> List[int]:
 
 def _write_back(plan, inputs, outs) -> None:
     """Copies the new values of written inputs into them."""
+    if not plan.copy_back:
+        return
     n = plan.num_outputs
     with torch.no_grad():
         for k, i in enumerate(plan.copy_back):
@@ -213,7 +237,7 @@ class _CompiledRegion(torch.autograd.Function):
         tangents = [g if g is not None else torch.zeros(s, dtype=d, device=v)
                     for g, (s, d, v) in zip(grads, ctx.out_meta)
                     if d.is_floating_point]
-        ins, _ = plan.backward_executable().signature("forward_backward")
+        ins = _entry(plan.backward_executable(), "forward_backward").ins
         args = saved + tangents
         if len(args) != len(ins):
             raise StaxError(f"the compiled backward takes {len(ins)} tensors; "
