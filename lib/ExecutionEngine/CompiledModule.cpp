@@ -1,10 +1,12 @@
 //===- CompiledModule.cpp - JIT-compiled Stax modules ---------------------===//
 #include "Stax/ExecutionEngine/CompiledModule.h"
+#include "OpenMPWorkers.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Runtime/CudaLauncher.h"
 #include "Stax/Runtime/Runtime.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -137,21 +139,6 @@ struct KernelBytesRecorder : public PassInstrumentation {
 };
 } // namespace
 
-/// libomp's workers spin for 200 ms after each parallel loop by default
-/// (KMP_BLOCKTIME), taking the cores from whatever runs next in the
-/// process: PyTorch's own OpenMP threads, BLAS. Measured: an eager
-/// TransformerEncoderLayer step went from 2.1 to 32 ms after a compiled
-/// call. libomp reads the variable when it starts (at the first parallel
-/// loop), so setting it before then makes the workers sleep at once; a
-/// value the user set is kept.
-static void configureOpenMP() {
-  static bool done = [] {
-    ::setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
-    return true;
-  }();
-  (void)done;
-}
-
 FailureOr<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                         bool keepLLVMIR) {
@@ -181,7 +168,7 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
     result->entries.push_back(std::move(e));
   }
 
-  configureOpenMP();
+  configureOpenMPWorkers();
   PassManager pm(module.getContext());
   buildPipeline(pm, options);
   if (options.target == Target::CUDA)
@@ -189,6 +176,9 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
         std::make_unique<KernelBytesRecorder>(result->kernelBytes));
   if (failed(pm.run(module)))
     return failure();
+  result->parallelLoops =
+      module.walk([](omp::ParallelOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   if (auto sites = module->getAttrOfType<ArrayAttr>(kErrorSitesAttr))
     for (Attribute s : sites)
       result->errorSites.push_back(cast<StringAttr>(s).str());
@@ -293,7 +283,10 @@ std::string CompiledModule::call(const EntryPoint &entry,
   stax_rt_take_error(&site, &value, &size); // drop a stale error
   if (target == Target::CUDA)
     cuda::takeError();
-  entry.packed(packed.data());
+  {
+    SpinningWorkers spin(parallelLoops);
+    entry.packed(packed.data());
+  }
   if (target == Target::CUDA) // a driver error precedes everything after it
     if (std::string error = cuda::takeError(); !error.empty())
       return error;

@@ -8,6 +8,7 @@ n f32 terms reordered differs by at most about 2 * n * u * sum|terms| (u =
 n * u by the magnitude of what was summed.
 """
 
+import time
 import warnings
 
 import numpy as np
@@ -224,3 +225,24 @@ def test_transformer_encoder_layer_trains_like_eager():
             assert abs(float(le) - float(lo)) <= 1e3 * 64 * U * float(le)
     # Compiled whole: no operator ran in PyTorch instead.
     assert not [w for w in caught if "stax.compile" in str(w.message)]
+
+
+def test_openmp_workers_sleep_between_calls():
+    """Workers spin between the parallel loops of a call and sleep after it
+    (lib/ExecutionEngine/OpenMPWorkers.h): libomp's default, spinning 200 ms
+    after every loop, would take the cores from PyTorch's next ops."""
+    import resource
+    stax.set_num_threads(2)
+    try:
+        f = stax.compile(lambda x: torch.tanh(x) * 2 + x)
+        x = torch.randn(1 << 20)  # parallel at the default grain
+        with torch.no_grad():
+            for _ in range(3):
+                assert torch.equal(f(x), f(x))
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            time.sleep(0.2)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+        busy = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        assert busy < 0.02, f"{busy * 1e3:.1f} ms of CPU while idle for 200 ms"
+    finally:
+        stax.set_num_threads(0)

@@ -92,6 +92,8 @@ private:
   llvm::SmallVector<std::string> errorSites;
   std::string ir;
   Target target = Target::CPU;
+  /// The code has OpenMP parallel loops (their workers spin during a call).
+  bool parallelLoops = false;
   llvm::StringMap<int64_t> kernelBytes;
 };
 
