@@ -161,6 +161,11 @@ private:
   /// Transpose nodes whose only readers are BLAS calls that read the
   /// source with a transpose flag: not emitted.
   DenseSet<Operation *> absorbed;
+  /// Contractions whose only reader is a transpose node: they compute the
+  /// transpose, B^T A^T, straight into that node's storage, and the node
+  /// is not emitted (a weight gradient (x^T g)^T is one BLAS call).
+  DenseMap<Operation *, Operation *> transposedResults;
+  DenseSet<Operation *> writtenByContraction;
 
   Value resolve(Value v) const {
     auto it = aliases.find(v);
@@ -224,10 +229,25 @@ LogicalResult FunctionConversion::collectBuffers() {
             return isa<tp::MmOp, tp::BmmOp>(user);
           }))
         absorbed.insert(&op);
+  if (!options.gpu)
+    for (Operation &op : fn.getBody().front()) {
+      if (!isa<tp::MmOp, tp::BmmOp>(op) || !op.getResult(0).hasOneUse())
+        continue;
+      // The use is a stax.load in the body of the node that reads it.
+      Operation *user = fn.getBody().front().findAncestorOpInBlock(
+          **op.getResult(0).getUsers().begin());
+      if (user && !absorbed.contains(user) &&
+          transposedSource(user) == op.getResult(0)) {
+        transposedResults[&op] = user;
+        writtenByContraction.insert(user);
+      }
+    }
+  DenseMap<Operation *, unsigned> position;
   for (Operation &op : fn.getBody().front()) {
     unsigned pos = ops.size();
+    position[&op] = pos;
     ops.push_back(&op);
-    if (absorbed.contains(&op))
+    if (absorbed.contains(&op) || transposedResults.contains(&op))
       continue;
     if (isa<PointwiseOp, ReductionOp, ScatterOp>(op)) {
       FailureOr<int64_t> n = storageElements(&op);
@@ -235,6 +255,10 @@ LogicalResult FunctionConversion::collectBuffers() {
         return failure();
       for (Value r : op.getResults())
         addBuffer(r, *n, pos);
+      // Written by the contraction it transposes: live from there on.
+      if (writtenByContraction.contains(&op))
+        buffers.back().def =
+            position.lookup(transposedSource(&op).getDefiningOp());
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
       Block &body = kernel.getBody().front();
       for (Operation &node : body.without_terminator()) {
@@ -378,14 +402,22 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   };
   auto [lhs, transA] = operand(0);
   auto [rhs, transB] = operand(1);
+  Value out = op->getResult(0);
+  if (Operation *t = transposedResults.lookup(op)) {
+    // (op(A) op(B))^T = op(B)^T op(A)^T, in the transpose node's storage.
+    std::swap(lhs, rhs);
+    std::tie(transA, transB) = std::make_pair(1 - transB, 1 - transA);
+    std::swap(m, n);
+    out = t->getResult(0);
+  }
   SmallVector<Value> args;
   for (int64_t v : {batch, m, n, k, transA, transB})
     args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
   args.push_back(pointerOf(lhs, loc));
   args.push_back(pointerOf(rhs, loc));
-  args.push_back(pointerOf(op->getResult(0), loc));
+  args.push_back(pointerOf(out, loc));
   func::CallOp::create(b, loc, callee, args);
-  emitBufferNanCheck(b, loc, op, storageOf(op->getResult(0)), *this, options);
+  emitBufferNanCheck(b, loc, op, storageOf(out), *this, options);
   return success();
 }
 
@@ -517,7 +549,7 @@ LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
 }
 
 LogicalResult FunctionConversion::emitOp(Operation *op) {
-  if (absorbed.contains(op))
+  if (absorbed.contains(op) || writtenByContraction.contains(op))
     return success();
   if (auto c = dyn_cast<tp::ConstantOp>(op))
     return emitConstant(c);

@@ -93,3 +93,42 @@ func.func @linear(%x: tensor<4x8xf32>, %w: tensor<3x8xf32>) -> tensor<4x3xf32> {
   %0 = tp.mm %x, %t : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// A product read only through its transpose (a weight gradient:
+// (x^T g)^T, as PyTorch's linear backward computes it) is computed
+// transposed, g^T x, by one call with the operands swapped and their
+// flags flipped, straight into the transpose's buffer (here the output).
+// CHECK-LABEL: func.func @transposed_result(
+// CHECK-SAME: %[[X:[^:]*]]: memref<32xf32>, %[[G:[^:]*]]: memref<12xf32>, %[[OUT:[^:]*]]: memref<24xf32> {stax.output}) {
+// CHECK-NOT: scf.for
+// CHECK: %[[BATCH:.*]] = arith.constant 1 : i64
+// CHECK: %[[M:.*]] = arith.constant 3 : i64
+// CHECK: %[[N:.*]] = arith.constant 8 : i64
+// CHECK: %[[K:.*]] = arith.constant 4 : i64
+// CHECK: %[[TA:.*]] = arith.constant 1 : i64
+// CHECK: %[[TB:.*]] = arith.constant 0 : i64
+// CHECK: %[[PG:.*]] = memref.extract_aligned_pointer_as_index %[[G]]
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK: %[[PO:.*]] = memref.extract_aligned_pointer_as_index %[[OUT]]
+// CHECK: %[[AO:.*]] = arith.index_cast %[[PO]]
+// CHECK: call @stax_rt_matmul_f32(%[[BATCH]], %[[M]], %[[N]], %[[K]], %[[TA]], %[[TB]], %{{.*}}, %{{.*}}, %[[AO]])
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @transposed_result(%x: tensor<4x8xf32>, %g: tensor<4x3xf32>) -> tensor<3x8xf32> {
+  %xt = tp.t %x : tensor<4x8xf32> -> tensor<8x4xf32>
+  %0 = tp.mm %xt, %g : (tensor<8x4xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+  %1 = tp.t %0 : tensor<8x3xf32> -> tensor<3x8xf32>
+  return %1 : tensor<3x8xf32>
+}
+
+// A product that is also read untransposed keeps its own buffer and the
+// transpose stays a loop.
+// CHECK-LABEL: func.func @transposed_and_direct(
+// CHECK: call @stax_rt_matmul_f32
+// CHECK: scf.for
+// CHECK: return
+func.func @transposed_and_direct(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> (tensor<4x3xf32>, tensor<3x4xf32>) {
+  %0 = tp.mm %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  %1 = tp.t %0 : tensor<4x3xf32> -> tensor<3x4xf32>
+  return %0, %1 : tensor<4x3xf32>, tensor<3x4xf32>
+}
