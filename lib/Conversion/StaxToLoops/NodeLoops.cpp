@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
+#include "KernelScratch.h"
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -797,26 +798,52 @@ static bool hasLaneStrips(KernelOp op, int64_t width) {
                       });
 }
 
+/// The outer loops of `kernel` that one iteration of its loop nest fixes:
+/// all of them, or all but the last when it runs in strips.
+static unsigned fixedLoops(KernelOp kernel, const LoopOptions &options) {
+  unsigned n = kernel.getOuterRanges().size();
+  return hasLaneStrips(kernel, options.vectorWidth) ? n - 1 : n;
+}
+
 LogicalResult NodeEmitter::kernel(KernelOp op) {
   bool parallel = options.parallel && workOf(op) >= options.grain &&
                   !op.getOuterRanges().empty();
   LogicalResult status = success();
   Location loc = op.getLoc();
   ArrayRef<int64_t> outer = op.getOuterRanges();
+  // Kernel-local values live in scratch for one iteration (KernelScratch.h):
+  // one per thread, allocated in the parallel loop's body, or once.
+  SmallVector<ScratchBuffer> plan;
+  if (!options.gpu)
+    plan = planKernelScratch(op, fixedLoops(op, options));
+  ScratchBufferMap local(buffers);
+  NodeEmitter inner(b, local, options);
+  SmallVector<Value> scratch;
+  if (!parallel)
+    scratch = ScratchBufferMap::allocate(b, loc, plan);
+  auto bindScratch = [&](ValueRange fixedIvs) {
+    if (plan.empty())
+      return;
+    if (parallel)
+      scratch = ScratchBufferMap::allocate(b, loc, plan);
+    local.bind(b, loc, plan, scratch, fixedIvs);
+  };
   if (hasLaneStrips(op, options.vectorWidth)) {
     int64_t indices = std::max<int64_t>(saturatingProduct(outer), 1);
     loopNestWithInnermost(
         loc, outer, parallel,
         [&](ValueRange mid, Value lb, Value ub) {
-          if (failed(kernelStrips(op, mid, lb, ub)))
+          bindScratch(mid);
+          if (failed(inner.kernelStrips(op, mid, lb, ub)))
             status = failure();
         },
         workOf(op) / indices);
     return status;
   }
   auto emitNodes = [&](ValueRange ivs) {
+    bindScratch(ivs);
     for (Operation &node : op.getBody().front().without_terminator())
-      if (failed(emit(&node, ivs, /*parallel=*/false)))
+      if (failed(inner.emit(&node, ivs, /*parallel=*/false)))
         status = failure();
   };
   if (!parallel) {
@@ -908,6 +935,16 @@ LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
 }
 
 } // namespace
+
+SmallVector<Value> codegen::kernelScratchValues(KernelOp kernel,
+                                                const LoopOptions &options) {
+  SmallVector<Value> values;
+  if (!options.gpu)
+    for (const ScratchBuffer &buf :
+         planKernelScratch(kernel, fixedLoops(kernel, options)))
+      values.push_back(buf.value);
+  return values;
+}
 
 void codegen::emitThreadGrid(OpBuilder &b, Location loc,
                              ArrayRef<int64_t> space,

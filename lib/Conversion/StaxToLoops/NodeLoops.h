@@ -56,6 +56,11 @@ int64_t workOf(Operation *node);
 /// its layout reaches plus one (0 for an empty iteration range).
 FailureOr<int64_t> storageElements(Operation *node);
 
+/// The kernel-local values of `kernel` that live in per-iteration scratch
+/// (KernelScratch.h) rather than in the function's arena.
+SmallVector<Value> kernelScratchValues(KernelOp kernel,
+                                       const LoopOptions &options);
+
 /// Emits the loops of `node` (pointwise, reduction, scatter or kernel) at
 /// `b`'s insertion point; `buffers` has storage for its results already.
 LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,

@@ -261,6 +261,7 @@ LogicalResult FunctionConversion::collectBuffers() {
             position.lookup(transposedSource(&op).getDefiningOp());
     } else if (auto kernel = dyn_cast<KernelOp>(op)) {
       Block &body = kernel.getBody().front();
+      SmallVector<Value> scratch = kernelScratchValues(kernel, options);
       for (Operation &node : body.without_terminator()) {
         if (!isa<PointwiseOp, ReductionOp, ScatterOp>(node))
           return node.emitError() << "code generation expects nodes in a kernel";
@@ -268,7 +269,8 @@ LogicalResult FunctionConversion::collectBuffers() {
         if (failed(n))
           return failure();
         for (Value r : node.getResults())
-          addBuffer(r, *n, pos);
+          if (!llvm::is_contained(scratch, r))
+            addBuffer(r, *n, pos);
       }
       for (auto [r, y] : llvm::zip(kernel.getResults(),
                                    body.getTerminator()->getOperands()))
