@@ -71,10 +71,24 @@ typedef struct StaxExecutable StaxExecutable;
 /// "vector-width=1 parallel=false"). Compiled code is cached in memory per
 /// (module, options): compiling the same text again costs a hash. With
 /// `llvmIR` non-NULL, *llvmIR receives the optimized LLVM IR. Returns NULL
-/// and sets *error on failure.
+/// and sets *error on failure. The environment variable STAX_CACHE_DIR, when
+/// set, is the disk cache of staxCompileCached.
 STAX_CAPI_EXPORT StaxExecutable *staxCompile(const char *module,
                                              const char *options,
                                              char **llvmIR, char **error);
+
+/// staxCompile that also keeps target=cpu machine code on disk in directory
+/// `cacheDir` (created if needed; NULL or "" for none), keyed by the module
+/// text, the options, the host CPU and this build of Stax: a later process
+/// loads it instead of compiling. Entries that cannot be read are compiled
+/// again and replaced. Requests for the LLVM IR always compile.
+STAX_CAPI_EXPORT StaxExecutable *staxCompileCached(const char *module,
+                                                   const char *options,
+                                                   const char *cacheDir,
+                                                   char **llvmIR, char **error);
+
+/// Nonzero when the executable's machine code came from the disk cache.
+STAX_CAPI_EXPORT int staxExecutableFromCache(StaxExecutable *exe);
 
 /// Calls function `entry` of `exe` on `numBuffers` data pointers: its
 /// inputs, then one per result, each the contiguous row-major storage of

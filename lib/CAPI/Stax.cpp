@@ -128,6 +128,18 @@ auto &compiledCache =
 
 StaxExecutable *staxCompile(const char *module, const char *options,
                             char **llvmIR, char **error) {
+  return staxCompileCached(module, options, std::getenv("STAX_CACHE_DIR"),
+                           llvmIR, error);
+}
+
+int staxExecutableFromCache(StaxExecutable *exe) {
+  return exe && exe->compiled->isFromCache();
+}
+
+StaxExecutable *staxCompileCached(const char *module, const char *options,
+                                  const char *cacheDir, char **llvmIR,
+                                  char **error) {
+  options = options ? options : "";
   std::string key = std::string(llvmIR ? "ir;" : ";") + options + ";" + module;
   std::shared_ptr<stax::CompiledModule> compiled;
   {
@@ -151,8 +163,11 @@ StaxExecutable *staxCompile(const char *module, const char *options,
                             std::string(options ? options : "") + "': " + optionErrs.str());
       return nullptr;
     }
-    auto result = stax::CompiledModule::compile(*m, pipelineOptions,
-                                                llvmIR != nullptr);
+    std::optional<stax::DiskCacheEntry> disk;
+    if (cacheDir && *cacheDir)
+      disk = stax::DiskCacheEntry{cacheDir, stax::diskCacheKey(module, options)};
+    auto result = stax::CompiledModule::compile(
+        *m, pipelineOptions, llvmIR != nullptr, disk ? &*disk : nullptr);
     if (failed(result))
       return reinterpret_cast<StaxExecutable *>(s.fail(error));
     compiled = std::move(*result);

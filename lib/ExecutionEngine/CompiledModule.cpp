@@ -1,5 +1,6 @@
 //===- CompiledModule.cpp - JIT-compiled Stax modules ---------------------===//
 #include "Stax/ExecutionEngine/CompiledModule.h"
+#include "DiskCache.h"
 #include "OpenMPWorkers.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Runtime/CudaLauncher.h"
@@ -22,6 +23,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -38,8 +41,9 @@ const EntryPoint *CompiledModule::lookup(llvm::StringRef name) const {
   return nullptr;
 }
 
-static void registerRuntimeSymbols(ExecutionEngine &engine) {
-  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+/// The runtime functions generated CPU code calls.
+static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+  {
     llvm::orc::SymbolMap map;
     auto add = [&](const char *name, auto *fn) {
       map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
@@ -71,7 +75,7 @@ static void registerRuntimeSymbols(ExecutionEngine &engine) {
     STAX_ADD_SPECIAL(frexp_exponent)
 #undef STAX_ADD_SPECIAL
     return map;
-  });
+  }
 }
 
 /// The CUDA launcher's mgpu* functions, which target=cuda host code calls
@@ -141,7 +145,18 @@ struct KernelBytesRecorder : public PassInstrumentation {
 
 FailureOr<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
-                        bool keepLLVMIR) {
+                        bool keepLLVMIR, const DiskCacheEntry *cache) {
+  // The disk cache holds CPU code only (target=cuda's registers its PTX
+  // in global constructors), and never serves a request for the IR.
+  if (options.target != Target::CPU || keepLLVMIR)
+    cache = nullptr;
+  configureOpenMPWorkers();
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   result->target = options.target;
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -167,6 +182,11 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
       e.results.push_back(describe(t));
     result->entries.push_back(std::move(e));
   }
+  if (cache)
+    if (std::optional<CachedCode> code =
+            loadCachedCode(cache->dir, cache->key, runtimeSymbols))
+      if (succeeded(result->adoptCachedCode(std::move(*code))))
+        return result;
 
   configureOpenMPWorkers();
   PassManager pm(module.getContext());
@@ -188,12 +208,6 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
       fn.removeArgAttr(i, StringAttr::get(fn->getContext(), kOutputAttr));
   });
 
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -228,6 +242,7 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.enableObjectDump = cache != nullptr;
   SmallVector<StringRef> libs;
   if (options.parallel && options.target == Target::CPU)
     libs.push_back(STAX_LIBOMP_PATH);
@@ -237,7 +252,7 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
     return module.emitError() << "JIT compilation failed: "
                               << llvm::toString(engine.takeError());
   result->engine = std::move(*engine);
-  registerRuntimeSymbols(*result->engine);
+  result->engine->registerSymbols(runtimeSymbols);
   if (options.target == Target::CUDA) {
     registerCudaLauncherSymbols(*result->engine);
     // Runs the global constructors, which register the kernels' PTX with
@@ -251,7 +266,41 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
                                 << "': " << llvm::toString(fn.takeError());
     e.packed = *fn;
   }
+  if (cache)
+    result->storeInCache(*cache);
   return result;
+}
+
+LogicalResult CompiledModule::adoptCachedCode(CachedCode code) {
+  for (EntryPoint &e : entries) {
+    // The ExecutionEngine's packed wrapper of each function.
+    auto fn = code.jit->lookup("_mlir_" + e.name);
+    if (!fn) {
+      llvm::consumeError(fn.takeError());
+      return failure();
+    }
+    e.packed = fn->toPtr<void (*)(void **)>();
+  }
+  cachedJit = std::move(code.jit);
+  errorSites.assign(code.metadata.errorSites.begin(),
+                    code.metadata.errorSites.end());
+  parallelLoops = code.metadata.parallelLoops;
+  fromCache = true;
+  return success();
+}
+
+void CompiledModule::storeInCache(const DiskCacheEntry &cache) const {
+  // The JIT's object, through a file: ExecutionEngine only dumps to one.
+  llvm::SmallString<256> tmp;
+  if (llvm::sys::fs::createTemporaryFile("stax-object", "o", tmp))
+    return;
+  engine->dumpToObjectFile(tmp);
+  if (auto object = llvm::MemoryBuffer::getFile(tmp))
+    (void)storeCachedCode(cache.dir, cache.key, (*object)->getBuffer(),
+                          CachedMetadata{std::vector<std::string>(
+                                             errorSites.begin(), errorSites.end()),
+                                         parallelLoops});
+  llvm::sys::fs::remove(tmp);
 }
 
 /// "NaN at element 7 of the result of 'stax.pointwise' at loc(...) in @f":

@@ -8,6 +8,7 @@ import ctypes
 import re
 import os
 from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -199,7 +200,7 @@ class Executable:
     each the contiguous row-major storage of its declared type."""
 
     def __init__(self, module_text: str, options: str = "",
-                 keep_llvm_ir: bool = False):
+                 keep_llvm_ir: bool = False, cache_dir: Optional[str] = None):
         l = lib()
         if not hasattr(l, "_stax_compile_bound"):
             l.staxCompile.restype = ctypes.c_void_p
@@ -217,16 +218,30 @@ class Executable:
             l.staxExecutableSignature.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
             l.staxExecutableDestroy.argtypes = [ctypes.c_void_p]
             l.staxSetNumThreads.argtypes = [ctypes.c_int]
+            l.staxCompileCached.restype = ctypes.c_void_p
+            l.staxCompileCached.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                            ctypes.c_char_p,
+                                            ctypes.POINTER(ctypes.c_void_p),
+                                            ctypes.POINTER(ctypes.c_void_p)]
+            l.staxExecutableFromCache.restype = ctypes.c_int
+            l.staxExecutableFromCache.argtypes = [ctypes.c_void_p]
             l._stax_compile_bound = True
         self._lib = l
         err, ir = ctypes.c_void_p(), ctypes.c_void_p()
-        handle = l.staxCompile(module_text.encode(), options.encode(),
-                               ctypes.byref(ir) if keep_llvm_ir else None,
-                               ctypes.byref(err))
+        ir_out = ctypes.byref(ir) if keep_llvm_ir else None
+        if cache_dir is None:  # STAX_CACHE_DIR, when set
+            handle = l.staxCompile(module_text.encode(), options.encode(),
+                                   ir_out, ctypes.byref(err))
+        else:
+            handle = l.staxCompileCached(module_text.encode(), options.encode(),
+                                         os.fspath(cache_dir).encode(), ir_out,
+                                         ctypes.byref(err))
         if not handle:
             raise StaxError(_take_string(err.value))
         self._handle = handle
         self.llvm_ir = _take_string(ir.value) if keep_llvm_ir else None
+        # The machine code came from the disk cache (cache_dir, STAX_CACHE_DIR).
+        self.from_cache = bool(l.staxExecutableFromCache(handle))
         self._signatures = {}
 
     def signature(self, entry: str):

@@ -270,8 +270,9 @@ class CompiledFunction:
 
     def __init__(self, fn, *, options: str = "", memory_budget=None,
                  debug_dir: Optional[str] = None, partition: bool = True,
-                 target: str = "cpu"):
+                 target: str = "cpu", cache_dir: Optional[str] = None):
         self.fn = fn
+        self.cache_dir = cache_dir
         self.options = options
         self.target = target
         # target=cuda: how the last call passed its tensors, "zero-copy"
@@ -295,7 +296,8 @@ class CompiledFunction:
         if self.debug_dir:
             self._dump(f"{entry}.stax.mlir",
                        run_pipeline(text, "builtin.module(stax-lowering-pipeline)"))
-        exe = Executable(text, self.options, keep_llvm_ir=bool(self.debug_dir))
+        exe = Executable(text, self.options, keep_llvm_ir=bool(self.debug_dir),
+                         cache_dir=self.cache_dir)
         exe.target, exe.owner = self.target, self
         if self.debug_dir:
             self._dump(f"{entry}.ll", exe.llvm_ir)
@@ -413,14 +415,16 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
             setattr(fused, name, _CompiledSubmodule(CompiledFunction(
                 sub, options=owner.options, target=owner.target,
                 memory_budget=owner.memory_budget,
-                debug_dir=owner.debug_dir, partition=False)))
+                debug_dir=owner.debug_dir, partition=False,
+                cache_dir=owner.cache_dir)))
     fused.recompile()
     return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])
 
 
 def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
             options: str = "", debug_dir: Optional[str] = None,
-            check_nan: bool = False) -> CompiledFunction:
+            check_nan: bool = False,
+            cache_dir: Optional[str] = None) -> CompiledFunction:
     """Compiles `fn_or_module` (a function of tensors or an nn.Module) with
     Stax for `target`. `memory_budget` bounds the bytes the forward saves
     for the backward (--stax-mincut memory-budget: bytes, or a fraction in
@@ -429,7 +433,11 @@ def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
     the kernels' LLVM IR. With `check_nan` (--stax-pipeline's check-nan),
     a call whose compiled code stores a NaN raises StaxError naming the
     node, its source location, the element and the function; the test
-    costs a compare and a branch per stored value (or vector)."""
+    costs a compare and a branch per stored value (or vector). With
+    `cache_dir` (or the STAX_CACHE_DIR environment variable), target=cpu
+    machine code is kept there and a later process loads it instead of
+    compiling (tracing and the min cut still run; the key is the module
+    text, the options, the host CPU and the build of Stax)."""
     if check_nan:
         options = f"{options} check-nan=true".strip()
     if target not in ("cpu", "cuda"):
@@ -438,4 +446,5 @@ def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
     if target == "cuda":
         options = f"target=cuda {options}".strip()
     return CompiledFunction(fn_or_module, options=options, target=target,
-                            memory_budget=memory_budget, debug_dir=debug_dir)
+                            memory_budget=memory_budget, debug_dir=debug_dir,
+                            cache_dir=cache_dir)

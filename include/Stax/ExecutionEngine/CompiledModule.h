@@ -18,6 +18,9 @@
 namespace llvm {
 class TargetMachine;
 } // namespace llvm
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
 namespace mlir {
 class ExecutionEngine;
 } // namespace mlir
@@ -41,6 +44,18 @@ struct EntryPoint {
   void (*packed)(void **) = nullptr; ///< the ExecutionEngine's wrapper
 };
 
+/// Where compiled code is kept on disk (lib/ExecutionEngine/DiskCache.h):
+/// a directory and the key of the module text and options.
+struct DiskCacheEntry {
+  std::string dir, key;
+};
+
+/// The disk cache key of `moduleText` compiled with `options` (their
+/// text) by this build of Stax for this host (hex SHA-256).
+std::string diskCacheKey(llvm::StringRef moduleText, llvm::StringRef options);
+
+struct CachedCode;
+
 class CompiledModule {
 public:
   ~CompiledModule();
@@ -50,9 +65,15 @@ public:
   /// target=cuda compiles host code that launches the kernels through the
   /// CUDA launcher (Stax/Runtime/CudaLauncher.h); compiling needs no GPU.
   /// With `keepLLVMIR`, llvmIR() returns the optimized LLVM IR.
+  /// With `cache` (target=cpu, not keepLLVMIR), the machine code comes
+  /// from that disk cache entry when it holds usable code (and the module
+  /// is not lowered), else it is compiled and stored there.
   static FailureOr<std::unique_ptr<CompiledModule>>
   compile(ModuleOp module, const PipelineOptions &options,
-          bool keepLLVMIR = false);
+          bool keepLLVMIR = false, const DiskCacheEntry *cache = nullptr);
+
+  /// The code came from the disk cache.
+  bool isFromCache() const { return fromCache; }
 
   llvm::ArrayRef<EntryPoint> entryPoints() const { return entries; }
   const EntryPoint *lookup(llvm::StringRef name) const;
@@ -86,8 +107,13 @@ public:
 
 private:
   CompiledModule() = default;
+  LogicalResult adoptCachedCode(CachedCode code);
+  void storeInCache(const DiskCacheEntry &cache) const;
+
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> cachedJit; ///< code from the disk cache
+  bool fromCache = false;
   llvm::SmallVector<EntryPoint> entries;
   llvm::SmallVector<std::string> errorSites;
   std::string ir;
