@@ -663,8 +663,9 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
     SmallVector<Value> state = combiner.init(b, loc);
     FailureOr<SmallVector<Value>> vectorized = failure();
     if (options.vectorWidth > 1)
-      vectorized = vectorizeReduction(b, op, idx, state, buffers,
-                                      options.vectorWidth);
+      vectorized = vectorizeReduction(
+          b, op, idx, state, buffers, options.vectorWidth,
+          [&](ValueRange s, ValueRange y) { return combiner.step(b, loc, s, y); });
     if (succeeded(vectorized)) {
       state = *vectorized;
     } else {

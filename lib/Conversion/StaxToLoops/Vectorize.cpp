@@ -360,16 +360,134 @@ static vector::CombiningKind horizontalKind(ReductionKind kind, bool isFloat) {
   }
 }
 
+/// argmax/argmin along one reduction loop: each lane keeps the (value,
+/// position) of its own elements in order (the first NaN, else the first
+/// strict extreme, as the scalar combine does), then one horizontal
+/// combine picks the first NaN, else the extreme with the smallest
+/// position; the scalar tail (later positions) continues from there.
+/// Returns the combine state (value, position, count). Positions are
+/// exact, so the result is bitwise the scalar loop's.
+static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
+                                          ValueRange idx, ValueRange init,
+                                          const DenseMap<Value, Lanes> &lanes,
+                                          BufferMap &buffers, int64_t width) {
+  Location loc = op.getLoc();
+  bool isMax = op.getKind() == ReductionKind::Argmax;
+  Block &body = op.getBody().front();
+  Type t = body.getTerminator()->getOperand(0).getType();
+  bool isFloat = isa<FloatType>(t);
+  Type i64 = b.getI64Type();
+  auto vtype = VectorType::get({width}, t);
+  auto itype = VectorType::get({width}, i64);
+  int64_t n = op.getReductionRanges().back();
+  int64_t end = n / width * width;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto lanePositions = llvm::to_vector(llvm::seq<int64_t>(0, width));
+  Value iota = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(itype, ArrayRef<int64_t>(lanePositions)));
+  Value bestV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
+  Value bestI0 = vector::BroadcastOp::create(b, loc, itype, init[1]);
+  VectorBody vb(b, body, lanes, buffers, width);
+  Value lb = cst(0), ub = cst(end), step = cst(width); // in order
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, step, ValueRange{bestV0, bestI0},
+      [&](OpBuilder &nb, Location, Value j, ValueRange best) {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        SmallVector<Value> args(idx);
+        args.push_back(j);
+        Value v = vb.emit(args)[0];
+        Value pos = arith::AddIOp::create(
+            b, loc,
+            vector::BroadcastOp::create(
+                b, loc, itype, arith::IndexCastOp::create(b, loc, i64, j)),
+            iota);
+        Value take;
+        if (isFloat) {
+          Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
+                                                best[0], best[0]);
+          Value vNan =
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+          Value better = arith::CmpFOp::create(
+              b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+              v, best[0]);
+          take = arith::AndIOp::create(b, loc, ordered,
+                                       arith::OrIOp::create(b, loc, vNan, better));
+        } else {
+          take = arith::CmpIOp::create(
+              b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+              v, best[0]);
+        }
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::SelectOp::create(b, loc, take, v, best[0]),
+                       arith::SelectOp::create(b, loc, take, pos, best[1])});
+      });
+  Value bestV = loop.getResult(0), bestI = loop.getResult(1);
+  // The lanes' combine: the extreme value, then its first position.
+  Value none = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(itype, b.getI64IntegerAttr(INT64_MAX)));
+  auto firstWhere = [&](Value mask) -> Value {
+    return vector::ReductionOp::create(
+        b, loc, vector::CombiningKind::MINSI,
+        arith::SelectOp::create(b, loc, mask, bestI, none));
+  };
+  Value value, position;
+  if (isFloat) {
+    Value nanLanes =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, bestV, bestV);
+    Value firstNan = firstWhere(nanLanes);
+    double away = isMax ? -INFINITY : INFINITY;
+    Value numbers = arith::SelectOp::create(
+        b, loc, nanLanes,
+        vector::BroadcastOp::create(
+            b, loc, vtype, arith::ConstantOp::create(b, loc, FloatAttr::get(t, away))),
+        bestV);
+    Value extreme = vector::ReductionOp::create(
+        b, loc,
+        isMax ? vector::CombiningKind::MAXIMUMF : vector::CombiningKind::MINIMUMF,
+        numbers);
+    Value atExtreme = arith::CmpFOp::create(
+        b, loc, arith::CmpFPredicate::OEQ, numbers,
+        vector::BroadcastOp::create(b, loc, vtype, extreme));
+    Value hasNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         firstNan, arith::ConstantIntOp::create(b, loc, INT64_MAX, 64));
+    Value nan = arith::ConstantOp::create(
+        b, loc, FloatAttr::get(t, APFloat::getQNaN(cast<FloatType>(t).getFloatSemantics())));
+    value = arith::SelectOp::create(b, loc, hasNan, nan, extreme);
+    position = arith::SelectOp::create(b, loc, hasNan, firstNan,
+                                       firstWhere(atExtreme));
+  } else {
+    Value extreme = vector::ReductionOp::create(
+        b, loc, isMax ? vector::CombiningKind::MAXSI : vector::CombiningKind::MINSI,
+        bestV);
+    value = extreme;
+    position = firstWhere(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, bestV,
+        vector::BroadcastOp::create(b, loc, vtype, extreme)));
+  }
+  return {value, position, arith::ConstantIntOp::create(b, loc, end, 64)};
+}
+
 FailureOr<SmallVector<Value>>
-codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
-                            ValueRange init, BufferMap &buffers,
-                            int64_t width) {
+codegen::vectorizeReduction(
+    OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
+    BufferMap &buffers, int64_t width,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
   ReductionKind kind = op.getKind();
+  bool argExtreme =
+      kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
   if (kind != ReductionKind::Sum && kind != ReductionKind::Prod &&
-      kind != ReductionKind::Max && kind != ReductionKind::Min)
+      kind != ReductionKind::Max && kind != ReductionKind::Min && !argExtreme)
     return failure();
   ArrayRef<int64_t> rranges = op.getReductionRanges();
   if (rranges.empty() || rranges.back() < width)
+    return failure();
+  // Positions are counted along one loop (with several, the scalar tails
+  // of the inner loop would interleave with the vectors in position order).
+  if (argExtreme && rranges.size() != 1)
     return failure();
   Block &body = op.getBody().front();
   Type t = body.getTerminator()->getOperand(0).getType();
@@ -410,6 +528,19 @@ codegen::vectorizeReduction(OpBuilder &b, ReductionOp op, ValueRange idx,
   };
   int64_t n = rranges.back();
   int64_t end = n / width * width;
+  if (argExtreme) {
+    SmallVector<Value> state =
+        argExtremeLanes(b, op, idx, init, *lanes, buffers, width);
+    Value sLb = cst(end), sUb = cst(n), sStep = cst(1); // in order
+    auto tail = scf::ForOp::create(
+        b, loc, sLb, sUb, sStep, state,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, step(iter, ValueRange{scalarValue(iv)}));
+        });
+    return SmallVector<Value>(tail.getResults());
+  }
   // The innermost reduction loop for the outer reduction indices in `ivs`:
   // the unrolled vector loop, the vector loop for the rest of the vectors,
   // then the scalar tail; returns (vector accumulator, scalar accumulator).

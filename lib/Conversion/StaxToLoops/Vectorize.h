@@ -43,14 +43,16 @@ Value vectorLoopEnd(OpBuilder &b, Location loc, Value start, Value end,
 
 /// Emits the reduction loops of `op` for the output index `idx` with a
 /// vector accumulator along the innermost reduction loop and one
-/// horizontal combine at the end; returns the final state. Fails,
-/// emitting nothing, for kinds other than sum/prod/max/min or a body that
-/// cannot be vectorized.
-FailureOr<SmallVector<Value>> vectorizeReduction(OpBuilder &b, ReductionOp op,
-                                                 ValueRange idx,
-                                                 ValueRange init,
-                                                 BufferMap &buffers,
-                                                 int64_t width);
+/// horizontal combine at the end; returns the final state. argmax/argmin
+/// over one reduction loop keep a (value, position) pair per lane, combine
+/// them by value then position (bitwise the scalar result), and finish the
+/// scalar tail with `step(state, yielded)`. Fails, emitting nothing, for
+/// other kinds, argmax/argmin over several loops, or a body that cannot be
+/// vectorized.
+FailureOr<SmallVector<Value>> vectorizeReduction(
+    OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
+    BufferMap &buffers, int64_t width,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
 
 /// Emits the innermost *output* loop [lb, ub) of reduction `op` (the other
 /// output indices fixed to `fixed`) `width` outputs at a time: each lane

@@ -106,9 +106,21 @@ func.func @short_rows(%x: tensor<100x15xf32>) -> tensor<100xf32> {
   return %1 : tensor<100xf32>
 }
 
-// Argmax keeps its (value, position) state in scalar loops.
+// Argmax along one loop: each lane keeps a (value, position) pair, in
+// vectors, then the lanes combine: the first NaN position (minsi over the
+// NaN lanes), else the maximum (maximumf over the others) and the first
+// position holding it (minsi), then the scalar tail (none here: 64 = 4 x 16).
 // CHECK-LABEL: func.func @argmax
-// CHECK-NOT: vector.
+// CHECK: %[[BEST:.*]]:2 = scf.for {{.*}} -> (vector<16xf32>, vector<16xi64>) {
+// CHECK: %[[V:.*]] = vector.load
+// CHECK: arith.cmpf uno, %[[V]], %[[V]] : vector<16xf32>
+// CHECK: arith.select {{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: arith.select {{.*}} : vector<16xi1>, vector<16xi64>
+// CHECK: %[[NANS:.*]] = arith.cmpf uno, %[[BEST]]#0, %[[BEST]]#0 : vector<16xf32>
+// CHECK: vector.reduction <minsi>, %{{.*}} : vector<16xi64> into i64
+// CHECK: %[[MAX:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK: vector.reduction <minsi>, %{{.*}} : vector<16xi64> into i64
+// CHECK: scf.for {{.*}} -> (f32, i64, i64)
 // CHECK: return
 func.func @argmax(%x: tensor<8x64xf32>) -> tensor<8xi64> {
   %0 = tp.argmax %x {dim = 1 : i64} : tensor<8x64xf32> -> tensor<8xi64>
