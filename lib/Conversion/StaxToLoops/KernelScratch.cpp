@@ -1,5 +1,6 @@
 //===- KernelScratch.cpp - per-iteration storage of kernel-local values ---===//
 #include "KernelScratch.h"
+#include "LinearIndex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,36 +28,14 @@ static FailureOr<SmallVector<int64_t>> argumentCoefficients(Value address,
   auto apply = address.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return failure();
-  AffineExpr e = apply.getAffineMap().getResult(0);
-  bool linear = e.isPureAffine();
-  e.walk([&](AffineExpr sub) {
-    if (sub.getKind() == AffineExprKind::Mod ||
-        sub.getKind() == AffineExprKind::FloorDiv ||
-        sub.getKind() == AffineExprKind::CeilDiv)
-      linear = false;
-  });
-  if (!linear)
+  FailureOr<SmallVector<int64_t>> linear = linearCoefficients(apply);
+  if (failed(linear))
     return failure();
-  MLIRContext *ctx = apply.getContext();
-  unsigned n = apply.getNumOperands();
-  auto valueAt = [&](int64_t which) -> std::optional<int64_t> {
-    SmallVector<AffineExpr> dims, syms;
-    for (unsigned k = 0; k < n; ++k)
-      (k < apply.getAffineMap().getNumDims() ? dims : syms)
-          .push_back(getAffineConstantExpr(k == which ? 1 : 0, ctx));
-    auto c = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(e.replaceDimsAndSymbols(dims, syms), 0, 0));
-    if (!c)
-      return std::nullopt;
-    return c.getValue();
-  };
-  std::optional<int64_t> base = valueAt(-1);
   for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
     auto arg = dyn_cast<BlockArgument>(operand);
-    std::optional<int64_t> at = valueAt(k);
-    if (!arg || arg.getOwner() != &body || !base || !at)
+    if (!arg || arg.getOwner() != &body)
       return failure();
-    coeffs[arg.getArgNumber()] += *at - *base;
+    coeffs[arg.getArgNumber()] += (*linear)[k];
   }
   return coeffs;
 }

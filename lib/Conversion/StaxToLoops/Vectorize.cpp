@@ -1,5 +1,6 @@
 //===- Vectorize.cpp - vector code for innermost node loops ---------------===//
 #include "Vectorize.h"
+#include "LinearIndex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -22,43 +23,18 @@ struct Lanes {
 /// failure when the map is not linear in a varying operand.
 FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
                                const DenseMap<Value, Lanes> &lanes) {
-  AffineExpr e = apply.getAffineMap().getResult(0);
-  MLIRContext *ctx = apply.getContext();
-  unsigned nd = apply.getAffineMap().getNumDims(),
-           ns = apply.getAffineMap().getNumSymbols();
-  auto valueAt = [&](int64_t which) -> std::optional<int64_t> {
-    SmallVector<AffineExpr> dims, syms;
-    for (unsigned k = 0; k < nd + ns; ++k)
-      (k < nd ? dims : syms)
-          .push_back(getAffineConstantExpr(k == which ? 1 : 0, ctx));
-    auto c = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(e.replaceDimsAndSymbols(dims, syms), 0, 0));
-    if (!c)
-      return std::nullopt;
-    return c.getValue();
-  };
-  // mod/floordiv/ceildiv by constants count as "pure affine" but are not
-  // linear: their lanes are no constant stride apart.
-  bool linear = e.isPureAffine();
-  e.walk([&](AffineExpr sub) {
-    if (sub.getKind() == AffineExprKind::Mod ||
-        sub.getKind() == AffineExprKind::FloorDiv ||
-        sub.getKind() == AffineExprKind::CeilDiv)
-      linear = false;
-  });
-  std::optional<int64_t> base = valueAt(-1);
-  int64_t stride = 0;
-  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
+  auto varies = [&](Value operand) {
     const Lanes &l = lanes.at(operand);
-    if (l.kind == Lanes::Uniform || l.stride == 0)
-      continue;
-    if (!linear)
-      return failure();
-    std::optional<int64_t> at = valueAt(k);
-    if (!base || !at)
-      return failure();
-    stride += (*at - *base) * l.stride;
-  }
+    return l.kind != Lanes::Uniform && l.stride != 0;
+  };
+  FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
+  if (failed(coeffs))
+    return llvm::any_of(apply.getOperands(), varies) ? FailureOr<int64_t>()
+                                                      : FailureOr<int64_t>(0);
+  int64_t stride = 0;
+  for (auto [k, operand] : llvm::enumerate(apply.getOperands()))
+    if (varies(operand))
+      stride += (*coeffs)[k] * lanes.at(operand).stride;
   return stride;
 }
 

@@ -1,0 +1,22 @@
+//===- LinearIndex.h - coefficients of linear index maps --------*- C++ -*-===//
+//
+// Vectorization (lane strides) and kernel scratch (outer-loop strides) both
+// need how an index that a body computes with affine.apply moves with each
+// of its operands.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_LINEARINDEX_H
+#define STAX_LIB_CONVERSION_STAXTOLOOPS_LINEARINDEX_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+
+namespace mlir::stax::codegen {
+
+/// The coefficient of each operand of `apply` (a one-result map), or
+/// failure when the map is not linear in its operands: mod, floordiv and
+/// ceildiv by constants are pure affine but move by no constant step.
+FailureOr<SmallVector<int64_t>> linearCoefficients(affine::AffineApplyOp apply);
+
+} // namespace mlir::stax::codegen
+
+#endif // STAX_LIB_CONVERSION_STAXTOLOOPS_LINEARINDEX_H
