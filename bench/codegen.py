@@ -4,14 +4,17 @@
       PYTHONPATH=python /usr/bin/python3 bench/codegen.py [--quick]
 
 Prints (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
-bytes moved / best time) against a measured copy bandwidth; (2) models:
-eager vs compiled forward+backward time and first-call compile time; (3)
-the overhead a cached call adds. The malloc settings keep freed blocks for
+bytes moved / best time) against a measured copy bandwidth; (2) the corpus
+models (stax.corpus, small shapes) and (3) four larger models: eager vs
+compiled forward+backward time and first-call compile time, with geomeans;
+(4) the overhead a cached call adds. The malloc settings keep freed blocks for
 reuse (docs: TOOLCHAIN.md); the table is what to quote, not assertions.
 """
 
 import argparse
+import math
 import time
+import warnings
 
 import stax  # first: idle OpenMP workers of both runtimes sleep (stax/__init__.py)
 import torch
@@ -27,7 +30,38 @@ def best(fn, reps):
     return min(times)
 
 
-RESULTS = {"kernels": [], "models": []}
+RESULTS = {"kernels": [], "models": [], "corpus": []}
+
+
+def geomean(ratios):
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
+def step_of(args):
+    """forward + backward of a function's output (summed unless scalar)."""
+    def step(f):
+        out = f(*args)
+        (out if out.dim() == 0 else out.sum()).backward()
+    return step
+
+
+def compare(name, model, args, reps, width):
+    """One row: eager and compiled step times, speed-up, first call."""
+    step = step_of(args)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compiled = stax.compile(model)
+            t = time.perf_counter()
+            step(compiled)
+            first = time.perf_counter() - t
+        te = best(lambda: step(model), reps)
+        ts = best(lambda: step(compiled), reps)
+    except Exception as e:  # noqa: BLE001 - a bench reports, never hides
+        print(f"{name:{width}s} FAILED: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
+        return None
+    note = f"  (split out: {caught[0].message})" if caught else ""
+    return te, ts, first, note
 
 
 def kernels(n, reps):
@@ -79,27 +113,38 @@ def models(reps):
           f"{'speed-up':>8s} {'compile s':>9s}")
     ratios = []
     for name, model, args in cases:
-        def step(f):
-            out = f(*args)
-            (out if out.dim() == 0 else out.sum()).backward()
-        try:
-            compiled = stax.compile(model)
-            t = time.perf_counter()
-            step(compiled)
-            first = time.perf_counter() - t
-            te = best(lambda: step(model), reps)
-            ts = best(lambda: step(compiled), reps)
-        except Exception as e:  # noqa: BLE001 - a bench reports, never hides
-            print(f"{name:44s} FAILED: {type(e).__name__}: {str(e).splitlines()[0][:80]}")
+        row = compare(name, model, args, reps, 44)
+        if row is None:
             continue
+        te, ts, first, note = row
         ratios.append(te / ts)
         RESULTS["models"].append((name, te / ts))
-        print(f"{name:44s} {te * 1e3:9.2f} {ts * 1e3:9.2f} {te / ts:7.2f}x {first:9.2f}")
+        print(f"{name:44s} {te * 1e3:9.2f} {ts * 1e3:9.2f} {te / ts:7.2f}x "
+              f"{first:9.2f}{note}")
     if ratios:
-        geo = 1.0
-        for r in ratios:
-            geo *= r
-        print(f"geomean speed-up over eager: {geo ** (1 / len(ratios)):.2f}x")
+        print(f"geomean speed-up over eager (larger models): {geomean(ratios):.2f}x")
+    return ratios
+
+
+def corpus_models(reps):
+    """Every model of stax.corpus (the shapes the tests use)."""
+    from stax import corpus
+    print(f"\n{'corpus model (forward+backward)':32s} {'eager us':>9s} {'stax us':>9s} "
+          f"{'speed-up':>8s} {'compile s':>9s}")
+    ratios = []
+    for name in corpus.names():
+        m = corpus.get(name)
+        row = compare(name, m.fn, m.make_inputs(), reps, 32)
+        if row is None:
+            continue
+        te, ts, first, note = row
+        ratios.append(te / ts)
+        RESULTS["corpus"].append((name, te / ts))
+        print(f"{name:32s} {te * 1e6:9.0f} {ts * 1e6:9.0f} {te / ts:7.2f}x "
+              f"{first:9.2f}{note}")
+    if ratios:
+        print(f"geomean speed-up over eager (corpus): {geomean(ratios):.2f}x")
+    return ratios
 
 
 def overhead(reps):
@@ -118,7 +163,7 @@ def plot(path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 6))
     names = [k[0] for k in RESULTS["kernels"]]
     xs = range(len(names))
     a.bar([x - 0.2 for x in xs], [k[1] for k in RESULTS["kernels"]], 0.4, label="eager")
@@ -130,13 +175,15 @@ def plot(path):
     a.set_ylabel("GB/s (ideal bytes / time)")
     a.set_title("Large kernels, 2 threads")
     a.legend()
-    mnames = [m[0].split(",")[0] for m in RESULTS["models"]]
-    b.barh(range(len(mnames)), [m[1] for m in RESULTS["models"]])
+    rows = RESULTS["corpus"] + RESULTS["models"]
+    mnames = [m[0].split(",")[0] for m in rows]
+    b.barh(range(len(mnames)), [m[1] for m in rows])
+    b.set_xscale("log")
     b.axvline(1.0, color="gray", ls="--")
     b.set_yticks(range(len(mnames)))
     b.set_yticklabels(mnames, fontsize=8)
     b.set_xlabel("speed-up over eager (forward + backward)")
-    b.set_title("Models")
+    b.set_title("Corpus and larger models (log scale)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     print(f"plot: {path}")
@@ -152,7 +199,11 @@ def main():
     n = (1 << 22) if a.quick else (1 << 25)
     reps = 3 if a.quick else 9
     kernels(n, reps)
-    models(reps)
+    small = corpus_models(reps * 10)
+    large = models(reps)
+    if small and large:
+        print(f"geomean over all {len(small) + len(large)} models: "
+              f"{geomean(small + large):.2f}x")
     overhead(reps)
     if a.plot:
         plot(a.plot)
