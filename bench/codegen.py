@@ -7,12 +7,16 @@ Prints (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
 bytes moved / best time) against a measured copy bandwidth; (2) the corpus
 models (stax.corpus, small shapes) and (3) four larger models: eager vs
 compiled forward+backward time and first-call compile time, with geomeans;
-(4) the overhead a cached call adds. The malloc settings keep freed blocks for
+(4) for each larger model, every generated node, kernel and BLAS call that
+moves at least 256 KiB: its fastest time and achieved bandwidth against the
+measured copy (profile=true); (5) the overhead a cached call adds. The malloc settings keep freed blocks for
 reuse (docs: TOOLCHAIN.md); the table is what to quote, not assertions.
 """
 
 import argparse
 import math
+import os
+import re
 import time
 import warnings
 
@@ -78,6 +82,7 @@ def kernels(n, reps):
     ]
     dst = torch.empty(n)
     copy = n * 8 / best(lambda: dst.copy_(a), reps) / 1e9
+    RESULTS["copy"] = copy
     print(f"\n{n * 4 >> 20} MiB per tensor; copy bandwidth {copy:.1f} GB/s (read+write)")
     print(f"{'kernel':24s} {'eager GB/s':>10s} {'stax GB/s':>10s} {'stax/copy':>9s} "
           f"{'speed-up':>8s}")
@@ -123,7 +128,36 @@ def models(reps):
               f"{first:9.2f}{note}")
     if ratios:
         print(f"geomean speed-up over eager (larger models): {geomean(ratios):.2f}x")
+    for name, model, args in cases:
+        kernel_profile(name, model, args)
     return ratios
+
+
+def short(node):
+    """'@f: stax.kernel at loc("<input>":12:3)' -> '@f stax.kernel :12'."""
+    head, _, loc = node.partition(" at ")
+    m = re.search(r'":(\d+)', loc)
+    return f"{head.replace(':', '')} :{m.group(1)}" if m else head
+
+
+def kernel_profile(name, model, args, reps=5):
+    """Each generated node's (and BLAS call's) bandwidth in one model's
+    forward+backward, compiled with profile=true."""
+    compiled = stax.compile(model, options="profile=true")
+    step = step_of(args)
+    step(compiled)
+    stax.cpu_take_profile()
+    for _ in range(reps):
+        step(compiled)
+    rows = [(n, v) for n, v in stax.cpu_take_profile().items() if v[3] >= 1 << 18]
+    copy = RESULTS.get("copy")
+    print(f"\n{name}: nodes moving >= 256 KiB (fastest of {reps} steps)")
+    print(f"  {'node':44s} {'MiB':>6s} {'us':>8s} {'GB/s':>7s} {'of copy':>8s}")
+    for node, (calls, total, fastest, nbytes) in sorted(rows, key=lambda r: -r[1][2]):
+        gbs = nbytes / (fastest * 1e-3) / 1e9
+        frac = f"{gbs / copy:7.0%}" if copy else "       -"
+        print(f"  {short(node)[:44]:44s} {nbytes / 2**20:6.2f} {fastest * 1e3:8.1f} "
+              f"{gbs:7.1f} {frac}")
 
 
 def corpus_models(reps):

@@ -87,6 +87,12 @@ STAX_CAPI_EXPORT StaxExecutable *staxCompileCached(const char *module,
                                                    const char *cacheDir,
                                                    char **llvmIR, char **error);
 
+/// The times of code compiled with the profile=true option since the last
+/// call, one line per node, kernel or runtime call: "name\tcalls\t
+/// total ns\tfastest ns\tbytes" (bytes: the distinct tensors it reads and
+/// writes). Free with staxFreeString.
+STAX_CAPI_EXPORT char *staxCpuTakeProfile(void);
+
 /// Nonzero when the executable's machine code came from the disk cache.
 STAX_CAPI_EXPORT int staxExecutableFromCache(StaxExecutable *exe);
 

@@ -13,6 +13,7 @@
 #include "Stax/Interpreter/Interpreter.h"
 #include "Stax/Interpreter/Npy.h"
 #include "Stax/Runtime/CudaLauncher.h"
+#include "Stax/Runtime/Runtime.h"
 #include "Stax/Support/BugReport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -130,6 +131,13 @@ StaxExecutable *staxCompile(const char *module, const char *options,
                             char **llvmIR, char **error) {
   return staxCompileCached(module, options, std::getenv("STAX_CACHE_DIR"),
                            llvmIR, error);
+}
+
+char *staxCpuTakeProfile(void) {
+  char *raw = stax_rt_take_profile();
+  char *out = copyString(raw ? raw : "");
+  std::free(raw);
+  return out;
 }
 
 int staxExecutableFromCache(StaxExecutable *exe) {

@@ -61,6 +61,8 @@ static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner
     add("stax_rt_sort_i64", &stax_rt_sort_i64);
     add("stax_rt_index_error", &stax_rt_index_error);
     add("stax_rt_nan_error", &stax_rt_nan_error);
+    add("stax_rt_clock_ns", &stax_rt_clock_ns);
+    add("stax_rt_profile_record", &stax_rt_profile_record);
 #define STAX_ADD_SPECIAL(NAME)                                                 \
   add("stax_rt_" #NAME "_f32", &stax_rt_##NAME##_f32);                          \
   add("stax_rt_" #NAME "_f64", &stax_rt_##NAME##_f64);

@@ -84,6 +84,7 @@ static void buildCudaCodegenPipeline(OpPassManager &pm,
   loops.target = stax::Target::CUDA;
   loops.threadsPerBlock = options.threadsPerBlock;
   loops.checkNan = options.checkNan;
+  loops.profile = options.profile;
   // --stax-to-loops maps its loops to blocks and threads itself; the
   // canonicalizer would fold one-iteration loops (a one-thread node would
   // then run on the host) and merge the nested ones, so it runs after.
@@ -121,6 +122,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   loops.grain = options.grain;
   loops.vectorWidth = options.vectorWidth;
   loops.checkNan = options.checkNan;
+  loops.profile = options.profile;
   pm.addPass(createStaxToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

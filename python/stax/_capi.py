@@ -338,6 +338,20 @@ def cuda_device() -> str:
     return _cuda_device
 
 
+def cpu_take_profile():
+    """{name: (calls, total ms, fastest ms, bytes)} of the nodes, kernels and
+    runtime calls of code compiled with the profile=true option, since the
+    last call; bytes are the distinct tensors each reads and writes (its
+    ideal traffic)."""
+    f = lib().staxCpuTakeProfile
+    f.restype = ctypes.c_void_p
+    out = {}
+    for line in _take_string(f()).splitlines():
+        name, calls, total, best, nbytes = line.split("\t")
+        out[name] = (int(calls), int(total) / 1e6, int(best) / 1e6, int(nbytes))
+    return out
+
+
 def cuda_set_profiling(enable: bool) -> None:
     """Times every CUDA kernel launch (CUDA events) while enabled."""
     lib().staxCudaSetProfiling.argtypes = [ctypes.c_int]

@@ -246,3 +246,26 @@ def test_openmp_workers_sleep_between_calls():
         assert busy < 0.02, f"{busy * 1e3:.1f} ms of CPU while idle for 200 ms"
     finally:
         stax.set_num_threads(0)
+
+
+def test_profile_times_each_node_with_its_ideal_bytes():
+    """options="profile=true": stax.cpu_take_profile() has one entry per
+    node with its calls and the bytes of the tensors it reads and writes;
+    code compiled without the option records nothing."""
+    n = 1 << 16
+    a, b = torch.randn(n), torch.randn(n)
+    plain = stax.compile(lambda a, b: a * b)
+    profiled = stax.compile(lambda a, b: a + b, options="profile=true")
+    with torch.no_grad():
+        stax.cpu_take_profile()  # drop earlier records
+        for _ in range(3):
+            assert torch.equal(profiled(a, b), a + b)
+            assert torch.equal(plain(a, b), a * b)
+    profile = stax.cpu_take_profile()
+    assert len(profile) == 1, profile
+    [(name, (calls, total_ms, best_ms, nbytes))] = profile.items()
+    assert name.startswith("@forward: stax.pointwise at ")
+    assert calls == 3
+    assert 0 < best_ms <= total_ms
+    assert nbytes == 3 * n * 4
+    assert stax.cpu_take_profile() == {}

@@ -120,8 +120,13 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     (scalar or vector, a reduction's result, a matmul's output) is tested
     first: a NaN calls `stax_rt_nan_error` with the node's site and the
     element's index in the result's storage (a vector reports its first NaN
-    lane), and the store goes on; without it no check is emitted. Any other
-    op is an error naming it.
+    lane), and the store goes on; without it no check is emitted. With
+    `profile` (target=cpu), each node, kernel and runtime call is timed:
+    `stax_rt_clock_ns` before it, `stax_rt_profile_record(name, length,
+    start, bytes)` after, where the name ("@<function>: <op> at
+    <location>") is a
+    constant global and `bytes` the sizes of the distinct tensors it reads
+    and writes (its ideal traffic). Any other op is an error naming it.
 
     Example: a row sum.
 
@@ -183,6 +188,10 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
            "Check every floating-point value a node stores: a NaN calls "
            "stax_rt_nan_error with the node's error site and the element's "
            "position (target=cuda: a failed assertion) (default: false)">,
+    Option<"profile", "profile", "bool", /*default=*/"false",
+           "target=cpu: time every node, kernel and runtime call "
+           "(stax_rt_clock_ns before, stax_rt_profile_record with its name "
+           "and ideal bytes after) (default: false)">,
   ];
   // The stax dialect for its layouts: a module of external calls only
   // (tp.mm, tp.sort) has not loaded it.

@@ -111,6 +111,12 @@ struct PipelineOptions : public LoweringPipelineOptions {
                      "the element (target=cuda: a device assertion) "
                      "(default: false)"),
       llvm::cl::init(false)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("target=cpu: time every node, kernel and runtime call; "
+                     "stax.cpu_take_profile() / staxCpuTakeProfile read the "
+                     "times and ideal bytes (default: false)"),
+      llvm::cl::init(false)};
 };
 
 /// tp (or lowered stax) -> the LLVM dialect for `options.target`; for

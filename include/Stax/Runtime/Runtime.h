@@ -97,6 +97,17 @@ void stax_rt_nan_error(int64_t site, int64_t position);
 /// `value` is the position, `size` is 0) and its fields, or 0 when none.
 int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size);
 
+/// Profiling (--stax-to-loops profile=true): a monotonic clock in
+/// nanoseconds, and one run of a node: `name` (`length` bytes, no NUL) ran
+/// from `start` until now and its ideal traffic is `bytes`.
+int64_t stax_rt_clock_ns(void);
+void stax_rt_profile_record(uintptr_t name, int64_t length, int64_t start,
+                            int64_t bytes);
+/// The runs recorded since the last call, one line per name: "name\tcalls\t
+/// total ns\tfastest ns\tbytes\n" (in first-run order); the caller frees the
+/// malloc'ed string.
+char *stax_rt_take_profile(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,8 @@ struct LoopOptions {
   int64_t threadsPerBlock = 256;
   /// Test every floating-point value before it is stored (check-nan).
   bool checkNan = false;
+  /// Time every top-level op (profile; target=cpu).
+  bool profile = false;
 };
 
 /// What the emitter needs from the function being converted.

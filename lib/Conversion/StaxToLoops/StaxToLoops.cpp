@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -181,6 +182,11 @@ private:
   void assignOutputs();
   int64_t assignArena();
   LogicalResult emitOp(Operation *op);
+  LogicalResult emitUnprofiled(Operation *op);
+  /// The bytes of the distinct tensors `op` reads and writes.
+  int64_t idealBytes(Operation *op) const;
+  /// The address of a constant holding `op`'s profile name, and its length.
+  std::pair<Value, Value> profileName(Operation *op, Location loc);
   LogicalResult emitConstant(tp::ConstantOp op);
   LogicalResult emitContraction(Operation *op);
   LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
@@ -553,6 +559,85 @@ LogicalResult FunctionConversion::emitReturn(func::ReturnOp op) {
 LogicalResult FunctionConversion::emitOp(Operation *op) {
   if (absorbed.contains(op) || writtenByContraction.contains(op))
     return success();
+  if (!options.profile || isa<tp::ConstantOp, func::ReturnOp>(op))
+    return emitUnprofiled(op);
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type();
+  Value start =
+      func::CallOp::create(b, loc, state.declare("stax_rt_clock_ns", {}, {i64}),
+                           ValueRange{})
+          .getResult(0);
+  if (failed(emitUnprofiled(op)))
+    return failure();
+  auto [name, length] = profileName(op, loc);
+  Value bytes = arith::ConstantIntOp::create(b, loc, idealBytes(op), 64);
+  func::CallOp::create(
+      b, loc, state.declare("stax_rt_profile_record", {i64, i64, i64, i64}),
+      ValueRange{name, length, start, bytes});
+  return success();
+}
+
+/// The bytes of a tensor's elements (an i1 takes a byte).
+static int64_t tensorBytes(Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  int64_t eb = std::max<int64_t>(
+      1, getStorageType(t.getElementType()).getIntOrFloatBitWidth() / 8);
+  return t.getNumElements() * eb;
+}
+
+int64_t FunctionConversion::idealBytes(Operation *op) const {
+  llvm::SetVector<Value> touched;
+  auto read = [&](Value v) {
+    v = resolve(v);
+    if (Operation *def = v.getDefiningOp())
+      if (absorbed.contains(def)) // BLAS reads the transpose's source
+        v = transposedSource(def);
+    if (Operation *def = v.getDefiningOp(); def && op->isAncestor(def))
+      return; // kernel-local
+    touched.insert(v);
+  };
+  if (isa<PointwiseOp, ReductionOp, ScatterOp, KernelOp>(op))
+    op->walk([&](LoadOp load) { read(load.getBuffer()); });
+  else
+    for (Value v : op->getOperands())
+      read(v);
+  for (Value r : op->getResults())
+    touched.insert(r);
+  if (auto t = transposedResults.lookup(op))
+    touched.insert(t->getResult(0));
+  int64_t total = 0;
+  for (Value v : touched)
+    if (isa<RankedTensorType>(v.getType()))
+      total += tensorBytes(v);
+  return total;
+}
+
+std::pair<Value, Value> FunctionConversion::profileName(Operation *op,
+                                                        Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "@" << fn.getName() << ": " << op->getName() << " at " << op->getLoc();
+  auto type = MemRefType::get({static_cast<int64_t>(text.size())},
+                              b.getIntegerType(8));
+  std::string sym = (fn.getName() + "_profile_name" +
+                     Twine(state.constants++)).str();
+  OpBuilder gb = OpBuilder::atBlockBegin(state.module.getBody());
+  memref::GlobalOp::create(
+      gb, loc, sym, gb.getStringAttr("private"), type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), type.getElementType()),
+          llvm::ArrayRef<char>(text.data(), text.size())),
+      /*constant=*/true, /*alignment=*/nullptr);
+  Value global = memref::GetGlobalOp::create(b, loc, type, sym);
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global));
+  Value length = arith::ConstantIntOp::create(
+      b, loc, static_cast<int64_t>(text.size()), 64);
+  return {address, length};
+}
+
+LogicalResult FunctionConversion::emitUnprofiled(Operation *op) {
   if (auto c = dyn_cast<tp::ConstantOp>(op))
     return emitConstant(c);
   if (isa<tp::MmOp, tp::BmmOp>(op))
@@ -641,7 +726,8 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
     int64_t width = gpu ? 1 : vectorWidth;
     if (width == 0)
       width = hostVectorWidth();
-    LoopOptions options{parallel, grain, width, gpu, threadsPerBlock, checkNan};
+    LoopOptions options{parallel, grain, width, gpu, threadsPerBlock, checkNan,
+                        profile && !gpu};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())
