@@ -202,11 +202,14 @@ def test_inplace_ops_are_functionalized():
         b.exp_()
         b.squeeze_(0)
         return b.sqrt_()
-    x = torch.rand(1, 3)
+    x = torch.rand(1, 3, generator=torch.Generator().manual_seed(0))
     text = import_torch(fn, x)
     assert "tp.exp" in text and "tp.sqrt" in text and "_\"" not in text
     (got,) = stax.interpret(text, "forward", x)
-    np.testing.assert_array_equal(got, fn(x).numpy())
+    # The interpreter rounds a float64 exp; eager's f32 exp is within 1 ulp
+    # of it (it was compared bitwise, which failed for some inputs), and
+    # sqrt halves the relative difference: 1 ulp of f32 bounds it.
+    np.testing.assert_allclose(got, fn(x).numpy(), rtol=2.0 ** -23, atol=0)
 
 
 def test_raw_import_keeps_inplace_ops():
