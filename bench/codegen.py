@@ -114,20 +114,8 @@ def models(reps):
     enc = torch.nn.TransformerEncoderLayer(128, 4, 256, dropout=0.0, batch_first=True)
     cases.append(("TransformerEncoderLayer d=128 (2x64 tokens)", enc,
                   (torch.randn(2, 64, 128),)))
-    print(f"\n{'model (forward+backward)':44s} {'eager ms':>9s} {'stax ms':>9s} "
-          f"{'speed-up':>8s} {'compile s':>9s}")
-    ratios = []
-    for name, model, args in cases:
-        row = compare(name, model, args, reps, 44)
-        if row is None:
-            continue
-        te, ts, first, note = row
-        ratios.append(te / ts)
-        RESULTS["models"].append((name, te / ts))
-        print(f"{name:44s} {te * 1e3:9.2f} {ts * 1e3:9.2f} {te / ts:7.2f}x "
-              f"{first:9.2f}{note}")
-    if ratios:
-        print(f"geomean speed-up over eager (larger models): {geomean(ratios):.2f}x")
+    ratios = model_table("model (forward+backward)", "larger models", cases,
+                         reps, 44, "ms", 1e3)
     for name, model, args in cases:
         kernel_profile(name, model, args)
     return ratios
@@ -163,21 +151,30 @@ def kernel_profile(name, model, args, reps=5):
 def corpus_models(reps):
     """Every model of stax.corpus (the shapes the tests use)."""
     from stax import corpus
-    print(f"\n{'corpus model (forward+backward)':32s} {'eager us':>9s} {'stax us':>9s} "
+    cases = [(name, corpus.get(name).fn, corpus.get(name).make_inputs())
+             for name in corpus.names()]
+    return model_table("corpus model (forward+backward)", "corpus", cases,
+                       reps, 32, "us", 1e6)
+
+
+def model_table(title, label, cases, reps, width, unit, scale):
+    """Eager vs compiled forward+backward of each (name, fn, args); prints a
+    row each and the geomean, returns the speed-ups."""
+    print(f"\n{title:{width}s} {'eager ' + unit:>9s} {'stax ' + unit:>9s} "
           f"{'speed-up':>8s} {'compile s':>9s}")
+    digits = 2 if unit == "ms" else 0
     ratios = []
-    for name in corpus.names():
-        m = corpus.get(name)
-        row = compare(name, m.fn, m.make_inputs(), reps, 32)
+    for name, model, args in cases:
+        row = compare(name, model, args, reps, width)
         if row is None:
             continue
         te, ts, first, note = row
         ratios.append(te / ts)
-        RESULTS["corpus"].append((name, te / ts))
-        print(f"{name:32s} {te * 1e6:9.0f} {ts * 1e6:9.0f} {te / ts:7.2f}x "
-              f"{first:9.2f}{note}")
+        RESULTS["corpus" if label == "corpus" else "models"].append((name, te / ts))
+        print(f"{name:{width}s} {te * scale:9.{digits}f} {ts * scale:9.{digits}f} "
+              f"{te / ts:7.2f}x {first:9.2f}{note}")
     if ratios:
-        print(f"geomean speed-up over eager (corpus): {geomean(ratios):.2f}x")
+        print(f"geomean speed-up over eager ({label}): {geomean(ratios):.2f}x")
     return ratios
 
 
