@@ -5,11 +5,12 @@
 // stress the order rules: many ties (values rounded to halves), NaNs (the
 // first NaN wins), rows of -inf and +inf (the first position wins), and a
 // scalar tail (40 = 2 x 16 + 8), on i64 as well.
-// RUN: stax-run %s --entry=extremes --random-inputs --print=exact | sed 1d > %t.interp
-// RUN: FileCheck %s --input-file=%t.interp
-// RUN: stax-run %s --entry=extremes --random-inputs --print=exact --jit | sed 1d > %t.jit
+// RUN: stax-run %s --entry=extremes --random-inputs --print=exact | sed 1d > %t.exact
+// RUN: FileCheck %s --input-file=%t.exact
+// RUN: stax-run %s --entry=extremes --random-inputs --print=hash | sed 1d > %t.interp
+// RUN: stax-run %s --entry=extremes --random-inputs --print=hash --jit | sed 1d > %t.jit
 // RUN: diff %t.interp %t.jit
-// RUN: stax-run %s --entry=extremes --random-inputs --print=exact --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.threads
+// RUN: stax-run %s --entry=extremes --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.threads
 // RUN: diff %t.interp %t.threads
 // The vectorized form is what runs:
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="parallel=false" %s | FileCheck %s --check-prefix=CHECK-IR
