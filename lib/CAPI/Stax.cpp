@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Stax-c/Passes.h"
 #include "Stax-c/Stax.h"
+#include "Stax-c/Passes.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/ExecutionEngine/CompiledModule.h"
 #include "Stax/InitAll.h"
@@ -25,12 +25,12 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/SourceMgr.h"
 #include <algorithm>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 
 using namespace mlir;
 
@@ -173,7 +173,8 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
     }
     std::optional<stax::DiskCacheEntry> disk;
     if (cacheDir && *cacheDir)
-      disk = stax::DiskCacheEntry{cacheDir, stax::diskCacheKey(module, options)};
+      disk =
+          stax::DiskCacheEntry{cacheDir, stax::diskCacheKey(module, options)};
     auto result = stax::CompiledModule::compile(
         *m, pipelineOptions, llvmIR != nullptr, disk ? &*disk : nullptr);
     if (failed(result))

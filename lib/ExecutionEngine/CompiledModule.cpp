@@ -21,12 +21,12 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 #include <cstdlib>
 
 using namespace mlir;
@@ -42,7 +42,8 @@ const EntryPoint *CompiledModule::lookup(llvm::StringRef name) const {
 }
 
 /// The runtime functions generated CPU code calls.
-static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   {
     llvm::orc::SymbolMap map;
     auto add = [&](const char *name, auto *fn) {
@@ -298,10 +299,11 @@ void CompiledModule::storeInCache(const DiskCacheEntry &cache) const {
     return;
   engine->dumpToObjectFile(tmp);
   if (auto object = llvm::MemoryBuffer::getFile(tmp))
-    (void)storeCachedCode(cache.dir, cache.key, (*object)->getBuffer(),
-                          CachedMetadata{std::vector<std::string>(
-                                             errorSites.begin(), errorSites.end()),
-                                         parallelLoops});
+    (void)storeCachedCode(
+        cache.dir, cache.key, (*object)->getBuffer(),
+        CachedMetadata{
+            std::vector<std::string>(errorSites.begin(), errorSites.end()),
+            parallelLoops});
   llvm::sys::fs::remove(tmp);
 }
 

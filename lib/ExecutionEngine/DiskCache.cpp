@@ -25,8 +25,8 @@ static std::string buildIdentity() {
   struct stat st;
   if (::stat(info.dli_fname, &st) != 0)
     return info.dli_fname;
-  return std::string(info.dli_fname) + ";" + std::to_string(st.st_size) +
-         ";" + std::to_string(st.st_mtime);
+  return std::string(info.dli_fname) + ";" + std::to_string(st.st_size) + ";" +
+         std::to_string(st.st_mtime);
 }
 
 std::string mlir::stax::diskCacheKey(llvm::StringRef moduleText,
@@ -98,7 +98,8 @@ std::optional<CachedCode> mlir::stax::loadCachedCode(llvm::StringRef dir,
     llvm::consumeError(tmb.takeError());
     return std::nullopt;
   }
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*tmb).create();
+  auto jit =
+      llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*tmb).create();
   if (!jit) {
     llvm::consumeError(jit.takeError());
     return std::nullopt;
@@ -170,4 +171,3 @@ bool mlir::stax::storeCachedCode(llvm::StringRef dir, llvm::StringRef key,
   return writeAtomically(pathOf(dir, key, ".o"), object) &&
          writeAtomically(pathOf(dir, key, ".json"), json);
 }
-

@@ -44,9 +44,8 @@ using SymbolsFn =
 
 /// The code and metadata of `key` in `dir`, linked with `symbols`, libomp
 /// and the process's libraries; nullopt when absent or unusable.
-std::optional<CachedCode> loadCachedCode(llvm::StringRef dir,
-                                         llvm::StringRef key,
-                                         SymbolsFn symbols);
+std::optional<CachedCode>
+loadCachedCode(llvm::StringRef dir, llvm::StringRef key, SymbolsFn symbols);
 
 /// Stores `object` and `metadata` under `key` in `dir` (each written to a
 /// temporary file and renamed, so a reader sees all or nothing). Returns

@@ -38,8 +38,8 @@ LibOmp &libomp() {
     if (!l.userBlocktime)
       ::setenv("KMP_BLOCKTIME", "0", /*overwrite=*/0);
     std::string err;
-    auto so = llvm::sys::DynamicLibrary::getPermanentLibrary(STAX_LIBOMP_PATH,
-                                                              &err);
+    auto so =
+        llvm::sys::DynamicLibrary::getPermanentLibrary(STAX_LIBOMP_PATH, &err);
     if (so.isValid()) {
       l.setBlocktime = reinterpret_cast<SetBlocktime>(
           so.getAddressOfSymbol("kmp_set_blocktime"));

@@ -17,7 +17,7 @@ static constexpr int64_t kMaxScratchBytes = 256 * 1024;
 /// itself, or an affine.apply of arguments that is linear in them), or
 /// failure.
 static FailureOr<SmallVector<int64_t>> argumentCoefficients(Value address,
-                                                           Block &body) {
+                                                            Block &body) {
   SmallVector<int64_t> coeffs(body.getNumArguments(), 0);
   if (auto arg = dyn_cast<BlockArgument>(address)) {
     if (arg.getOwner() != &body)
@@ -111,8 +111,8 @@ SmallVector<ScratchBuffer> codegen::planKernelScratch(KernelOp kernel,
       std::optional<ScratchBuffer> buf = planValue(kernel, &node, r, fixed);
       if (!buf)
         continue;
-      Type elt = getStorageType(
-          cast<RankedTensorType>(r.getType()).getElementType());
+      Type elt =
+          getStorageType(cast<RankedTensorType>(r.getType()).getElementType());
       int64_t eb = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
       int64_t need;
       if (llvm::MulOverflow(buf->elements, eb, need) ||
@@ -130,9 +130,9 @@ SmallVector<Value> ScratchBufferMap::allocate(OpBuilder &b, Location loc,
   for (const ScratchBuffer &buf : plan) {
     Type elt = getStorageType(
         cast<RankedTensorType>(buf.value.getType()).getElementType());
-    scratch.push_back(memref::AllocaOp::create(
-        b, loc, MemRefType::get({buf.elements}, elt), ValueRange{},
-        b.getI64IntegerAttr(64)));
+    scratch.push_back(
+        memref::AllocaOp::create(b, loc, MemRefType::get({buf.elements}, elt),
+                                 ValueRange{}, b.getI64IntegerAttr(64)));
   }
   return scratch;
 }
@@ -153,9 +153,9 @@ void ScratchBufferMap::bind(OpBuilder &b, Location loc,
         b, loc, AffineMap::get(buf.outerStrides.size(), 0, e),
         outerIvs.take_front(buf.outerStrides.size()));
     auto memTy = cast<MemRefType>(mem.getType());
-    auto viewTy = MemRefType::get(
-        {buf.fullElements}, memTy.getElementType(),
-        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}));
+    auto viewTy =
+        MemRefType::get({buf.fullElements}, memTy.getElementType(),
+                        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {1}));
     local[buf.value] = memref::ReinterpretCastOp::create(
         b, loc, viewTy, mem, OpFoldResult(shift),
         {OpFoldResult(b.getIndexAttr(buf.fullElements))},

@@ -1,4 +1,4 @@
-//===- KernelScratch.h - per-iteration storage of kernel-local values -*- C++ -*-===//
+//===- KernelScratch.h - storage of kernel-local values ---------*- C++ -*-===//
 //
 // A value that a fused kernel computes and reads only inside itself, at
 // the same outer index (softmax's exponentials, a GELU's pre-activation),
@@ -23,7 +23,7 @@ struct ScratchBuffer {
   Value value;
   int64_t elements = 0;              ///< the storage of one iteration
   int64_t fullElements = 0;          ///< the storage of the whole value
-  SmallVector<int64_t> outerStrides; ///< its layout's strides of the fixed loops
+  SmallVector<int64_t> outerStrides; ///< layout strides of the fixed loops
   int64_t offset = 0;                ///< its layout's offset
 };
 

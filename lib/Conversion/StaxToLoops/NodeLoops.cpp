@@ -663,9 +663,11 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
     SmallVector<Value> state = combiner.init(b, loc);
     FailureOr<SmallVector<Value>> vectorized = failure();
     if (options.vectorWidth > 1)
-      vectorized = vectorizeReduction(
-          b, op, idx, state, buffers, options.vectorWidth,
-          [&](ValueRange s, ValueRange y) { return combiner.step(b, loc, s, y); });
+      vectorized =
+          vectorizeReduction(b, op, idx, state, buffers, options.vectorWidth,
+                             [&](ValueRange s, ValueRange y) {
+                               return combiner.step(b, loc, s, y);
+                             });
     if (succeeded(vectorized)) {
       state = *vectorized;
     } else {
@@ -877,7 +879,8 @@ LogicalResult NodeEmitter::kernelStrips(KernelOp op, ValueRange mid, Value lb,
     b.setInsertionPointToStart(strips.getBody());
     SmallVector<Value> args(mid);
     args.push_back(strips.getInductionVar());
-    each(args, [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
+    each(args,
+         [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
   }
   // The last indices, one at a time: every node, in order.
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -899,14 +902,18 @@ LogicalResult NodeEmitter::nodeLanes(Operation *node, ValueRange args) {
     emitNanCheck(b, loc, node, v, addr, buffers, options);
   };
   if (auto p = dyn_cast<PointwiseOp>(node))
-    if (succeeded(vectorizePointwiseLanes(b, p, args, buffers, width, checkStore)))
+    if (succeeded(
+            vectorizePointwiseLanes(b, p, args, buffers, width, checkStore)))
       return success();
   if (auto r = dyn_cast<ReductionOp>(node)) {
-    Combiner combiner(r.getKind(),
-                      r.getBody().front().getTerminator()->getOperand(0).getType());
+    Combiner combiner(
+        r.getKind(),
+        r.getBody().front().getTerminator()->getOperand(0).getType());
     if (succeeded(vectorizeReductionLanes(
             b, r, args, buffers, width, combiner.init(b, loc),
-            [&](ValueRange s, ValueRange y) { return combiner.step(b, loc, s, y); },
+            [&](ValueRange s, ValueRange y) {
+              return combiner.step(b, loc, s, y);
+            },
             checkStore)))
       return success();
   }

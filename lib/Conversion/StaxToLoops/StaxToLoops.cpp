@@ -617,10 +617,10 @@ std::pair<Value, Value> FunctionConversion::profileName(Operation *op,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "@" << fn.getName() << ": " << op->getName() << " at " << op->getLoc();
-  auto type = MemRefType::get({static_cast<int64_t>(text.size())},
-                              b.getIntegerType(8));
-  std::string sym = (fn.getName() + "_profile_name" +
-                     Twine(state.constants++)).str();
+  auto type =
+      MemRefType::get({static_cast<int64_t>(text.size())}, b.getIntegerType(8));
+  std::string sym =
+      (fn.getName() + "_profile_name" + Twine(state.constants++)).str();
   OpBuilder gb = OpBuilder::atBlockBegin(state.module.getBody());
   memref::GlobalOp::create(
       gb, loc, sym, gb.getStringAttr("private"), type,
@@ -726,8 +726,8 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
     int64_t width = gpu ? 1 : vectorWidth;
     if (width == 0)
       width = hostVectorWidth();
-    LoopOptions options{parallel, grain, width, gpu, threadsPerBlock, checkNan,
-                        profile && !gpu};
+    LoopOptions options{parallel,        grain,    width,          gpu,
+                        threadsPerBlock, checkNan, profile && !gpu};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())

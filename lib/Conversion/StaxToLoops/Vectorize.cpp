@@ -30,7 +30,7 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
   FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
   if (failed(coeffs))
     return llvm::any_of(apply.getOperands(), varies) ? FailureOr<int64_t>()
-                                                      : FailureOr<int64_t>(0);
+                                                     : FailureOr<int64_t>(0);
   int64_t stride = 0;
   for (auto [k, operand] : llvm::enumerate(apply.getOperands()))
     if (varies(operand))
@@ -220,8 +220,8 @@ private:
 
 } // namespace
 
-Value codegen::vectorLoopEnd(OpBuilder &b, Location loc, Value start,
-                             Value end, int64_t width) {
+Value codegen::vectorLoopEnd(OpBuilder &b, Location loc, Value start, Value end,
+                             int64_t width) {
   Value w = arith::ConstantIndexOp::create(b, loc, width);
   Value n = arith::SubIOp::create(b, loc, end, start);
   Value whole = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, w), w);
@@ -254,7 +254,8 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
       op.getLayout().getEffectiveStrides(op.getIterationRanges());
   VectorBody vb(b, op.getBody().front(), lanes, buffers, width);
   Value v = vb.emit(args)[0];
-  AffineExpr e = getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+  AffineExpr e =
+      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
   for (auto [k, s] : llvm::enumerate(strides))
     e = e + getAffineDimExpr(k, b.getContext()) * s;
   Value addr = affine::AffineApplyOp::create(
@@ -264,10 +265,11 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                           ValueRange{addr});
 }
 
-LogicalResult codegen::vectorizePointwise(
-    OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb, Value ub,
-    BufferMap &buffers, int64_t width, function_ref<void(Value)> scalarTail,
-    function_ref<void(Value, Value)> checkStore) {
+LogicalResult
+codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
+                            Value lb, Value ub, BufferMap &buffers,
+                            int64_t width, function_ref<void(Value)> scalarTail,
+                            function_ref<void(Value, Value)> checkStore) {
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
@@ -382,19 +384,21 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
             iota);
         Value take;
         if (isFloat) {
-          Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
-                                                best[0], best[0]);
+          Value ordered = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::ORD, best[0], best[0]);
           Value vNan =
               arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
           Value better = arith::CmpFOp::create(
-              b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-              v, best[0]);
-          take = arith::AndIOp::create(b, loc, ordered,
-                                       arith::OrIOp::create(b, loc, vNan, better));
+              b, loc,
+              isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v,
+              best[0]);
+          take = arith::AndIOp::create(
+              b, loc, ordered, arith::OrIOp::create(b, loc, vNan, better));
         } else {
-          take = arith::CmpIOp::create(
-              b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
-              v, best[0]);
+          take = arith::CmpIOp::create(b, loc,
+                                       isMax ? arith::CmpIPredicate::sgt
+                                             : arith::CmpIPredicate::slt,
+                                       v, best[0]);
         }
         scf::YieldOp::create(
             b, loc,
@@ -419,25 +423,31 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
     Value numbers = arith::SelectOp::create(
         b, loc, nanLanes,
         vector::BroadcastOp::create(
-            b, loc, vtype, arith::ConstantOp::create(b, loc, FloatAttr::get(t, away))),
+            b, loc, vtype,
+            arith::ConstantOp::create(b, loc, FloatAttr::get(t, away))),
         bestV);
-    Value extreme = vector::ReductionOp::create(
-        b, loc,
-        isMax ? vector::CombiningKind::MAXIMUMF : vector::CombiningKind::MINIMUMF,
-        numbers);
+    Value extreme =
+        vector::ReductionOp::create(b, loc,
+                                    isMax ? vector::CombiningKind::MAXIMUMF
+                                          : vector::CombiningKind::MINIMUMF,
+                                    numbers);
     Value atExtreme = arith::CmpFOp::create(
         b, loc, arith::CmpFPredicate::OEQ, numbers,
         vector::BroadcastOp::create(b, loc, vtype, extreme));
-    Value hasNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         firstNan, arith::ConstantIntOp::create(b, loc, INT64_MAX, 64));
+    Value hasNan = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, firstNan,
+        arith::ConstantIntOp::create(b, loc, INT64_MAX, 64));
     Value nan = arith::ConstantOp::create(
-        b, loc, FloatAttr::get(t, APFloat::getQNaN(cast<FloatType>(t).getFloatSemantics())));
+        b, loc,
+        FloatAttr::get(
+            t, APFloat::getQNaN(cast<FloatType>(t).getFloatSemantics())));
     value = arith::SelectOp::create(b, loc, hasNan, nan, extreme);
     position = arith::SelectOp::create(b, loc, hasNan, firstNan,
                                        firstWhere(atExtreme));
   } else {
     Value extreme = vector::ReductionOp::create(
-        b, loc, isMax ? vector::CombiningKind::MAXSI : vector::CombiningKind::MINSI,
+        b, loc,
+        isMax ? vector::CombiningKind::MAXSI : vector::CombiningKind::MINSI,
         bestV);
     value = extreme;
     position = firstWhere(arith::CmpIOp::create(
@@ -447,8 +457,7 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   return {value, position, arith::ConstantIntOp::create(b, loc, end, 64)};
 }
 
-FailureOr<SmallVector<Value>>
-codegen::vectorizeReduction(
+FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
     BufferMap &buffers, int64_t width,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
@@ -603,8 +612,8 @@ codegen::vectorizeReduction(
 
 /// The checks of vectorizeReductionOutputs: the analysis of `op`'s body
 /// along its last output loop, or failure.
-static FailureOr<DenseMap<Value, Lanes>> analyzeReductionOutputs(ReductionOp op,
-                                                                 int64_t width) {
+static FailureOr<DenseMap<Value, Lanes>>
+analyzeReductionOutputs(ReductionOp op, int64_t width) {
   ReductionKind kind = op.getKind();
   if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin ||
       kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine)
@@ -630,11 +639,11 @@ static FailureOr<DenseMap<Value, Lanes>> analyzeReductionOutputs(ReductionOp op,
 
 /// The reductions of the `width` outputs at output indices `out` (the last
 /// is lane 0), each lane in the scalar order, and their stores.
-static void reduceLanes(OpBuilder &b, ReductionOp op,
-                        const DenseMap<Value, Lanes> &lanes, ValueRange out,
-                        BufferMap &buffers, int64_t width, ValueRange init,
-                        function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
-                        function_ref<void(Value, Value)> checkStore) {
+static void
+reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
+            ValueRange out, BufferMap &buffers, int64_t width, ValueRange init,
+            function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+            function_ref<void(Value, Value)> checkStore) {
   Location loc = op.getLoc();
   SmallVector<int64_t> strides =
       op.getLayout().getEffectiveStrides(op.getIterationRanges());

@@ -31,10 +31,10 @@ LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
 /// `args`, the last one lane 0 of `width` consecutive lanes, and stores the
 /// `width` results (`checkStore(vector, address)` first). Fails, emitting
 /// nothing, under the conditions of vectorizePointwise.
-LogicalResult vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op,
-                                      ValueRange args, BufferMap &buffers,
-                                      int64_t width,
-                                      function_ref<void(Value, Value)> checkStore);
+LogicalResult
+vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
+                        BufferMap &buffers, int64_t width,
+                        function_ref<void(Value, Value)> checkStore);
 
 /// start + floor((end - start) / width) * width: where the whole groups of
 /// `width` lanes of [start, end) end.
