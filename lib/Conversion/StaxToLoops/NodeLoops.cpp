@@ -870,28 +870,23 @@ LogicalResult NodeEmitter::kernelStrips(KernelOp op, ValueRange mid, Value lb,
       if (failed(emitOne(&node, args)))
         status = failure();
   };
-  int64_t width = options.vectorWidth;
-  Value end = vectorLoopEnd(b, loc, lb, ub, width);
-  Value step = arith::ConstantIndexOp::create(b, loc, width);
-  auto strips = scf::ForOp::create(b, loc, lb, end, step);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(strips.getBody());
+  auto at = [&](Value iv) {
     SmallVector<Value> args(mid);
-    args.push_back(strips.getInductionVar());
-    each(args,
-         [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
-  }
-  // The last indices, one at a time: every node, in order.
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto tail = scf::ForOp::create(b, loc, end, ub, one);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(tail.getBody());
-  SmallVector<Value> args(mid);
-  args.push_back(tail.getInductionVar());
-  each(args, [&](Operation *node, ValueRange a) {
-    return emit(node, a, /*parallel=*/false);
-  });
+    args.push_back(iv);
+    return args;
+  };
+  stripMine(
+      b, loc, lb, ub, options.vectorWidth,
+      [&](Value iv) {
+        each(at(iv),
+             [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
+      },
+      // The last indices, one at a time: every node, in order.
+      [&](Value iv) {
+        each(at(iv), [&](Operation *node, ValueRange a) {
+          return emit(node, a, /*parallel=*/false);
+        });
+      });
   return status;
 }
 

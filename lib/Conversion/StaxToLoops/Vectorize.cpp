@@ -220,12 +220,27 @@ private:
 
 } // namespace
 
-Value codegen::vectorLoopEnd(OpBuilder &b, Location loc, Value start, Value end,
-                             int64_t width) {
+void codegen::stripMine(OpBuilder &b, Location loc, Value lb, Value ub,
+                        int64_t width, function_ref<void(Value)> whole,
+                        function_ref<void(Value)> tail) {
+  // end = lb + floor((ub - lb) / width) * width
   Value w = arith::ConstantIndexOp::create(b, loc, width);
-  Value n = arith::SubIOp::create(b, loc, end, start);
-  Value whole = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, w), w);
-  return arith::AddIOp::create(b, loc, start, whole);
+  Value n = arith::SubIOp::create(b, loc, ub, lb);
+  Value groups =
+      arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, n, w), w);
+  Value end = arith::AddIOp::create(b, loc, lb, groups);
+  Value step = arith::ConstantIndexOp::create(b, loc, width);
+  auto strips = scf::ForOp::create(b, loc, lb, end, step);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(strips.getBody());
+    whole(strips.getInductionVar());
+  }
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto rest = scf::ForOp::create(b, loc, end, ub, one);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(rest.getBody());
+  tail(rest.getInductionVar());
 }
 
 /// The checks every vectorized pointwise node passes: a result contiguous
@@ -273,22 +288,14 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
-  Location loc = op.getLoc();
-  Value end = vectorLoopEnd(b, loc, lb, ub, width);
-  Value step = arith::ConstantIndexOp::create(b, loc, width);
-  auto loop = scf::ForOp::create(b, loc, lb, end, step);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> args(fixed);
-    args.push_back(loop.getInductionVar());
-    storeLanes(b, op, *lanes, args, buffers, width, checkStore);
-  }
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto tail = scf::ForOp::create(b, loc, end, ub, one);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(tail.getBody());
-  scalarTail(tail.getInductionVar());
+  stripMine(
+      b, op.getLoc(), lb, ub, width,
+      [&](Value iv) {
+        SmallVector<Value> args(fixed);
+        args.push_back(iv);
+        storeLanes(b, op, *lanes, args, buffers, width, checkStore);
+      },
+      scalarTail);
   return success();
 }
 
@@ -680,23 +687,15 @@ LogicalResult codegen::vectorizeReductionOutputs(
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzeReductionOutputs(op, width);
   if (failed(lanes))
     return failure();
-  Location loc = op.getLoc();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value end = vectorLoopEnd(b, loc, lb, ub, width);
-  auto loop = scf::ForOp::create(b, loc, lb, end, cst(width));
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> out(fixed);
-    out.push_back(loop.getInductionVar());
-    reduceLanes(b, op, *lanes, out, buffers, width, init, step, checkStore);
-  }
-  auto tail = scf::ForOp::create(b, loc, end, ub, cst(1));
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(tail.getBody());
-  scalarTail(tail.getInductionVar());
+  stripMine(
+      b, op.getLoc(), lb, ub, width,
+      [&](Value iv) {
+        SmallVector<Value> out(fixed);
+        out.push_back(iv);
+        reduceLanes(b, op, *lanes, out, buffers, width, init, step,
+                    checkStore);
+      },
+      scalarTail);
   return success();
 }
 

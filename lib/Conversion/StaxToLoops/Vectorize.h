@@ -36,10 +36,12 @@ vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
                         BufferMap &buffers, int64_t width,
                         function_ref<void(Value, Value)> checkStore);
 
-/// start + floor((end - start) / width) * width: where the whole groups of
-/// `width` lanes of [start, end) end.
-Value vectorLoopEnd(OpBuilder &b, Location loc, Value start, Value end,
-                    int64_t width);
+/// The loop [lb, ub) cut into strips: `whole(iv)` for each group of
+/// `width` indices starting at iv (an scf.for stepping by `width`), then
+/// `tail(iv)` for each index left (an scf.for stepping by 1), each emitted
+/// with `b` at the start of its loop body.
+void stripMine(OpBuilder &b, Location loc, Value lb, Value ub, int64_t width,
+               function_ref<void(Value)> whole, function_ref<void(Value)> tail);
 
 /// Emits the reduction loops of `op` for the output index `idx` with a
 /// vector accumulator along the innermost reduction loop and one
