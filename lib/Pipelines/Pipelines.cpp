@@ -128,7 +128,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (options.approximateMath) {
     StaxApproximateMathOptions math;
-    math.fast = options.fastApproximations;
+    math.kernels = options.mathKernels;
     pm.addPass(createStaxApproximateMath(math));
   }
   pm.addPass(createLowerAffinePass());

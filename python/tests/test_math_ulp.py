@@ -1,12 +1,16 @@
 """Compiled f32 math functions against float64, every input of a sweep.
 
---stax-approximate-math evaluates each function in f64 from the widened
-input with a kernel whose relative error is below 1.2e-11 (ApproximateMath.cpp
-states each bound) and rounds once, so every result is within
-0.5 ulp + 1.2e-11 * 2^24 ulp (< 2.1e-4 ulp) of the exact value; the float64
-references (numpy; torch for erf/erfc) add < 1e-6 ulp. The bound checked is
-0.5 + 1e-3 ulp, with ulp = the f32 spacing at the correctly rounded result
-(2^-149 for denormal results); overflow must give inf, domain errors NaN.
+--stax-approximate-math's default f32 kernels (F32MathKernels.cpp: exp,
+log, tanh, erf and the logistic form of sigmoid/silu) are within 1 ulp of
+the exact value (measured maxima 0.82-0.97 ulp on 4M points). With
+math-kernels=f64, and for the functions without an f32 kernel, each
+function is evaluated in f64 from the widened input with a kernel whose
+relative error is below 1.2e-11 (ApproximateMath.cpp states each bound)
+and rounded once, so every result is within 0.5 ulp + 1.2e-11 * 2^24 ulp
+(< 2.1e-4 ulp) of the exact value; the float64 references (numpy; torch for
+erf/erfc) add < 1e-6 ulp. The bounds checked are 1 ulp and 0.5 + 1e-3 ulp,
+with ulp = the f32 spacing at the correctly rounded result (2^-149 for
+denormal results); overflow must give inf, domain errors NaN.
 bench/ulp_error.py measures the same on 16.7M points.
 """
 import numpy as np
@@ -15,7 +19,9 @@ import torch
 
 from stax._capi import Executable
 
-BOUND_ULP = 0.5 + 1e-3
+F64_BOUND_ULP = 0.5 + 1e-3
+F32_BOUND_ULP = 1.0
+F32_KERNELS = {"exp", "log", "tanh", "erf", "sigmoid", "silu"}
 N = 1 << 17
 
 
@@ -75,9 +81,16 @@ def ulp_errors(y, ref):
     return np.abs(y.astype(np.float64) - ref) / spacing.astype(np.float64)
 
 
+def bound(op, options):
+    if "math-kernels=f64" in options or op not in F32_KERNELS:
+        return F64_BOUND_ULP
+    return F32_BOUND_ULP
+
+
 @pytest.mark.parametrize("op", sorted(FUNCTIONS))
-@pytest.mark.parametrize("options", ["", "vector-width=1 parallel=false"])
-def test_within_half_an_ulp(op, options):
+@pytest.mark.parametrize("options", ["", "vector-width=1 parallel=false",
+                                     "math-kernels=f64"])
+def test_within_the_stated_bound(op, options):
     x, y = compiled(op, options)
     with np.errstate(all="ignore"):
         ref = np.asarray(FUNCTIONS[op](x.astype(np.float64)), np.float64)
@@ -91,7 +104,7 @@ def test_within_half_an_ulp(op, options):
     finite = ~nan & ~inf
     err = ulp_errors(y[finite], ref[finite])
     worst = int(np.argmax(err))
-    assert err[worst] <= BOUND_ULP, (
+    assert err[worst] <= bound(op, options), (
         f"{op}({x[finite][worst]!r}) = {y[finite][worst]!r}, exact "
         f"{ref[finite][worst]!r}: {err[worst]:.4f} ulp")
     # Signed zeros are kept (tanh(-0) = -0, erf(-0) = -0, ...).
@@ -101,10 +114,10 @@ def test_within_half_an_ulp(op, options):
                                   err_msg=f"{op}: sign of zero")
 
 
-def test_fast_approximations_stay_within_their_stated_bound():
-    # Upstream's f32 polynomials (fast-approximations=true): docs/Numerics.md
+def test_upstream_kernels_stay_within_their_stated_bound():
+    # Upstream's f32 polynomials (math-kernels=upstream): docs/Numerics.md
     # states 5.23 ulp for exp near overflow (0.98 below 88).
-    x, y = compiled("exp", "fast-approximations=true")
+    x, y = compiled("exp", "math-kernels=upstream")
     keep = np.isfinite(x) & (x <= 88.0) & (x >= -87.0)
     ref = np.exp(x[keep].astype(np.float64))
     assert ulp_errors(y[keep], ref).max() <= 1.0

@@ -1,7 +1,7 @@
 // Kernel-local values (here softmax's exponentials, a row each, and the
 // row maxima and sums, an element each) live in per-thread scratch for
 // one row (KernelScratch.h) instead of a whole-tensor buffer. The
-// interpreter rounds a float64 exp; the compiled f64 kernel is within
+// interpreter rounds a float64 exp; the compiled f64 kernel (math-kernels=f64) is within
 // 0.5 + 2e-4 ulp of the exact value, so on these inputs it rounds the same
 // (libm's expf does not: 2 elements differ by an ulp), and vector-width=1
 // sums in the interpreter's order: bitwise equal, sequential and on 4
@@ -9,9 +9,9 @@
 // 37 x 53: no size is a multiple of anything.
 // RUN: stax-run %s --entry=softmax --random-inputs --print=hash | sed 1d > %t.interp
 // RUN: FileCheck %s --input-file=%t.interp
-// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.scalar
+// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 math-kernels=f64" | sed 1d > %t.scalar
 // RUN: diff %t.interp %t.scalar
-// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1" --num-threads=4 | sed 1d > %t.threads
+// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1 math-kernels=f64" --num-threads=4 | sed 1d > %t.threads
 // RUN: diff %t.interp %t.threads
 // The scratch replaces the arena: the module allocates none.
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=1" %s | FileCheck %s --check-prefix=CHECK-IR

@@ -2,6 +2,7 @@
 #ifndef STAX_CONVERSION_PASSES_H
 #define STAX_CONVERSION_PASSES_H
 
+#include "Stax/Conversion/MathKernels.h"
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Support/Target.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -321,27 +321,31 @@ def StaxGpuDeviceBuffers : Pass<"stax-gpu-device-buffers", "::mlir::ModuleOp"> {
 }
 
 def StaxApproximateMath : Pass<"stax-approximate-math"> {
-  let summary = "Vectorizable f32 math functions, evaluated in f64";
+  let summary = "Vectorizable f32 math functions within 1 ulp";
   let description = [{
     Rewrites f32 (scalar or vector) `math.exp`, `exp2`, `expm1`, `log`,
     `log2`, `log10`, `log1p`, `tanh`, `erf` and `erfc` into straight-line
     `arith`/`math` code without calls, so that vectorized loops call no
-    libm per element. Each function widens its input to f64, evaluates a
-    float64 kernel accurate to about 1e-11 relative (range reduction and a
-    polynomial: Cody-Waite for exp, 2 atanh((m-1)/(m+1)) for log,
-    Goldberg's correction for log1p, expm1 for tanh, a Chebyshev fit of
-    `log(erfc(x) e^(x^2) / t)` for erf/erfc) and rounds to f32 once, so the
-    result is within 0.5 ulp + 1e-3 ulp of the exact value, denormal
-    results and overflow included; NaN inputs are returned as they are.
-    The logistic form that `sigmoid` and `silu` decompose into,
-    `n / (exp(y) + 1)`, is evaluated the same way as one function.
-    Upstream's `populateMathPolynomialApproximationPatterns` computes in
-    f32: twice the lanes, but 2 to 5 ulp (and sin/cos/atan/log much
-    worse); `fast=true` uses it for exp, expm1, log1p, tanh, erf and erfc
-    instead, for code where throughput matters more than accuracy. The
-    measured error against float64 is in docs/Numerics.md
-    (`bench/ulp_error.py`). Other types and other functions are left as
-    they are (LLVM intrinsics or libm calls).
+    libm per element; NaN inputs are returned as they are, denormal
+    results and overflow are kept. The logistic form that `sigmoid` and
+    `silu` decompose into, `n / (exp(y) + 1)`, is rewritten as one
+    function (rounding exp(y) and the sum separately would add 2 ulp).
+
+    `kernels=f32` (the default) computes exp, log, tanh, erf and the
+    logistic form in f32 arithmetic, within 1 ulp of the exact value (the
+    accuracy of PyTorch's vectorized CPU kernels): Cody-Waite reduction and
+    `e^x = 2^k (1 + r s(r))` finished by one fma, `ln(1 + f)` with the
+    large terms added last, the logistic's denominator as an unevaluated
+    sum of two floats and its quotient corrected by the exact residual.
+    `exp2`, `expm1`, `log2`, `log10`, `log1p` and `erfc` use the f64
+    kernels. `kernels=f64` widens every function's input to f64, evaluates
+    a float64 kernel accurate to about 1e-11 relative and rounds once: 0.5
+    ulp + 1e-3 ulp, at about half the throughput. `kernels=upstream` uses
+    upstream's `populateMathPolynomialApproximationPatterns` for exp,
+    expm1, log1p, tanh, erf and erfc (f32, 2 to 5 ulp; its sin/cos/atan/log
+    are much worse and not used). The measured errors against float64 are
+    in docs/Numerics.md (`bench/ulp_error.py`). Other types and other
+    functions are left as they are (LLVM intrinsics or libm calls).
 
     Example:
 
@@ -352,17 +356,26 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     }
     ```
 
-    becomes, after `--stax-approximate-math`, about thirty `arith` and
-    `math` ops without a call: `arith.extf` to f64, a clamp, a range
-    reduction to `[-ln 2 / 2, ln 2 / 2]`, a degree-9 polynomial, a
-    scaling by a power of two built with `arith.bitcast`, `arith.truncf`,
-    and a select that keeps a NaN input; `math.sin` would stay as it is.
+    becomes, after `--stax-approximate-math`, about twenty f32 `arith` and
+    `math` ops without a call: a clamp, a range reduction to
+    `[-ln 2 / 2, ln 2 / 2]`, a degree-4 polynomial, two scalings by powers
+    of two built with `arith.bitcast`, and a select that keeps a NaN input;
+    `math.sin` would stay as it is.
   }];
   let options = [
-    Option<"fast", "fast", "bool", /*default=*/"false",
-           "Upstream's f32 polynomials for exp, expm1, log1p, tanh, erf and "
-           "erfc instead (2 to 5 ulp, about twice the throughput); the "
-           "other functions stay as they are (default: false)">,
+    Option<"kernels", "kernels", "::mlir::stax::MathKernels",
+           /*default=*/"::mlir::stax::MathKernels::F32",
+           "f32 (f32 arithmetic within 1 ulp for exp, log, tanh, erf and "
+           "sigmoid/silu; the other functions as f64), f64 (every function "
+           "within 0.5 ulp, about half the throughput) or upstream "
+           "(upstream's f32 polynomials for exp, expm1, log1p, tanh, erf "
+           "and erfc, 2 to 5 ulp) (default: f32)", [{::llvm::cl::values(
+             clEnumValN(::mlir::stax::MathKernels::F32, "f32",
+                        "f32 kernels within 1 ulp"),
+             clEnumValN(::mlir::stax::MathKernels::F64, "f64",
+                        "float64 kernels within 0.5 ulp"),
+             clEnumValN(::mlir::stax::MathKernels::Upstream, "upstream",
+                        "upstream's f32 polynomials, 2 to 5 ulp"))}]>,
   ];
   let dependentDialects = ["::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",

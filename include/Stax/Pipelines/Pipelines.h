@@ -8,6 +8,7 @@
 #ifndef STAX_PIPELINES_PIPELINES_H
 #define STAX_PIPELINES_PIPELINES_H
 
+#include "Stax/Conversion/MathKernels.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "Stax/Support/Target.h"
@@ -94,16 +95,22 @@ struct PipelineOptions : public LoweringPipelineOptions {
       llvm::cl::init("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")};
   Option<bool> approximateMath{
       *this, "approximate-math",
-      llvm::cl::desc("Vectorizable exp/log/tanh/erf/... for f32, evaluated "
-                     "in f64 (<= 0.51 ulp, docs/Numerics.md) instead of "
+      llvm::cl::desc("Vectorizable exp/log/tanh/erf/... for f32 "
+                     "(--stax-approximate-math, math-kernels) instead of "
                      "libm (default: true)"),
       llvm::cl::init(true)};
-  Option<bool> fastApproximations{
-      *this, "fast-approximations",
-      llvm::cl::desc("With approximate-math: upstream's f32 polynomials for "
-                     "exp/expm1/log1p/tanh/erf/erfc instead (2 to 5 ulp, "
-                     "about twice the throughput) (default: false)"),
-      llvm::cl::init(false)};
+  Option<MathKernels> mathKernels{
+      *this, "math-kernels",
+      llvm::cl::desc("With approximate-math: f32 (within 1 ulp), f64 "
+                     "(within 0.5 ulp, about half the throughput) or "
+                     "upstream (upstream's f32 polynomials, 2 to 5 ulp) "
+                     "(default: f32)"),
+      llvm::cl::init(MathKernels::F32),
+      llvm::cl::values(
+          clEnumValN(MathKernels::F32, "f32", "f32 kernels within 1 ulp"),
+          clEnumValN(MathKernels::F64, "f64", "float64 kernels within 0.5 ulp"),
+          clEnumValN(MathKernels::Upstream, "upstream",
+                     "upstream's f32 polynomials, 2 to 5 ulp"))};
   Option<bool> checkNan{
       *this, "check-nan",
       llvm::cl::desc("Check every floating-point value a node stores: a NaN "

@@ -14,6 +14,8 @@
 // (twice the lanes, 2 to 5 ulp): the `fast` option selects it instead.
 //
 //===----------------------------------------------------------------------===//
+#include "MathBuilder.h"
+#include "MathKernels.h"
 #include "Stax/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -38,7 +40,6 @@ constexpr double kLn2Lo = 2.3190468138462996e-17; // ln 2 - kLn2Hi
 constexpr double kLog2E = 1.4426950408889634;
 constexpr double kLog10E = 0.4342944819032518;
 constexpr double kLog10Of2 = 0.30102999566398120;
-constexpr double kSqrt2 = 1.4142135623730951;
 constexpr double kTwoOverSqrtPi = 1.1283791670955126;
 /// exp's argument is clamped to +-kExpLimit so that 2^k stays a normal
 /// f64; every f32 result is then 0 or inf already.
@@ -63,56 +64,11 @@ constexpr double kErfcChebyshev[] = {
 /// less than a factor of 2.
 constexpr double kErfTaylorMax = 0.5;
 
-/// Builds float64 arithmetic on scalars or vectors of one shape.
-class F64Builder {
+/// Float64 arithmetic and the float64 kernels' shared parts.
+class F64Builder : public stax::codegen::MathBuilder {
 public:
   F64Builder(OpBuilder &b, Location loc, Type like)
-      : b(b), loc(loc), f64(withElement(like, b.getF64Type())),
-        i64(withElement(like, b.getI64Type())) {}
-
-  static Type withElement(Type like, Type element) {
-    if (auto v = dyn_cast<VectorType>(like))
-      return v.clone(element);
-    return element;
-  }
-
-  Value constant(double v) { return splat(f64, b.getF64FloatAttr(v)); }
-  Value intConstant(int64_t v) { return splat(i64, b.getI64IntegerAttr(v)); }
-
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  /// x * y + z with one rounding (an explicit fma, not a contraction).
-  Value fma(Value x, Value y, Value z) {
-    return math::FmaOp::create(b, loc, x, y, z);
-  }
-  Value abs(Value x) { return math::AbsFOp::create(b, loc, x); }
-  Value copySign(Value mag, Value sign) {
-    return math::CopySignOp::create(b, loc, mag, sign);
-  }
-  /// min/max that return the number when one operand is NaN, so that a NaN
-  /// input never reaches an integer conversion (the callers restore NaN).
-  Value minNum(Value x, double c) {
-    return arith::MinNumFOp::create(b, loc, x, constant(c));
-  }
-  Value maxNum(Value x, double c) {
-    return arith::MaxNumFOp::create(b, loc, x, constant(c));
-  }
-  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
-    return arith::CmpFOp::create(b, loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-
-  /// sum_i coeffs[i] x^i by Horner's rule.
-  Value polynomial(Value x, ArrayRef<double> coeffs) {
-    Value acc = constant(coeffs.back());
-    for (double c : llvm::reverse(coeffs.drop_back()))
-      acc = fma(acc, x, constant(c));
-    return acc;
-  }
+      : MathBuilder(b, loc, like, b.getF64Type()) {}
 
   /// sum_k c[k] T_k(u) by Clenshaw's recurrence (stable for any degree).
   Value chebyshev(Value u, ArrayRef<double> c) {
@@ -130,18 +86,14 @@ public:
   Value exp(Value x) {
     x = maxNum(minNum(x, kExpLimit), -kExpLimit);
     // x = k ln2 + r, |r| <= ln2 / 2: Cody and Waite's two-part ln 2.
-    Value k = math::RoundEvenOp::create(b, loc, mul(x, constant(kLog2E)));
-    Value negK = arith::NegFOp::create(b, loc, k);
+    Value k = roundEven(mul(x, constant(kLog2E)));
+    Value negK = neg(k);
     Value r = fma(negK, constant(kLn2Hi), x);
     r = fma(negK, constant(kLn2Lo), r);
     // Taylor to degree 9: relative error < |r|^10 / 10! * sqrt(2) < 1e-11.
     Value p = polynomial(r, taylorExp(9));
-    // 2^k from its exponent bits (k + 1023 is in [1, 2045]).
-    Value ki = arith::FPToSIOp::create(b, loc, i64, k);
-    Value bits = arith::ShLIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, ki, intConstant(1023)),
-        intConstant(52));
-    return mul(p, arith::BitcastOp::create(b, loc, f64, bits));
+    // k + 1023 is in [1, 2045]: 2^k is normal.
+    return mul(p, exp2Int(toInt(k)));
   }
 
   /// e^x - 1 without cancellation near 0.
@@ -158,20 +110,7 @@ public:
   /// For x > 0 finite: x = 2^e * m with m in [sqrt(1/2), sqrt(2)); returns
   /// e (as f64) and ln m, relative error ~1e-16 (ln m is exact near m = 1).
   std::pair<Value, Value> logParts(Value x) {
-    Value bits = arith::BitcastOp::create(b, loc, i64, x);
-    Value biased = arith::ShRUIOp::create(b, loc, bits, intConstant(52));
-    Value mantissa = arith::OrIOp::create(
-        b, loc,
-        arith::AndIOp::create(b, loc, bits,
-                              intConstant((int64_t(1) << 52) - 1)),
-        intConstant(int64_t(1023) << 52));
-    Value m = arith::BitcastOp::create(b, loc, f64, mantissa); // [1, 2)
-    Value e = arith::SIToFPOp::create(
-        b, loc, f64,
-        arith::SubIOp::create(b, loc, biased, intConstant(1023)));
-    Value big = cmp(arith::CmpFPredicate::OGT, m, constant(kSqrt2));
-    m = select(big, mul(m, constant(0.5)), m);
-    e = select(big, add(e, constant(1.0)), e);
+    auto [e, m] = splitExponent(x);
     // ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716: the odd
     // series to s^15 has error < 2e-13 relative.
     Value f = sub(m, constant(1.0));
@@ -189,22 +128,10 @@ public:
     Value u = mul(sub(t, constant(kErfcMid)), constant(kErfcScale));
     Value p = chebyshev(u, kErfcChebyshev);
     // x * x is exact: x has 24 significant bits.
-    Value negX = arith::NegFOp::create(b, loc, x);
-    return mul(t, exp(fma(negX, x, p)));
+    return mul(t, exp(fma(neg(x), x, p)));
   }
 
 private:
-  OpBuilder &b;
-  Location loc;
-  Type f64, i64;
-
-  Value splat(Type t, TypedAttr scalar) {
-    if (auto v = dyn_cast<VectorType>(t))
-      return arith::ConstantOp::create(b, loc,
-                                       DenseElementsAttr::get(v, scalar));
-    return arith::ConstantOp::create(b, loc, scalar);
-  }
-
   /// 1/0!, 1/1!, ..., 1/n!
   static SmallVector<double> taylorExp(int n) {
     SmallVector<double> c{1.0};
@@ -348,23 +275,16 @@ struct LogisticPattern : OpRewritePattern<arith::DivFOp> {
 
   LogicalResult matchAndRewrite(arith::DivFOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(op.getType()).isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
-    auto sum = op.getRhs().getDefiningOp<arith::AddFOp>();
-    if (!sum)
-      return rewriter.notifyMatchFailure(op, "no sum in the denominator");
-    Value lhs = sum.getLhs(), rhs = sum.getRhs();
-    if (isOne(lhs))
-      std::swap(lhs, rhs);
-    auto exp = lhs.getDefiningOp<math::ExpOp>();
-    if (!exp || !isOne(rhs))
-      return rewriter.notifyMatchFailure(op, "not n / (exp(y) + 1)");
+    Value n32, y32;
+    if (!getElementTypeOrSelf(op.getType()).isF32() ||
+        failed(stax::codegen::matchLogistic(op, n32, y32)))
+      return rewriter.notifyMatchFailure(op, "not f32 n / (exp(y) + 1)");
     Location loc = op.getLoc();
     Type type = op.getType();
     F64Builder f(rewriter, loc, type);
     Type f64 = F64Builder::withElement(type, rewriter.getF64Type());
-    Value n = arith::ExtFOp::create(rewriter, loc, f64, op.getLhs());
-    Value y = arith::ExtFOp::create(rewriter, loc, f64, exp.getOperand());
+    Value n = arith::ExtFOp::create(rewriter, loc, f64, n32);
+    Value y = arith::ExtFOp::create(rewriter, loc, f64, y32);
     // exp(+inf) + 1 stays inf (n / inf is 0, or NaN for n = +-inf), as in
     // f32; NaN operands give NaN through the division.
     Value inf = f.constant(INFINITY);
@@ -385,13 +305,21 @@ struct StaxApproximateMathPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    if (fast)
-      return runFast();
+    if (kernels == stax::MathKernels::Upstream)
+      return runUpstream();
+    bool f32 = kernels == stax::MathKernels::F32;
     RewritePatternSet idioms(ctx);
-    idioms.add<LogisticPattern>(ctx);
+    if (f32)
+      stax::codegen::populateF32LogisticPattern(idioms);
+    else
+      idioms.add<LogisticPattern>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(idioms))))
       return signalPassFailure();
+    // The f32 kernels (benefit 2) take exp, log, tanh and erf; the others
+    // keep their f64 kernels.
     RewritePatternSet patterns(ctx);
+    if (f32)
+      stax::codegen::populateF32MathKernelPatterns(patterns);
     patterns.add<F64KernelPattern<math::ExpOp>>(ctx, expKernel);
     patterns.add<F64KernelPattern<math::Exp2Op>>(ctx, exp2Kernel);
     patterns.add<F64KernelPattern<math::ExpM1Op>>(ctx, expm1Kernel);
@@ -410,7 +338,7 @@ struct StaxApproximateMathPass
   /// within a few ulp over the whole f32 range (bench/ulp_error.py):
   /// upstream's sin/cos lose every digit above ~2^26, atan reaches 40 ulp
   /// and log/log2 return log(2^-126) for every denormal input.
-  void runFast() {
+  void runUpstream() {
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       name.consume_front("math.");
@@ -423,3 +351,19 @@ struct StaxApproximateMathPass
 };
 
 } // namespace
+
+LogicalResult mlir::stax::codegen::matchLogistic(arith::DivFOp op, Value &n,
+                                                 Value &y) {
+  auto sum = op.getRhs().getDefiningOp<arith::AddFOp>();
+  if (!sum)
+    return failure();
+  Value lhs = sum.getLhs(), rhs = sum.getRhs();
+  if (isOne(lhs))
+    std::swap(lhs, rhs);
+  auto exp = lhs.getDefiningOp<math::ExpOp>();
+  if (!exp || !isOne(rhs))
+    return failure();
+  n = op.getLhs();
+  y = exp.getOperand();
+  return success();
+}

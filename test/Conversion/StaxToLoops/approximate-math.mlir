@@ -1,61 +1,118 @@
 // RUN: stax-opt --stax-approximate-math %s | FileCheck %s
-// RUN: stax-opt --stax-approximate-math="fast=true" %s | FileCheck %s --check-prefix=CHECK-FAST
+// RUN: stax-opt --stax-approximate-math="kernels=f64" %s | FileCheck %s --check-prefix=CHECK-F64
+// RUN: stax-opt --stax-approximate-math="kernels=upstream" %s | FileCheck %s --check-prefix=CHECK-UP
+// RUN: not stax-opt --stax-approximate-math="kernels=f16" %s 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
 
-// An f32 function is evaluated in f64 and rounded once; a NaN input is
-// returned as it is. exp: clamp, k = roundeven(x log2 e), two-part
-// Cody-Waite reduction, a polynomial, and 2^k built from exponent bits.
+// CHECK-BAD: Cannot find option named 'f16'
+
+// The default f32 kernel: clamp, k = roundeven(x log2 e), two-part
+// Cody-Waite reduction, a polynomial finished by an fma, and 2^k applied
+// as two powers of two built from exponent bits (a denormal result is
+// rounded once); a NaN input is returned as it is. No f64 anywhere.
 // CHECK-LABEL: func.func @exp_f32(
 // CHECK-SAME: %[[X:.*]]: f32)
+// CHECK-NOT: f64
 // CHECK-NOT: math.exp
-// CHECK: %[[W:.*]] = arith.extf %[[X]] : f32 to f64
-// CHECK: arith.minnumf %[[W]]
+// CHECK: arith.minnumf %[[X]]
 // CHECK: math.roundeven
 // CHECK-COUNT-2: math.fma
 // CHECK: arith.fptosi
+// CHECK: arith.shrsi
 // CHECK: arith.shli
-// CHECK: %[[Y:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.shli
+// CHECK: %[[Y:.*]] = arith.mulf
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[X]], %[[Y]] : f32
-// CHECK-NOT: math.exp
 // CHECK: return %[[R]]
-// upstream's f32 polynomial: no f64 at all.
-// CHECK-FAST-LABEL: func.func @exp_f32(
-// CHECK-FAST-NOT: f64
-// CHECK-FAST-NOT: math.exp
-// CHECK-FAST: return
+// kernels=f64: evaluated in f64 and rounded once.
+// CHECK-F64-LABEL: func.func @exp_f32(
+// CHECK-F64-SAME: %[[X:.*]]: f32)
+// CHECK-F64-NOT: math.exp
+// CHECK-F64: %[[W:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-F64: arith.minnumf %[[W]]
+// CHECK-F64: math.roundeven
+// CHECK-F64-COUNT-2: math.fma
+// CHECK-F64: arith.fptosi
+// CHECK-F64: arith.shli
+// CHECK-F64: %[[Y:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK-F64: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK-F64: %[[R:.*]] = arith.select %[[NAN]], %[[X]], %[[Y]] : f32
+// CHECK-F64: return %[[R]]
+// upstream's f32 polynomial: no f64 either.
+// CHECK-UP-LABEL: func.func @exp_f32(
+// CHECK-UP-NOT: f64
+// CHECK-UP-NOT: math.exp
+// CHECK-UP: return
 func.func @exp_f32(%x: f32) -> f32 {
   %0 = math.exp %x : f32
   return %0 : f32
 }
 
-// Vectors widen lane by lane: log of vector<16xf32> computes on
-// vector<16xf64>, with the specials (0, negative, inf) selected after.
+// f32 log of a vector: denormal inputs scaled by 2^23, the exponent and
+// mantissa split with bitcasts on vector<16xi32>, no division; the
+// specials (0, negative, inf) selected after.
 // CHECK-LABEL: func.func @log_vector(
 // CHECK-NOT: math.log
-// CHECK: arith.extf %{{.*}} : vector<16xf32> to vector<16xf64>
-// CHECK: arith.bitcast %{{.*}} : vector<16xf64> to vector<16xi64>
-// CHECK: arith.divf %{{.*}} : vector<16xf64>
-// CHECK: arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
+// CHECK-NOT: arith.divf
+// CHECK: arith.bitcast %{{.*}} : vector<16xf32> to vector<16xi32>
+// CHECK-COUNT-3: arith.select
 // CHECK: return
-// fast=true leaves log alone (upstream's log is wrong on denormals).
-// CHECK-FAST-LABEL: func.func @log_vector(
-// CHECK-FAST: math.log %{{.*}} : vector<16xf32>
+// kernels=f64 widens lane by lane: log of vector<16xf32> computes on
+// vector<16xf64>.
+// CHECK-F64-LABEL: func.func @log_vector(
+// CHECK-F64-NOT: math.log
+// CHECK-F64: arith.extf %{{.*}} : vector<16xf32> to vector<16xf64>
+// CHECK-F64: arith.bitcast %{{.*}} : vector<16xf64> to vector<16xi64>
+// CHECK-F64: arith.divf %{{.*}} : vector<16xf64>
+// CHECK-F64: arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
+// CHECK-F64: return
+// upstream's log is wrong on denormals: left alone.
+// CHECK-UP-LABEL: func.func @log_vector(
+// CHECK-UP: math.log %{{.*}} : vector<16xf32>
 func.func @log_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.log %x : vector<16xf32>
   return %0 : vector<16xf32>
 }
 
-// sigmoid's and silu's decomposition n / (exp(y) + 1) is one f64
-// evaluation: a single rounding at the end, no f32 exp left.
+// tanh and erf have f32 kernels; expm1 has none: with the default it
+// keeps the f64 kernel.
+// CHECK-LABEL: func.func @tanh_erf_expm1(
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK-NOT: math.expm1
+// CHECK: return
+func.func @tanh_erf_expm1(%x: f32) -> (f32, f32, f32) {
+  %0 = math.tanh %x : f32
+  %1 = math.erf %x : f32
+  %2 = math.expm1 %x : f32
+  return %0, %1, %2 : f32, f32, f32
+}
+
+// sigmoid's and silu's decomposition n / (exp(y) + 1) is one function:
+// with the default, the quotient by the rounded denominator is corrected
+// by its exact residual (fma(-q, dHi, n)) and the denominator's error;
+// no f32 exp is left.
 // CHECK-LABEL: func.func @logistic(
 // CHECK-SAME: %[[N:.*]]: f32, %[[Y:.*]]: f32)
-// CHECK-DAG: %[[N64:.*]] = arith.extf %[[N]] : f32 to f64
-// CHECK-DAG: %[[Y64:.*]] = arith.extf %[[Y]] : f32 to f64
-// CHECK: %[[Q:.*]] = arith.divf %[[N64]], %{{.*}} : f64
-// CHECK: %[[S:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Q]] : f64
-// CHECK: %[[R:.*]] = arith.truncf %[[S]] : f64 to f32
+// CHECK-NOT: f64
+// CHECK: %[[T:.*]] = arith.divf %{{.*}}, %[[DHI:.*]] : f32
+// CHECK: %[[Q:.*]] = arith.mulf %[[N]], %[[T]] : f32
+// CHECK: %[[NQ:.*]] = arith.negf %[[Q]] : f32
+// CHECK: %[[RES:.*]] = math.fma %[[NQ]], %[[DHI]], %[[N]] : f32
+// CHECK: math.fma %{{.*}}, %[[T]], %[[Q]] : f32
 // CHECK-NOT: math.exp
-// CHECK: return %[[R]]
+// CHECK: return
+// kernels=f64: one f64 evaluation, a single rounding at the end.
+// CHECK-F64-LABEL: func.func @logistic(
+// CHECK-F64-SAME: %[[N:.*]]: f32, %[[Y:.*]]: f32)
+// CHECK-F64-DAG: %[[N64:.*]] = arith.extf %[[N]] : f32 to f64
+// CHECK-F64-DAG: %[[Y64:.*]] = arith.extf %[[Y]] : f32 to f64
+// CHECK-F64: %[[Q:.*]] = arith.divf %[[N64]], %{{.*}} : f64
+// CHECK-F64: %[[S:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Q]] : f64
+// CHECK-F64: %[[R:.*]] = arith.truncf %[[S]] : f64 to f32
+// CHECK-F64-NOT: math.exp
+// CHECK-F64: return %[[R]]
 func.func @logistic(%n: f32, %y: f32) -> f32 {
   %one = arith.constant 1.0 : f32
   %e = math.exp %y : f32
@@ -65,13 +122,16 @@ func.func @logistic(%n: f32, %y: f32) -> f32 {
 }
 
 // Not rewritten: f64 functions (libm is correctly rounded enough there),
-// functions without an f64 kernel (sin), and a sum with something other
-// than 1.
+// functions without a kernel (sin), and a sum with something other than 1
+// (its exp is rewritten alone).
 // CHECK-LABEL: func.func @untouched(
 // CHECK: math.exp %{{.*}} : f64
 // CHECK: math.sin %{{.*}} : f32
-// CHECK: arith.addf %{{.*}} : f32
-// CHECK: arith.divf %{{.*}} : f32
+// CHECK: %[[S:.*]] = arith.addf %{{.*}} : f32
+// CHECK: arith.divf %{{.*}}, %[[S]] : f32
+// CHECK-F64-LABEL: func.func @untouched(
+// CHECK-F64: math.exp %{{.*}} : f64
+// CHECK-F64: math.sin %{{.*}} : f32
 func.func @untouched(%d: f64, %x: f32) -> (f64, f32, f32) {
   %0 = math.exp %d : f64
   %1 = math.sin %x : f32

@@ -1,0 +1,254 @@
+//===- F32MathKernels.cpp - f32 exp/log/tanh/erf/logistic within 1 ulp ----===//
+//
+// The default kernels of --stax-approximate-math (`kernels=f32`): computed
+// in f32 (sixteen lanes per AVX-512 vector, against eight for the float64
+// kernels), arranged so that the result is within 1 ulp of the exact value
+// over the whole f32 range, denormal results and overflow included, like
+// PyTorch's vectorized CPU kernels. What makes that possible in f32 is to
+// round the large terms once: e^x is 2^k (1 + r s(r)) with the last step one
+// fma; the logistic n / (e^y + 1) carries its denominator as an unevaluated
+// sum of two floats and corrects the quotient by its exact residual.
+// Measured maxima (bench/ulp_error.py, docs/Numerics.md) are stated with
+// each kernel; the polynomials come from scripts/gen-f32-math-coefficients.py.
+//
+//===----------------------------------------------------------------------===//
+#include "MathBuilder.h"
+#include "MathKernels.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include <cmath>
+
+using namespace mlir;
+using mlir::stax::codegen::MathBuilder;
+
+namespace {
+
+using P = arith::CmpFPredicate;
+
+constexpr double kLog2E = 1.4426950408889634;
+/// ln 2 = kLn2Hi + kLn2Lo, kLn2Hi with 9 significant bits so that k * kLn2Hi
+/// is exact for every |k| < 2^15 (Cody and Waite).
+constexpr double kLn2Hi = 0.693359375;
+constexpr double kLn2Lo = -2.1219444005469057e-4;
+
+// e^r = 1 + r (1 + r Q(r)) on |r| <= ln2 / 2; Q's weighted error (|r|^2
+// |Q - exact|) is 4.6e-9 with the coefficients rounded to f32.
+constexpr double kExpQ[] = {0.5, 0.166665181517601, 0.04166620597243309,
+                            0.008368883281946182, 0.001395047060213983};
+// tanh(x) = x + x^3 T(x^2) for |x| < kTanhSmall; |x^2 (T - exact)| < 4.7e-9.
+constexpr double kTanhSmall = 0.9;
+constexpr double kTanhT[] = {
+    -0.3333333134651184,   0.13333295285701752,  -0.05396293103694916,
+    0.021832557395100594,  -0.00871924590319395, 0.0032553921919316053,
+    -0.0009715387132018805, 0.00016041733033489436};
+/// tanh(x) rounds to 1 in f32 from about 9.01 on.
+constexpr double kTanhOne = 9.5;
+// erf(x) = x + x E(x^2) for |x| < 1; |E - exact| < 7.2e-9.
+constexpr double kErfE[] = {
+    0.12837916612625122,    -0.37612637877464294,  0.11283782869577408,
+    -0.02686544507741928,   0.005221074912697077,  -0.0008484710706397891,
+    0.00011270541290286928, -9.680125913291704e-06};
+// erfc(a) = e^(-a^2) C(a - 2.5) for 1 <= a <= 4: |e^(-a^2) (C - exact)|
+// < 3.7e-9. erf(a) rounds to 1 in f32 from about 3.92 on.
+constexpr double kErfCenter = 2.5, kErfOne = 4.0;
+constexpr double kErfcC[] = {
+    0.21080760657787323,  -0.07434218376874924,   0.024914631620049477,
+    -0.008132237009704113, 0.002302509965375066,  -0.0006611378048546612,
+    0.000543294008821249, 0.0002250491816084832,  0.00010684064909582958};
+// ln(1 + f) = f + f^2 (-1/2 + f R(f)) for f in [sqrt(1/2) - 1, sqrt(2) - 1];
+// |f^3 (R - exact) / ln(1 + f)| < 7.6e-9.
+constexpr double kLogR[] = {
+    0.3333333134651184,   -0.250008225440979,   0.20001226663589478,
+    -0.16623353958129883, 0.14201776683330536,  -0.13160233199596405,
+    0.12761467695236206,  -0.07634225487709045};
+
+/// e^x = 2^k (1 + r s) with k integral (as a float), r = x - k ln 2 in
+/// [-ln2/2, ln2/2] (rounded once) and s = 1 + r Q(r).
+struct ExpParts {
+  Value k, r, s;
+};
+
+ExpParts expParts(MathBuilder &f, Value x) {
+  Value k = f.roundEven(f.mul(x, f.constant(kLog2E)));
+  Value negK = f.neg(k);
+  // x - k * kLn2Hi is exact (Sterbenz); the second step rounds once.
+  Value r = f.fma(negK, f.constant(kLn2Lo),
+                  f.fma(negK, f.constant(kLn2Hi), x));
+  Value s = f.fma(r, f.polynomial(r, kExpQ), f.constant(1.0));
+  return {k, r, s};
+}
+
+/// e^x within 0.86 ulp. k is in [-150, 128]: 2^k is applied as two normal
+/// powers of two, so that a denormal result is rounded once.
+Value expKernel(MathBuilder &f, Value x) {
+  x = f.maxNum(f.minNum(x, 89.0), -104.0);
+  auto [k, r, s] = expParts(f, x);
+  Value p = f.fma(r, s, f.constant(1.0));
+  Value ki = f.toInt(k);
+  Value half = arith::ShRSIOp::create(f.getBuilder(), f.getLoc(), ki,
+                                      f.intConstant(1));
+  return f.mul(f.mul(p, f.exp2Int(half)), f.exp2Int(f.subInt(ki, half)));
+}
+
+/// tanh within 0.93 ulp: the odd polynomial below kTanhSmall, else
+/// 1 - 2 / (e^(2|x|) + 1) with the denominator rounded once.
+Value tanhKernel(MathBuilder &f, Value x) {
+  Value a = f.minNum(f.abs(x), kTanhOne);
+  Value u = f.mul(a, a);
+  Value small = f.fma(f.mul(u, a), f.polynomial(u, kTanhT), a);
+  auto [k, r, s] = expParts(f, f.add(a, a));
+  Value p = f.fma(r, s, f.constant(1.0));
+  Value d = f.fma(f.exp2Int(f.toInt(k)), p, f.constant(1.0));
+  Value large = f.sub(f.constant(1.0), f.div(f.constant(2.0), d));
+  return f.copySign(
+      f.select(f.cmp(P::OLT, a, f.constant(kTanhSmall)), small, large), x);
+}
+
+/// erf within 1 ulp (measured 0.9): x + x E(x^2) below 1; above,
+/// 1 - e^(-a^2) C(a) with e^(-a^2) from the exact square a^2 = q + d.
+Value erfKernel(MathBuilder &f, Value x) {
+  Value a = f.abs(x);
+  Value small = f.fma(x, f.polynomial(f.mul(x, x), kErfE), x);
+  Value b = f.minNum(a, kErfOne);
+  Value q = f.mul(b, b);
+  Value d = f.fma(b, b, f.neg(q)); // b^2 - q, exact
+  auto [k, r, s] = expParts(f, f.neg(q));
+  // e^(-q - d) = 2^k (1 + r' s) with r' = r - d (|d| < 2^-20 is below the
+  // polynomial's sensitivity to r).
+  Value p = f.fma(f.sub(r, d), s, f.constant(1.0));
+  Value g = f.mul(p, f.exp2Int(f.toInt(k))); // k in [-24, -1]
+  Value c = f.polynomial(f.sub(b, f.constant(kErfCenter)), kErfcC);
+  Value large = f.copySign(f.fma(f.neg(g), c, f.constant(1.0)), x);
+  return f.select(f.cmp(P::OLT, a, f.constant(1.0)), small, large);
+}
+
+/// ln x within 1 ulp: x = 2^e m, ln x = e ln2 + ln(1 + f) with f = m - 1
+/// exact; the large terms are added last. Denormal inputs are scaled by
+/// 2^23 first.
+Value logKernel(MathBuilder &f, Value x) {
+  constexpr double kSmallestNormal = 0x1p-126;
+  Value denormal = f.cmp(P::OLT, x, f.constant(kSmallestNormal));
+  auto [e, m] = f.splitExponent(
+      f.select(denormal, f.mul(x, f.constant(0x1p23)), x));
+  e = f.select(denormal, f.sub(e, f.constant(23.0)), e);
+  Value g = f.sub(m, f.constant(1.0));
+  Value c = f.mul(f.mul(g, g),
+                  f.fma(g, f.polynomial(g, kLogR), f.constant(-0.5)));
+  Value lo = f.add(g, f.fma(e, f.constant(kLn2Lo), c));
+  Value y = f.fma(e, f.constant(kLn2Hi), lo);
+  Value inf = f.constant(INFINITY);
+  y = f.select(f.cmp(P::OEQ, x, inf), inf, y);
+  y = f.select(f.cmp(P::OEQ, x, f.constant(0.0)), f.constant(-INFINITY), y);
+  return f.select(f.cmp(P::OLT, x, f.constant(0.0)), f.constant(NAN), y);
+}
+
+using Kernel = Value (*)(MathBuilder &, Value);
+
+/// Rewrites an f32 (or vector of f32) `OpT` into `kernel`, keeping NaN
+/// inputs as they are.
+template <typename OpT>
+struct F32KernelPattern : OpRewritePattern<OpT> {
+  F32KernelPattern(MLIRContext *ctx, Kernel kernel)
+      : OpRewritePattern<OpT>(ctx, /*benefit=*/2), kernel(kernel) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op->getOperand(0);
+    if (!getElementTypeOrSelf(x.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    MathBuilder f(rewriter, op.getLoc(), x.getType(), rewriter.getF32Type());
+    Value y = kernel(f, x);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, f.cmp(P::UNO, x, x), x,
+                                                 y);
+    return success();
+  }
+
+  Kernel kernel;
+};
+
+/// n / (e^y + 1), the logistic function's form after decomposition
+/// (sigmoid: n = 1, y = -x; silu: n = x), within 0.9 ulp. The denominator
+/// D = 2^k (1 + r s) + 1 is kept as dHi + dLo (dHi rounded once, dLo its
+/// error), and the quotient q = n / dHi is corrected by its residual:
+/// q + (n - q dHi - q dLo) / dHi. Where e^y would overflow, the quotient is
+/// computed for 2^-j D and scaled by 2^-j after, so that results near the
+/// denormal range are rounded once (and n e^-y is right for n near
+/// FLT_MAX).
+struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
+  F32LogisticPattern(MLIRContext *ctx)
+      : OpRewritePattern<arith::DivFOp>(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    Value n, y;
+    if (!getElementTypeOrSelf(op.getType()).isF32() ||
+        failed(stax::codegen::matchLogistic(op, n, y)))
+      return rewriter.notifyMatchFailure(op, "not f32 n / (exp(y) + 1)");
+    MathBuilder f(rewriter, op.getLoc(), op.getType(), rewriter.getF32Type());
+    rewriter.replaceOp(op, logistic(f, n, y));
+    return success();
+  }
+
+  static Value logistic(MathBuilder &f, Value n, Value y) {
+    // e^-50 + 1 rounds to 1; n e^-200 is 0 for every finite n.
+    auto [k, r, s] = expParts(f, f.maxNum(f.minNum(y, 200.0), -50.0));
+    // D = 2^-j (2^i (1 + r s) + 2^j) with i = k - j <= 64, j >= 0; the
+    // 2^-j term is negligible beside 2^64 from j = 100 on (and 2^-j not
+    // normal from 127 on).
+    OpBuilder &b = f.getBuilder();
+    Location loc = f.getLoc();
+    Value ki = f.toInt(k);
+    Value j = arith::MaxSIOp::create(b, loc, f.subInt(ki, f.intConstant(64)),
+                                     f.intConstant(0));
+    Value big = f.exp2Int(f.subInt(ki, j));
+    Value small = f.exp2Int(f.subInt(
+        f.intConstant(0),
+        arith::MinSIOp::create(b, loc, j, f.intConstant(100))));
+    Value bigR = f.mul(big, r); // exact
+    // big + small rounded, and its error (Fast2Sum, larger operand first).
+    Value sum = f.add(big, small);
+    Value kPositive = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sgt, ki, f.intConstant(0));
+    Value sumError = f.select(kPositive, f.add(f.sub(big, sum), small),
+                              f.add(f.sub(small, sum), big));
+    Value dHi = f.fma(bigR, s, sum);
+    Value dLo = f.add(f.fma(bigR, s, f.sub(sum, dHi)), sumError);
+    Value t = f.div(f.constant(1.0), dHi);
+    Value q = f.mul(n, t);
+    Value residual = f.fma(f.neg(q), dHi, n); // exact
+    // The sign of q, which a zero quotient of -0 loses in the fmas.
+    Value corrected =
+        f.copySign(f.fma(f.fma(f.neg(q), dLo, residual), t, q), q);
+    // An infinite n keeps n / dHi (the residual would be NaN).
+    Value nIsInf = f.cmp(P::OEQ, f.abs(n), f.constant(INFINITY));
+    // Scaled by 2^-j in two steps (j <= 225): one rounding into the
+    // denormal range.
+    Value halfJ = arith::ShRSIOp::create(b, loc, j, f.intConstant(1));
+    Value result = f.mul(
+        f.mul(f.select(nIsInf, q, corrected),
+              f.exp2Int(f.subInt(f.intConstant(0), halfJ))),
+        f.exp2Int(f.subInt(halfJ, j)));
+    // e^+inf + 1 = inf: n / inf is +-0, or NaN for an infinite n.
+    Value yIsInf = f.cmp(P::OEQ, y, f.constant(INFINITY));
+    result = f.select(yIsInf, f.mul(n, f.constant(0.0)), result);
+    return f.select(f.cmp(P::UNO, y, y), y, result);
+  }
+};
+
+} // namespace
+
+void mlir::stax::codegen::populateF32LogisticPattern(
+    RewritePatternSet &patterns) {
+  patterns.add<F32LogisticPattern>(patterns.getContext());
+}
+
+void mlir::stax::codegen::populateF32MathKernelPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<F32KernelPattern<math::ExpOp>>(ctx, expKernel);
+  patterns.add<F32KernelPattern<math::LogOp>>(ctx, logKernel);
+  patterns.add<F32KernelPattern<math::TanhOp>>(ctx, tanhKernel);
+  patterns.add<F32KernelPattern<math::ErfOp>>(ctx, erfKernel);
+}
