@@ -101,9 +101,11 @@ public:
     // x * (1 + x/2! + ... + x^9/10!) for |x| <= ln2 / 2: error < 1e-12.
     SmallVector<double> series = taylorExp(10);
     Value small = mul(x, polynomial(x, ArrayRef<double>(series).drop_front()));
-    Value large = sub(exp(x), constant(1.0));
+    Value e = exp(x);
+    Value large = sub(e, constant(1.0));
+    Value a = abs(x);
     Value isSmall =
-        cmp(arith::CmpFPredicate::OLT, abs(x), constant(std::log(2.0) / 2));
+        cmp(arith::CmpFPredicate::OLT, a, constant(std::log(2.0) / 2));
     return select(isSmall, small, large);
   }
 
@@ -124,8 +126,10 @@ public:
 
   /// erfc(x) for 0 <= x <= kErfcMax, relative error ~1e-12.
   Value erfcNonNegative(Value x) {
-    Value t = div(constant(2.0), add(x, constant(2.0)));
-    Value u = mul(sub(t, constant(kErfcMid)), constant(kErfcScale));
+    Value two = constant(2.0);
+    Value t = div(two, add(x, two));
+    Value centered = sub(t, constant(kErfcMid));
+    Value u = mul(centered, constant(kErfcScale));
     Value p = chebyshev(u, kErfcChebyshev);
     // x * x is exact: x has 24 significant bits.
     return mul(t, exp(fma(neg(x), x, p)));
@@ -160,13 +164,18 @@ Value logSpecials(F64Builder &f, Value x, Value finite) {
   using P = arith::CmpFPredicate;
   Value inf = f.constant(INFINITY);
   Value r = f.select(f.cmp(P::OEQ, x, inf), inf, finite);
-  r = f.select(f.cmp(P::OEQ, x, f.constant(0.0)), f.constant(-INFINITY), r);
-  return f.select(f.cmp(P::OLT, x, f.constant(0.0)), f.constant(NAN), r);
+  Value zero = f.constant(0.0);
+  Value minusInf = f.constant(-INFINITY);
+  r = f.select(f.cmp(P::OEQ, x, zero), minusInf, r);
+  Value nan = f.constant(NAN);
+  return f.select(f.cmp(P::OLT, x, zero), nan, r);
 }
 
 Value logKernel(F64Builder &f, Value x) {
   auto [e, lnM] = f.logParts(x);
-  Value r = f.fma(e, f.constant(kLn2Hi), f.fma(e, f.constant(kLn2Lo), lnM));
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value lo = f.fma(e, ln2Lo, lnM);
+  Value r = f.fma(e, f.constant(kLn2Hi), lo);
   return logSpecials(f, x, r);
 }
 
@@ -177,7 +186,8 @@ Value log2Kernel(F64Builder &f, Value x) {
 
 Value log10Kernel(F64Builder &f, Value x) {
   auto [e, lnM] = f.logParts(x);
-  Value r = f.fma(e, f.constant(kLog10Of2), f.mul(lnM, f.constant(kLog10E)));
+  Value lo = f.mul(lnM, f.constant(kLog10E));
+  Value r = f.fma(e, f.constant(kLog10Of2), lo);
   return logSpecials(f, x, r);
 }
 
@@ -187,7 +197,9 @@ Value log1pKernel(F64Builder &f, Value x) {
   // rounding of u to first order (f64-accurate for x > -1).
   Value u = f.add(x, f.constant(1.0));
   auto [e, lnM] = f.logParts(u);
-  Value lnU = f.fma(e, f.constant(kLn2Hi), f.fma(e, f.constant(kLn2Lo), lnM));
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value lo = f.fma(e, ln2Lo, lnM);
+  Value lnU = f.fma(e, f.constant(kLn2Hi), lo);
   Value r = f.mul(lnU, f.div(x, f.sub(u, f.constant(1.0))));
   r = f.select(f.cmp(P::OEQ, u, f.constant(1.0)), x, r);
   return logSpecials(f, u, r);
@@ -219,8 +231,8 @@ Value erfKernel(F64Builder &f, Value x) {
   }
   Value small = f.mul(x, f.polynomial(f.mul(x, x), series));
   Value a = f.abs(x);
-  Value large = f.copySign(
-      f.sub(f.constant(1.0), f.erfcNonNegative(f.minNum(a, kErfcMax))), x);
+  Value erfc = f.erfcNonNegative(f.minNum(a, kErfcMax));
+  Value large = f.copySign(f.sub(f.constant(1.0), erfc), x);
   Value isSmall =
       f.cmp(arith::CmpFPredicate::OLT, a, f.constant(kErfTaylorMax));
   return f.select(isSmall, small, large);
@@ -288,12 +300,12 @@ struct LogisticPattern : OpRewritePattern<arith::DivFOp> {
     // exp(+inf) + 1 stays inf (n / inf is 0, or NaN for n = +-inf), as in
     // f32; NaN operands give NaN through the division.
     Value inf = f.constant(INFINITY);
-    Value denominator =
-        f.select(f.cmp(arith::CmpFPredicate::OEQ, y, inf), inf,
-                 f.add(f.exp(y), f.constant(1.0)));
+    Value isInf = f.cmp(arith::CmpFPredicate::OEQ, y, inf);
+    Value e = f.exp(y);
+    Value denominator = f.select(isInf, inf, f.add(e, f.constant(1.0)));
     Value isNaN = f.cmp(arith::CmpFPredicate::UNO, y, y);
-    Value quotient =
-        f.select(isNaN, f.constant(NAN), f.div(n, denominator));
+    Value nan = f.constant(NAN);
+    Value quotient = f.select(isNaN, nan, f.div(n, denominator));
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, quotient);
     return success();
   }

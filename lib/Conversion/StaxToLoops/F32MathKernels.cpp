@@ -70,78 +70,104 @@ struct ExpParts {
   Value k, r, s;
 };
 
+// Each statement creates its ops in one order: C++ leaves the order in
+// which a call's arguments are evaluated unspecified (GCC and Clang
+// differ), and the IR must not depend on the compiler.
+
 ExpParts expParts(MathBuilder &f, Value x) {
-  Value k = f.roundEven(f.mul(x, f.constant(kLog2E)));
+  Value log2E = f.constant(kLog2E);
+  Value k = f.roundEven(f.mul(x, log2E));
   Value negK = f.neg(k);
   // x - k * kLn2Hi is exact (Sterbenz); the second step rounds once.
-  Value r = f.fma(negK, f.constant(kLn2Lo),
-                  f.fma(negK, f.constant(kLn2Hi), x));
-  Value s = f.fma(r, f.polynomial(r, kExpQ), f.constant(1.0));
+  Value ln2Hi = f.constant(kLn2Hi);
+  Value reduced = f.fma(negK, ln2Hi, x);
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value r = f.fma(negK, ln2Lo, reduced);
+  Value q = f.polynomial(r, kExpQ);
+  Value s = f.fma(r, q, f.constant(1.0));
   return {k, r, s};
 }
 
-/// e^x within 0.86 ulp. k is in [-150, 128]: 2^k is applied as two normal
+/// 2^k as an f32 power of two, for k (integral f32) with a normal 2^k.
+Value exp2Of(MathBuilder &f, Value k) { return f.exp2Int(f.toInt(k)); }
+
+/// e^x within 0.874 ulp. k is in [-150, 128]: 2^k is applied as two normal
 /// powers of two, so that a denormal result is rounded once.
 Value expKernel(MathBuilder &f, Value x) {
   x = f.maxNum(f.minNum(x, 89.0), -104.0);
   auto [k, r, s] = expParts(f, x);
   Value p = f.fma(r, s, f.constant(1.0));
   Value ki = f.toInt(k);
-  Value half = arith::ShRSIOp::create(f.getBuilder(), f.getLoc(), ki,
-                                      f.intConstant(1));
-  return f.mul(f.mul(p, f.exp2Int(half)), f.exp2Int(f.subInt(ki, half)));
+  Value half = f.shiftRightSigned(ki, 1);
+  Value scaled = f.mul(p, f.exp2Int(half));
+  return f.mul(scaled, f.exp2Int(f.subInt(ki, half)));
 }
 
-/// tanh within 0.93 ulp: the odd polynomial below kTanhSmall, else
+/// tanh within 0.957 ulp: the odd polynomial below kTanhSmall, else
 /// 1 - 2 / (e^(2|x|) + 1) with the denominator rounded once.
 Value tanhKernel(MathBuilder &f, Value x) {
   Value a = f.minNum(f.abs(x), kTanhOne);
   Value u = f.mul(a, a);
-  Value small = f.fma(f.mul(u, a), f.polynomial(u, kTanhT), a);
+  Value cube = f.mul(u, a);
+  Value small = f.fma(cube, f.polynomial(u, kTanhT), a);
   auto [k, r, s] = expParts(f, f.add(a, a));
   Value p = f.fma(r, s, f.constant(1.0));
-  Value d = f.fma(f.exp2Int(f.toInt(k)), p, f.constant(1.0));
-  Value large = f.sub(f.constant(1.0), f.div(f.constant(2.0), d));
-  return f.copySign(
-      f.select(f.cmp(P::OLT, a, f.constant(kTanhSmall)), small, large), x);
+  Value pow2 = exp2Of(f, k);
+  Value d = f.fma(pow2, p, f.constant(1.0));
+  Value quotient = f.div(f.constant(2.0), d);
+  Value large = f.sub(f.constant(1.0), quotient);
+  Value isSmall = f.cmp(P::OLT, a, f.constant(kTanhSmall));
+  return f.copySign(f.select(isSmall, small, large), x);
 }
 
-/// erf within 1 ulp (measured 0.9): x + x E(x^2) below 1; above,
-/// 1 - e^(-a^2) C(a) with e^(-a^2) from the exact square a^2 = q + d.
+/// erf within 0.978 ulp: x + x E(x^2) below 1; above, 1 - e^(-a^2) C(a)
+/// with e^(-a^2) from the exact square a^2 = q + d.
 Value erfKernel(MathBuilder &f, Value x) {
   Value a = f.abs(x);
-  Value small = f.fma(x, f.polynomial(f.mul(x, x), kErfE), x);
+  Value e = f.polynomial(f.mul(x, x), kErfE);
+  Value small = f.fma(x, e, x);
   Value b = f.minNum(a, kErfOne);
   Value q = f.mul(b, b);
-  Value d = f.fma(b, b, f.neg(q)); // b^2 - q, exact
-  auto [k, r, s] = expParts(f, f.neg(q));
+  Value negQ = f.neg(q);
+  Value d = f.fma(b, b, negQ); // b^2 - q, exact
+  auto [k, r, s] = expParts(f, negQ);
   // e^(-q - d) = 2^k (1 + r' s) with r' = r - d (|d| < 2^-20 is below the
   // polynomial's sensitivity to r).
-  Value p = f.fma(f.sub(r, d), s, f.constant(1.0));
-  Value g = f.mul(p, f.exp2Int(f.toInt(k))); // k in [-24, -1]
+  Value rd = f.sub(r, d);
+  Value p = f.fma(rd, s, f.constant(1.0));
+  Value g = f.mul(p, exp2Of(f, k)); // k in [-24, -1]
   Value c = f.polynomial(f.sub(b, f.constant(kErfCenter)), kErfcC);
-  Value large = f.copySign(f.fma(f.neg(g), c, f.constant(1.0)), x);
-  return f.select(f.cmp(P::OLT, a, f.constant(1.0)), small, large);
+  Value negG = f.neg(g);
+  Value large = f.copySign(f.fma(negG, c, f.constant(1.0)), x);
+  Value isSmall = f.cmp(P::OLT, a, f.constant(1.0));
+  return f.select(isSmall, small, large);
 }
 
-/// ln x within 1 ulp: x = 2^e m, ln x = e ln2 + ln(1 + f) with f = m - 1
-/// exact; the large terms are added last. Denormal inputs are scaled by
-/// 2^23 first.
+/// ln x within 0.847 ulp: x = 2^e m, ln x = e ln2 + ln(1 + g) with
+/// g = m - 1 exact; the large terms are added last. Denormal inputs are
+/// scaled by 2^23 first.
 Value logKernel(MathBuilder &f, Value x) {
   constexpr double kSmallestNormal = 0x1p-126;
   Value denormal = f.cmp(P::OLT, x, f.constant(kSmallestNormal));
-  auto [e, m] = f.splitExponent(
-      f.select(denormal, f.mul(x, f.constant(0x1p23)), x));
-  e = f.select(denormal, f.sub(e, f.constant(23.0)), e);
+  Value scaled = f.mul(x, f.constant(0x1p23));
+  auto [e, m] = f.splitExponent(f.select(denormal, scaled, x));
+  Value e23 = f.sub(e, f.constant(23.0));
+  e = f.select(denormal, e23, e);
   Value g = f.sub(m, f.constant(1.0));
-  Value c = f.mul(f.mul(g, g),
-                  f.fma(g, f.polynomial(g, kLogR), f.constant(-0.5)));
-  Value lo = f.add(g, f.fma(e, f.constant(kLn2Lo), c));
-  Value y = f.fma(e, f.constant(kLn2Hi), lo);
+  Value g2 = f.mul(g, g);
+  Value rg = f.polynomial(g, kLogR);
+  Value c = f.mul(g2, f.fma(g, rg, f.constant(-0.5)));
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value lo = f.add(g, f.fma(e, ln2Lo, c));
+  Value ln2Hi = f.constant(kLn2Hi);
+  Value y = f.fma(e, ln2Hi, lo);
   Value inf = f.constant(INFINITY);
   y = f.select(f.cmp(P::OEQ, x, inf), inf, y);
-  y = f.select(f.cmp(P::OEQ, x, f.constant(0.0)), f.constant(-INFINITY), y);
-  return f.select(f.cmp(P::OLT, x, f.constant(0.0)), f.constant(NAN), y);
+  Value zero = f.constant(0.0);
+  Value minusInf = f.constant(-INFINITY);
+  y = f.select(f.cmp(P::OEQ, x, zero), minusInf, y);
+  Value nan = f.constant(NAN);
+  return f.select(f.cmp(P::OLT, x, zero), nan, y);
 }
 
 using Kernel = Value (*)(MathBuilder &, Value);
@@ -197,42 +223,40 @@ struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
     // D = 2^-j (2^i (1 + r s) + 2^j) with i = k - j <= 64, j >= 0; the
     // 2^-j term is negligible beside 2^64 from j = 100 on (and 2^-j not
     // normal from 127 on).
-    OpBuilder &b = f.getBuilder();
-    Location loc = f.getLoc();
     Value ki = f.toInt(k);
-    Value j = arith::MaxSIOp::create(b, loc, f.subInt(ki, f.intConstant(64)),
-                                     f.intConstant(0));
+    Value j = f.maxInt(f.subInt(ki, f.intConstant(64)), 0);
     Value big = f.exp2Int(f.subInt(ki, j));
-    Value small = f.exp2Int(f.subInt(
-        f.intConstant(0),
-        arith::MinSIOp::create(b, loc, j, f.intConstant(100))));
+    Value small = f.exp2Int(f.negInt(f.minInt(j, 100)));
     Value bigR = f.mul(big, r); // exact
     // big + small rounded, and its error (Fast2Sum, larger operand first).
     Value sum = f.add(big, small);
-    Value kPositive = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::sgt, ki, f.intConstant(0));
-    Value sumError = f.select(kPositive, f.add(f.sub(big, sum), small),
-                              f.add(f.sub(small, sum), big));
+    Value kPositive = f.cmpInt(arith::CmpIPredicate::sgt, ki, 0);
+    Value bigFirst = f.add(f.sub(big, sum), small);
+    Value smallFirst = f.add(f.sub(small, sum), big);
+    Value sumError = f.select(kPositive, bigFirst, smallFirst);
     Value dHi = f.fma(bigR, s, sum);
-    Value dLo = f.add(f.fma(bigR, s, f.sub(sum, dHi)), sumError);
+    Value dLoPart = f.fma(bigR, s, f.sub(sum, dHi));
+    Value dLo = f.add(dLoPart, sumError);
     Value t = f.div(f.constant(1.0), dHi);
     Value q = f.mul(n, t);
-    Value residual = f.fma(f.neg(q), dHi, n); // exact
+    Value negQ = f.neg(q);
+    Value residual = f.fma(negQ, dHi, n); // exact
+    Value correction = f.fma(negQ, dLo, residual);
     // The sign of q, which a zero quotient of -0 loses in the fmas.
-    Value corrected =
-        f.copySign(f.fma(f.fma(f.neg(q), dLo, residual), t, q), q);
+    Value corrected = f.copySign(f.fma(correction, t, q), q);
     // An infinite n keeps n / dHi (the residual would be NaN).
-    Value nIsInf = f.cmp(P::OEQ, f.abs(n), f.constant(INFINITY));
+    Value inf = f.constant(INFINITY);
+    Value nIsInf = f.cmp(P::OEQ, f.abs(n), inf);
+    Value quotient = f.select(nIsInf, q, corrected);
     // Scaled by 2^-j in two steps (j <= 225): one rounding into the
     // denormal range.
-    Value halfJ = arith::ShRSIOp::create(b, loc, j, f.intConstant(1));
-    Value result = f.mul(
-        f.mul(f.select(nIsInf, q, corrected),
-              f.exp2Int(f.subInt(f.intConstant(0), halfJ))),
-        f.exp2Int(f.subInt(halfJ, j)));
+    Value halfJ = f.shiftRightSigned(j, 1);
+    Value scaled = f.mul(quotient, f.exp2Int(f.negInt(halfJ)));
+    Value result = f.mul(scaled, f.exp2Int(f.subInt(halfJ, j)));
     // e^+inf + 1 = inf: n / inf is +-0, or NaN for an infinite n.
-    Value yIsInf = f.cmp(P::OEQ, y, f.constant(INFINITY));
-    result = f.select(yIsInf, f.mul(n, f.constant(0.0)), result);
+    Value yIsInf = f.cmp(P::OEQ, y, inf);
+    Value overInf = f.mul(n, f.constant(0.0));
+    result = f.select(yIsInf, overInf, result);
     return f.select(f.cmp(P::UNO, y, y), y, result);
   }
 };

@@ -88,6 +88,20 @@ public:
   Value shiftLeft(Value x, int64_t n) {
     return arith::ShLIOp::create(b, loc, x, intConstant(n));
   }
+  /// x / 2^n rounded toward -inf.
+  Value shiftRightSigned(Value x, int64_t n) {
+    return arith::ShRSIOp::create(b, loc, x, intConstant(n));
+  }
+  Value negInt(Value x) { return subInt(intConstant(0), x); }
+  Value minInt(Value x, int64_t c) {
+    return arith::MinSIOp::create(b, loc, x, intConstant(c));
+  }
+  Value maxInt(Value x, int64_t c) {
+    return arith::MaxSIOp::create(b, loc, x, intConstant(c));
+  }
+  Value cmpInt(arith::CmpIPredicate p, Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, p, x, intConstant(c));
+  }
 
   /// 2^k for an integer `k` (of the float's width) whose power of two is a
   /// normal number: the exponent bits, shifted into place.
@@ -107,11 +121,10 @@ public:
     Value bits = bitsOf(x);
     Value biased = arith::ShRUIOp::create(b, loc, bits,
                                           intConstant(mantissaBits));
-    Value mantissa = arith::OrIOp::create(
-        b, loc,
-        arith::AndIOp::create(
-            b, loc, bits, intConstant((int64_t(1) << mantissaBits) - 1)),
-        intConstant(bias << mantissaBits));
+    Value fraction = arith::AndIOp::create(
+        b, loc, bits, intConstant((int64_t(1) << mantissaBits) - 1));
+    Value mantissa = arith::OrIOp::create(b, loc, fraction,
+                                          intConstant(bias << mantissaBits));
     Value m = fromBits(mantissa); // [1, 2)
     Value e = arith::SIToFPOp::create(b, loc, floatType,
                                       subInt(biased, intConstant(bias)));
