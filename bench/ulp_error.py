@@ -7,8 +7,9 @@ pattern drawn at random in every window of `--stride` consecutive patterns,
 positive and negative finite floats, restricted to the function's domain)
 is evaluated by
 
-  - the compiled code with the default options (`approximate-math=true`:
-    MLIR's polynomial approximations, `--stax-approximate-math`),
+  - the compiled code with the default options (`approximate-math=true
+    math-kernels=f32`: `--stax-approximate-math`'s f32 kernels for exp,
+    log, tanh, erf and sigmoid/silu, its f64 kernels for the others),
   - the compiled code with `approximate-math=false` (libm / LLVM
     intrinsics),
   - PyTorch eager in float32 (torch.exp, F.gelu, ... on the same input),
@@ -335,7 +336,8 @@ def main():
 
     print("Max ulp error against float64; stride %d (one input in every %d "
           "bit patterns), %d threads" % (a.stride, a.stride, a.threads))
-    print("compiled: default options (approximate-math=true); no-approx: "
+    print("compiled: default options (approximate-math=true "
+          "math-kernels=f32); no-approx: "
           "approximate-math=false; torch: eager f32, torch %s"
           % torch.__version__)
     fmt = "%-11s %-14s %8s | %9s %-16s %8s | %9s %-16s | %9s %-16s"
