@@ -55,7 +55,7 @@ def main():
     # e^r = 1 + r (1 + r Q(r)): Q's error costs r^2.
     report("kExpQ", vectorize(
         lambda r: (mp.expm1(r) - r) / r**2 if r else mp.mpf(1) / 2),
-        -half_ln2, half_ln2, 4, lambda r: r * r)
+        -half_ln2, half_ln2, 5, lambda r: r * r)
     # tanh(x) = x + x^3 T(x^2), u = x^2 < 0.81: T's error costs ~u.
     report("kTanhT", vectorize(
         lambda u: (mp.tanh(mp.sqrt(u)) - mp.sqrt(u)) / mp.sqrt(u)**3

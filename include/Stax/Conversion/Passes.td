@@ -331,14 +331,13 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     `silu` decompose into, `n / (exp(y) + 1)`, is rewritten as one
     function (rounding exp(y) and the sum separately would add 2 ulp).
 
-    `kernels=f32` (the default) computes exp, log, tanh, erf and the
-    logistic form in f32 arithmetic, within 1 ulp of the exact value (the
+    `kernels=f32` (the default) computes exp, expm1, log, log1p, tanh, erf
+    and the logistic form in f32 arithmetic, within 1 ulp of the exact value (the
     accuracy of PyTorch's vectorized CPU kernels): Cody-Waite reduction and
     `e^x = 2^k (1 + r s(r))` finished by one fma, `ln(1 + f)` with the
     large terms added last, the logistic's denominator as an unevaluated
     sum of two floats and its quotient corrected by the exact residual.
-    `exp2`, `expm1`, `log2`, `log10`, `log1p` and `erfc` use the f64
-    kernels. `kernels=f64` widens every function's input to f64, evaluates
+    `exp2`, `log2`, `log10` and `erfc` use the f64 kernels. `kernels=f64` widens every function's input to f64, evaluates
     a float64 kernel accurate to about 1e-11 relative and rounds once: 0.5
     ulp + 1e-3 ulp, at about half the throughput. `kernels=upstream` uses
     upstream's `populateMathPolynomialApproximationPatterns` for exp,
@@ -365,7 +364,8 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
   let options = [
     Option<"kernels", "kernels", "::mlir::stax::MathKernels",
            /*default=*/"::mlir::stax::MathKernels::F32",
-           "f32 (f32 arithmetic within 1 ulp for exp, log, tanh, erf and "
+           "f32 (f32 arithmetic within 1 ulp for exp, expm1, log, log1p, "
+           "tanh, erf and "
            "sigmoid/silu; the other functions as f64), f64 (every function "
            "within 0.5 ulp, about half the throughput) or upstream "
            "(upstream's f32 polynomials for exp, expm1, log1p, tanh, erf "

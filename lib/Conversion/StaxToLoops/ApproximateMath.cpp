@@ -327,8 +327,8 @@ struct StaxApproximateMathPass
       idioms.add<LogisticPattern>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(idioms))))
       return signalPassFailure();
-    // The f32 kernels (benefit 2) take exp, log, tanh and erf; the others
-    // keep their f64 kernels.
+    // The f32 kernels (benefit 2) take exp, expm1, log, log1p, tanh and
+    // erf; the others keep their f64 kernels.
     RewritePatternSet patterns(ctx);
     if (f32)
       stax::codegen::populateF32MathKernelPatterns(patterns);

@@ -1,4 +1,4 @@
-//===- F32MathKernels.cpp - f32 exp/log/tanh/erf/logistic within 1 ulp ----===//
+//===- F32MathKernels.cpp - f32 exp/log/tanh/erf/... within 1 ulp ---------===//
 //
 // The default kernels of --stax-approximate-math (`kernels=f32`): computed
 // in f32 (sixteen lanes per AVX-512 vector, against eight for the float64
@@ -34,9 +34,14 @@ constexpr double kLn2Hi = 0.693359375;
 constexpr double kLn2Lo = -2.1219444005469057e-4;
 
 // e^r = 1 + r (1 + r Q(r)) on |r| <= ln2 / 2; Q's weighted error (|r|^2
-// |Q - exact|) is 4.6e-9 with the coefficients rounded to f32.
-constexpr double kExpQ[] = {0.5, 0.166665181517601, 0.04166620597243309,
-                            0.008368883281946182, 0.001395047060213983};
+// |Q - exact|) is 1.1e-9 with the coefficients rounded to f32 (degree 4
+// gives 4.6e-9, which costs expm1 0.3 ulp where e^r is doubled).
+constexpr double kExpQ[] = {0.5,
+                            0.1666666716337204,
+                            0.041666269302368164,
+                            0.008333269506692886,
+                            0.001394613296724856,
+                            0.00019915582379326224};
 // tanh(x) = x + x^3 T(x^2) for |x| < kTanhSmall; |x^2 (T - exact)| < 4.7e-9.
 constexpr double kTanhSmall = 0.9;
 constexpr double kTanhT[] = {
@@ -143,9 +148,36 @@ Value erfKernel(MathBuilder &f, Value x) {
   return f.select(isSmall, small, large);
 }
 
+/// e ln2 + ln(1 + g) + tail for g in [sqrt(1/2) - 1, sqrt(2) - 1] and a
+/// tail below g's ulp: ln(1 + g) = g + g^2 (-1/2 + g R(g)), the large terms
+/// (g, then e kLn2Hi, both exact) added last.
+Value lnOnePlus(MathBuilder &f, Value e, Value g, Value tail = {}) {
+  Value g2 = f.mul(g, g);
+  Value rg = f.polynomial(g, kLogR);
+  Value c = f.mul(g2, f.fma(g, rg, f.constant(-0.5)));
+  if (tail)
+    c = f.add(c, tail);
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value lo = f.add(g, f.fma(e, ln2Lo, c));
+  Value ln2Hi = f.constant(kLn2Hi);
+  return f.fma(e, ln2Hi, lo);
+}
+
+/// The results of log and log1p at the special arguments: `u` is the
+/// argument of the logarithm (x, or 1 + x rounded).
+Value logSpecials(MathBuilder &f, Value x, Value u, double minusOne,
+                  Value y) {
+  Value inf = f.constant(INFINITY);
+  y = f.select(f.cmp(P::OEQ, x, inf), inf, y);
+  Value zero = f.constant(0.0);
+  Value minusInf = f.constant(-INFINITY);
+  y = f.select(f.cmp(P::OEQ, u, zero), minusInf, y);
+  Value nan = f.constant(NAN);
+  return f.select(f.cmp(P::OLT, x, f.constant(minusOne)), nan, y);
+}
+
 /// ln x within 0.847 ulp: x = 2^e m, ln x = e ln2 + ln(1 + g) with
-/// g = m - 1 exact; the large terms are added last. Denormal inputs are
-/// scaled by 2^23 first.
+/// g = m - 1 exact. Denormal inputs are scaled by 2^23 first.
 Value logKernel(MathBuilder &f, Value x) {
   constexpr double kSmallestNormal = 0x1p-126;
   Value denormal = f.cmp(P::OLT, x, f.constant(kSmallestNormal));
@@ -154,20 +186,59 @@ Value logKernel(MathBuilder &f, Value x) {
   Value e23 = f.sub(e, f.constant(23.0));
   e = f.select(denormal, e23, e);
   Value g = f.sub(m, f.constant(1.0));
-  Value g2 = f.mul(g, g);
-  Value rg = f.polynomial(g, kLogR);
-  Value c = f.mul(g2, f.fma(g, rg, f.constant(-0.5)));
-  Value ln2Lo = f.constant(kLn2Lo);
-  Value lo = f.add(g, f.fma(e, ln2Lo, c));
-  Value ln2Hi = f.constant(kLn2Hi);
-  Value y = f.fma(e, ln2Hi, lo);
-  Value inf = f.constant(INFINITY);
-  y = f.select(f.cmp(P::OEQ, x, inf), inf, y);
+  return logSpecials(f, x, x, 0.0, lnOnePlus(f, e, g));
+}
+
+/// ln(1 + x) within 1 ulp: u = 1 + x rounded = 2^e m; where e = 0,
+/// ln(1 + x) = ln(1 + g) with g = x exactly; else ln u plus the rounding
+/// error d = x - (u - 1) (exact) divided by u, as d 2^-e (1 - g + g^2): a
+/// 7 % error in a term below 1 ulp.
+Value log1pKernel(MathBuilder &f, Value x) {
+  Value one = f.constant(1.0);
+  Value u = f.add(x, one);
+  auto [e, m] = f.splitExponent(u); // u >= 2^-24 for x > -1
+  Value g = f.sub(m, one);
+  Value d = f.sub(x, f.sub(u, one));
+  Value inverseM = f.fma(g, f.sub(g, one), one);
+  // d is 0 from u = 2^25 on; 2^-e is normal up to e = 126.
+  Value scale = f.exp2Int(f.negInt(f.minInt(f.toInt(e), 100)));
+  Value tail = f.mul(f.mul(d, scale), inverseM);
   Value zero = f.constant(0.0);
-  Value minusInf = f.constant(-INFINITY);
-  y = f.select(f.cmp(P::OEQ, x, zero), minusInf, y);
-  Value nan = f.constant(NAN);
-  return f.select(f.cmp(P::OLT, x, zero), nan, y);
+  Value exactG = f.cmp(P::OEQ, e, zero);
+  g = f.select(exactG, x, g);
+  tail = f.select(exactG, zero, tail);
+  // ln(1 + x) has the sign of x (-0 included).
+  Value y = f.copySign(lnOnePlus(f, e, g, tail), x);
+  return logSpecials(f, x, u, -1.0, y);
+}
+
+/// e^x - 1 within 1 ulp: 2^k (1 + r + r^2 Q) - 1 summed as
+/// (2^k - 1 + 2^k r) + (their rounding errors + 2^k r^2 Q), the first sum
+/// by Fast2Sum. From x = 80 on the -1 is far below e^x's ulp: e^x.
+Value expm1Kernel(MathBuilder &f, Value x) {
+  Value xc = f.maxNum(f.minNum(x, 89.0), -18.0);
+  auto [k, r, s] = expParts(f, xc);
+  Value one = f.constant(1.0);
+  Value h = exp2Of(f, k); // 2^k, inf for k = 128 (the e^x branch)
+  Value big = f.sub(h, one);
+  // h - 1 is exact for |k| <= 24; its rounding error (exact by Sterbenz's
+  // lemma: big is within a factor 2 of -1 for k <= 0, of h for k > 0).
+  Value errorBelow = f.sub(h, f.add(big, one));
+  Value errorAbove = f.sub(f.sub(h, big), one);
+  Value kPositive = f.cmp(P::OGT, k, f.constant(0.0));
+  Value bigError = f.select(kPositive, errorAbove, errorBelow);
+  Value small = f.mul(h, r); // exact
+  Value sum = f.add(big, small);
+  Value sumError = f.sub(small, f.sub(sum, big));
+  Value w = f.mul(r, r);
+  Value q = f.polynomial(r, kExpQ);
+  Value hw = f.mul(h, w);
+  Value tail = f.fma(hw, q, f.add(sumError, bigError));
+  Value y = f.add(sum, tail);
+  Value large = expKernel(f, xc);
+  Value isLarge = f.cmp(P::OGE, x, f.constant(80.0));
+  // e^x - 1 has the sign of x (-0 included).
+  return f.copySign(f.select(isLarge, large, y), x);
 }
 
 using Kernel = Value (*)(MathBuilder &, Value);
@@ -272,7 +343,9 @@ void mlir::stax::codegen::populateF32MathKernelPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<F32KernelPattern<math::ExpOp>>(ctx, expKernel);
+  patterns.add<F32KernelPattern<math::ExpM1Op>>(ctx, expm1Kernel);
   patterns.add<F32KernelPattern<math::LogOp>>(ctx, logKernel);
+  patterns.add<F32KernelPattern<math::Log1pOp>>(ctx, log1pKernel);
   patterns.add<F32KernelPattern<math::TanhOp>>(ctx, tanhKernel);
   patterns.add<F32KernelPattern<math::ErfOp>>(ctx, erfKernel);
 }

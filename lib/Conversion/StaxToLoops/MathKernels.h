@@ -19,7 +19,8 @@ LogicalResult matchLogistic(arith::DivFOp op, Value &n, Value &y);
 /// The f32 logistic kernel (to run before the exp patterns see its exp).
 void populateF32LogisticPattern(RewritePatternSet &patterns);
 
-/// f32 exp, log, tanh and erf within 1 ulp, at benefit 2 (over the f64
+/// f32 exp, expm1, log, log1p, tanh and erf within 1 ulp, at benefit 2
+/// (over the f64
 /// kernels for the same ops).
 void populateF32MathKernelPatterns(RewritePatternSet &patterns);
 

@@ -74,19 +74,29 @@ func.func @log_vector(%x: vector<16xf32>) -> vector<16xf32> {
   return %0 : vector<16xf32>
 }
 
-// tanh and erf have f32 kernels; expm1 has none: with the default it
-// keeps the f64 kernel.
-// CHECK-LABEL: func.func @tanh_erf_expm1(
-// CHECK-NOT: math.tanh
-// CHECK-NOT: math.erf
-// CHECK: arith.extf %{{.*}} : f32 to f64
-// CHECK-NOT: math.expm1
+// tanh, erf, expm1 and log1p have f32 kernels: no f64 and no math
+// function is left (only fma, roundeven, absf and copysign).
+// CHECK-LABEL: func.func @f32_kernels(
+// CHECK-NOT: f64
+// CHECK-NOT: math.{{tanh|erf|expm1|log1p|exp|log}}
 // CHECK: return
-func.func @tanh_erf_expm1(%x: f32) -> (f32, f32, f32) {
+func.func @f32_kernels(%x: f32) -> (f32, f32, f32, f32) {
   %0 = math.tanh %x : f32
   %1 = math.erf %x : f32
   %2 = math.expm1 %x : f32
-  return %0, %1, %2 : f32, f32, f32
+  %3 = math.log1p %x : f32
+  return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+
+// erfc has no f32 kernel: with the default it keeps the f64 one.
+// CHECK-LABEL: func.func @erfc_f64(
+// CHECK-NOT: math.erfc
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: return
+func.func @erfc_f64(%x: f32) -> f32 {
+  %0 = math.erfc %x : f32
+  return %0 : f32
 }
 
 // sigmoid's and silu's decomposition n / (exp(y) + 1) is one function:
