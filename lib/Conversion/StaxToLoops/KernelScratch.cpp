@@ -13,33 +13,6 @@ using namespace mlir::stax::codegen;
 /// and the stacks of OpenMP's worker threads are a few MiB.
 static constexpr int64_t kMaxScratchBytes = 256 * 1024;
 
-/// The coefficient of each argument of `body` in `address` (an argument
-/// itself, or an affine.apply of arguments that is linear in them), or
-/// failure.
-static FailureOr<SmallVector<int64_t>> argumentCoefficients(Value address,
-                                                            Block &body) {
-  SmallVector<int64_t> coeffs(body.getNumArguments(), 0);
-  if (auto arg = dyn_cast<BlockArgument>(address)) {
-    if (arg.getOwner() != &body)
-      return failure();
-    coeffs[arg.getArgNumber()] = 1;
-    return coeffs;
-  }
-  auto apply = address.getDefiningOp<affine::AffineApplyOp>();
-  if (!apply)
-    return failure();
-  FailureOr<SmallVector<int64_t>> linear = linearCoefficients(apply);
-  if (failed(linear))
-    return failure();
-  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
-    auto arg = dyn_cast<BlockArgument>(operand);
-    if (!arg || arg.getOwner() != &body)
-      return failure();
-    coeffs[arg.getArgNumber()] += (*linear)[k];
-  }
-  return coeffs;
-}
-
 /// The iteration ranges and layout of a pointwise or reduction node.
 static std::optional<std::pair<ArrayRef<int64_t>, LayoutAttr>>
 rangesAndLayout(Operation *node) {

@@ -42,3 +42,28 @@ stax::codegen::linearCoefficients(affine::AffineApplyOp apply) {
   }
   return coeffs;
 }
+
+FailureOr<SmallVector<int64_t>>
+stax::codegen::argumentCoefficients(Value address, Block &body) {
+  SmallVector<int64_t> coeffs(body.getNumArguments(), 0);
+  if (auto arg = dyn_cast<BlockArgument>(address)) {
+    if (arg.getOwner() != &body)
+      return failure();
+    coeffs[arg.getArgNumber()] = 1;
+    return coeffs;
+  }
+  auto apply = address.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return failure();
+  FailureOr<SmallVector<int64_t>> linear = linearCoefficients(apply);
+  if (failed(linear))
+    return failure();
+  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
+    auto arg = dyn_cast<BlockArgument>(operand);
+    if (!arg || arg.getOwner() != &body)
+      return failure();
+    coeffs[arg.getArgNumber()] += (*linear)[k];
+  }
+  return coeffs;
+}
+

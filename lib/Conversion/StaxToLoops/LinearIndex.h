@@ -17,6 +17,12 @@ namespace mlir::stax::codegen {
 /// ceildiv by constants are pure affine but move by no constant step.
 FailureOr<SmallVector<int64_t>> linearCoefficients(affine::AffineApplyOp apply);
 
+/// The coefficient of each argument of `body` in `address` (an argument
+/// itself, or an affine.apply of arguments that is linear in them), or
+/// failure.
+FailureOr<SmallVector<int64_t>> argumentCoefficients(Value address,
+                                                     Block &body);
+
 } // namespace mlir::stax::codegen
 
 #endif // STAX_LIB_CONVERSION_STAXTOLOOPS_LINEARINDEX_H

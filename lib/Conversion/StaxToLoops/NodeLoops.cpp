@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
+#include "TransposeTiles.h"
 #include "KernelScratch.h"
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -346,6 +347,12 @@ private:
       Location loc, ArrayRef<int64_t> ranges, bool parallel,
       function_ref<void(ValueRange, Value, Value)> innermost,
       int64_t workPerIteration = 1);
+  /// The loops of `ranges` with the last two run in `tiles` (row tiles
+  /// parallel when `parallel`); `innermost(ivs, lb, ub)` emits a row's part
+  /// of a column tile.
+  void transposedTileLoops(
+      Location loc, ArrayRef<int64_t> ranges, TransposeTiles tiles,
+      bool parallel, function_ref<void(ValueRange, Value, Value)> innermost);
   /// Sequential loops over the reduction ranges carrying `state`.
   SmallVector<Value>
   reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
@@ -585,6 +592,42 @@ void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
                         workPerIteration);
 }
 
+void NodeEmitter::transposedTileLoops(
+    Location loc, ArrayRef<int64_t> ranges, TransposeTiles tiles,
+    bool parallel, function_ref<void(ValueRange, Value, Value)> innermost) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t rows = ranges[ranges.size() - 2], cols = ranges.back();
+  // The loops before the last two, then the row tiles (parallel), then the
+  // column tiles: each thread walks its row tiles' columns in order.
+  SmallVector<int64_t> tileRanges(ranges.drop_back(2));
+  tileRanges.push_back(llvm::divideCeil(rows, tiles.rows));
+  tileRanges.push_back(llvm::divideCeil(cols, tiles.cols));
+  loopNestWithInnermost(
+      loc, tileRanges, parallel,
+      [&](ValueRange mid, Value tileLb, Value tileUb) {
+        Value one = cst(1);
+        auto columnTiles = scf::ForOp::create(b, loc, tileLb, tileUb, one);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(columnTiles.getBody());
+        Value rowTile = mid.back();
+        Value rowLb = arith::MulIOp::create(b, loc, rowTile, cst(tiles.rows));
+        Value rowEnd = arith::AddIOp::create(b, loc, rowLb, cst(tiles.rows));
+        Value rowUb = arith::MinSIOp::create(b, loc, rowEnd, cst(rows));
+        Value colLb = arith::MulIOp::create(
+            b, loc, columnTiles.getInductionVar(), cst(tiles.cols));
+        Value colEnd = arith::AddIOp::create(b, loc, colLb, cst(tiles.cols));
+        Value colUb = arith::MinSIOp::create(b, loc, colEnd, cst(cols));
+        auto rowLoop = scf::ForOp::create(b, loc, rowLb, rowUb, one);
+        b.setInsertionPointToStart(rowLoop.getBody());
+        SmallVector<Value> ivs(mid.drop_back());
+        ivs.push_back(rowLoop.getInductionVar());
+        innermost(ivs, colLb, colUb);
+      },
+      /*workPerIteration=*/tiles.rows * tiles.cols);
+}
+
 SmallVector<Value> NodeEmitter::reductionLoops(
     Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
@@ -617,28 +660,37 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     scalarStore({});
     return success();
   }
-  loopNestWithInnermost(
-      loc, rest, parallel, [&](ValueRange mid, Value lb, Value ub) {
-        SmallVector<Value> fixed(outer);
-        fixed.append(mid.begin(), mid.end());
-        if (options.vectorWidth > 1 &&
-            succeeded(vectorizePointwise(
-                b, op, fixed, lb, ub, buffers, options.vectorWidth,
-                [&](Value iv) {
-                  SmallVector<Value> ivs(mid);
-                  ivs.push_back(iv);
-                  scalarStore(ivs);
-                },
-                checkVector)))
-          return;
-        Value one = arith::ConstantIndexOp::create(b, loc, 1);
-        auto loop = scf::ForOp::create(b, loc, lb, ub, one);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(loop.getBody());
-        SmallVector<Value> ivs(mid);
-        ivs.push_back(loop.getInductionVar());
-        scalarStore(ivs);
-      });
+  // The innermost loop over [lb, ub) with the other loops at `mid`:
+  // vectorized, or scalar.
+  auto innermost = [&](ValueRange mid, Value lb, Value ub) {
+    SmallVector<Value> fixed(outer);
+    fixed.append(mid.begin(), mid.end());
+    if (options.vectorWidth > 1 &&
+        succeeded(vectorizePointwise(
+            b, op, fixed, lb, ub, buffers, options.vectorWidth,
+            [&](Value iv) {
+              SmallVector<Value> ivs(mid);
+              ivs.push_back(iv);
+              scalarStore(ivs);
+            },
+            checkVector)))
+      return;
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> ivs(mid);
+    ivs.push_back(loop.getInductionVar());
+    scalarStore(ivs);
+  };
+  std::optional<TransposeTiles> tiles;
+  if (!options.gpu)
+    tiles = transposeTiles(op, rest, strides);
+  if (tiles) {
+    transposedTileLoops(loc, rest, *tiles, parallel, innermost);
+    return success();
+  }
+  loopNestWithInnermost(loc, rest, parallel, innermost);
   return success();
 }
 

@@ -7,10 +7,14 @@
 // 32768); the innermost loop stays sequential. A single loop is cut into
 // chunks of max(grain / 4, 64) elements.
 
-// Example 6.1: 256 x 512 = 131072 evaluations, parallel over the rows.
+// Example 6.1: 256 x 512 = 131072 evaluations. It reads x transposed, so
+// its loops run in 16 x 16 tiles (transpose-tiles.mlir): parallel over the
+// 16 tiles of 16 rows, each walking its 32 column tiles.
 // CHECK-LABEL: func.func @example_6_1
-// CHECK: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C256]]) step
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C16]]) step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c32 step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK: scf.reduce
 // CHECK: return
