@@ -379,6 +379,7 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
   ];
   let dependentDialects = ["::mlir::math::MathDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

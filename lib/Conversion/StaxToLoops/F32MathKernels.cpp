@@ -16,6 +16,8 @@
 #include "MathKernels.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cmath>
@@ -283,38 +285,76 @@ struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
     if (!getElementTypeOrSelf(op.getType()).isF32() ||
         failed(stax::codegen::matchLogistic(op, n, y)))
       return rewriter.notifyMatchFailure(op, "not f32 n / (exp(y) + 1)");
-    MathBuilder f(rewriter, op.getLoc(), op.getType(), rewriter.getF32Type());
-    rewriter.replaceOp(op, logistic(f, n, y));
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    MathBuilder f(rewriter, loc, type, rewriter.getF32Type());
+    // e^-50 + 1 rounds to 1; n e^-200 is 0 for every finite n.
+    auto parts = expParts(f, f.maxNum(f.minNum(y, 200.0), -50.0));
+    // Where every lane has |k| <= 23 and a finite n (activations almost
+    // always), 2^k + 1 is exact and nothing overflows: the common path
+    // skips the rest, with the same result bit for bit.
+    Value inRange = f.cmp(P::OLE, f.abs(parts.k), f.constant(23.0));
+    Value nFinite = f.cmp(P::OLT, f.abs(n), f.constant(INFINITY));
+    Value common = arith::AndIOp::create(rewriter, loc, inRange, nFinite);
+    if (auto vector = dyn_cast<VectorType>(type))
+      common = vector::ReductionOp::create(
+          rewriter, loc, vector::CombiningKind::AND, common);
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{type}, common,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, commonCase(f, n, parts));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, anyCase(f, n, y, parts));
+    }
+    rewriter.replaceOp(op, ifOp.getResults());
     return success();
   }
 
-  static Value logistic(MathBuilder &f, Value n, Value y) {
-    // e^-50 + 1 rounds to 1; n e^-200 is 0 for every finite n.
-    auto [k, r, s] = expParts(f, f.maxNum(f.minNum(y, 200.0), -50.0));
+  /// n / D for D = dHi + dLo: the quotient q = n (1 / dHi), and q
+  /// corrected by the exact residual n - q dHi and by dLo (with the sign of
+  /// q, which a zero quotient of -0 loses in the fmas).
+  static std::pair<Value, Value> quotients(MathBuilder &f, Value n, Value dHi,
+                                           Value dLo) {
+    Value t = f.div(f.constant(1.0), dHi);
+    Value q = f.mul(n, t);
+    Value negQ = f.neg(q);
+    Value residual = f.fma(negQ, dHi, n); // exact
+    Value correction = f.fma(negQ, dLo, residual);
+    return {q, f.copySign(f.fma(correction, t, q), q)};
+  }
+
+  /// |k| <= 23 and n finite in every lane: 2^k + 1 is exact.
+  static Value commonCase(MathBuilder &f, Value n, const ExpParts &parts) {
+    Value big = exp2Of(f, parts.k);
+    Value bigR = f.mul(big, parts.r); // exact
+    Value sum = f.add(big, f.constant(1.0));
+    Value dHi = f.fma(bigR, parts.s, sum);
+    Value dLo = f.fma(bigR, parts.s, f.sub(sum, dHi));
+    return quotients(f, n, dHi, dLo).second;
+  }
+
+  static Value anyCase(MathBuilder &f, Value n, Value y,
+                       const ExpParts &parts) {
     // D = 2^-j (2^i (1 + r s) + 2^j) with i = k - j <= 64, j >= 0; the
     // 2^-j term is negligible beside 2^64 from j = 100 on (and 2^-j not
     // normal from 127 on).
-    Value ki = f.toInt(k);
+    Value ki = f.toInt(parts.k);
     Value j = f.maxInt(f.subInt(ki, f.intConstant(64)), 0);
     Value big = f.exp2Int(f.subInt(ki, j));
     Value small = f.exp2Int(f.negInt(f.minInt(j, 100)));
-    Value bigR = f.mul(big, r); // exact
+    Value bigR = f.mul(big, parts.r); // exact
     // big + small rounded, and its error (Fast2Sum, larger operand first).
     Value sum = f.add(big, small);
     Value kPositive = f.cmpInt(arith::CmpIPredicate::sgt, ki, 0);
     Value bigFirst = f.add(f.sub(big, sum), small);
     Value smallFirst = f.add(f.sub(small, sum), big);
     Value sumError = f.select(kPositive, bigFirst, smallFirst);
-    Value dHi = f.fma(bigR, s, sum);
-    Value dLoPart = f.fma(bigR, s, f.sub(sum, dHi));
+    Value dHi = f.fma(bigR, parts.s, sum);
+    Value dLoPart = f.fma(bigR, parts.s, f.sub(sum, dHi));
     Value dLo = f.add(dLoPart, sumError);
-    Value t = f.div(f.constant(1.0), dHi);
-    Value q = f.mul(n, t);
-    Value negQ = f.neg(q);
-    Value residual = f.fma(negQ, dHi, n); // exact
-    Value correction = f.fma(negQ, dLo, residual);
-    // The sign of q, which a zero quotient of -0 loses in the fmas.
-    Value corrected = f.copySign(f.fma(correction, t, q), q);
+    auto [q, corrected] = quotients(f, n, dHi, dLo);
     // An infinite n keeps n / dHi (the residual would be NaN).
     Value inf = f.constant(INFINITY);
     Value nIsInf = f.cmp(P::OEQ, f.abs(n), inf);

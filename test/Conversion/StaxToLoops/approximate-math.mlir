@@ -103,9 +103,13 @@ func.func @erfc_f64(%x: f32) -> f32 {
 // with the default, the quotient by the rounded denominator is corrected
 // by its exact residual (fma(-q, dHi, n)) and the denominator's error;
 // no f32 exp is left.
+// The common case (|k| <= 23, n finite: 2^k + 1 exact, nothing near
+// overflow) is an scf.if branch with the same result bit for bit.
 // CHECK-LABEL: func.func @logistic(
 // CHECK-SAME: %[[N:.*]]: f32, %[[Y:.*]]: f32)
 // CHECK-NOT: f64
+// CHECK: %[[COMMON:.*]] = arith.andi
+// CHECK: scf.if %[[COMMON]] -> (f32) {
 // CHECK: %[[T:.*]] = arith.divf %{{.*}}, %[[DHI:.*]] : f32
 // CHECK: %[[Q:.*]] = arith.mulf %[[N]], %[[T]] : f32
 // CHECK: %[[NQ:.*]] = arith.negf %[[Q]] : f32
@@ -129,6 +133,22 @@ func.func @logistic(%n: f32, %y: f32) -> f32 {
   %d = arith.addf %e, %one : f32
   %q = arith.divf %n, %d : f32
   return %q : f32
+}
+
+// A vector takes the common branch when every lane does.
+// CHECK-LABEL: func.func @logistic_vector(
+// CHECK: %[[LANES:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<16xi1>
+// CHECK: %[[ALL:.*]] = vector.reduction <and>, %[[LANES]] : vector<16xi1> into i1
+// CHECK: scf.if %[[ALL]] -> (vector<16xf32>) {
+// CHECK: } else {
+// CHECK: arith.shrsi
+// CHECK: return
+func.func @logistic_vector(%n: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
+  %one = arith.constant dense<1.0> : vector<16xf32>
+  %e = math.exp %y : vector<16xf32>
+  %d = arith.addf %e, %one : vector<16xf32>
+  %q = arith.divf %n, %d : vector<16xf32>
+  return %q : vector<16xf32>
 }
 
 // Not rewritten: f64 functions (libm is correctly rounded enough there),
