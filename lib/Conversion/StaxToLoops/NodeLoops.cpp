@@ -260,12 +260,14 @@ SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
         b, loc, s[0],
         arith::MulFOp::create(b, loc, delta,
                               arith::DivFOp::create(b, loc, nb, n)));
+    // Operands in named locals: GCC and Clang evaluate a call's arguments
+    // in different orders, and the IR must not depend on the compiler.
+    Value m2Sum = arith::AddFOp::create(b, loc, s[1], m2b);
+    Value deltaSquared = arith::MulFOp::create(b, loc, delta, delta);
+    Value counts = arith::MulFOp::create(b, loc, s[2], nb);
+    Value weight = arith::DivFOp::create(b, loc, counts, n);
     Value m2 = arith::AddFOp::create(
-        b, loc, arith::AddFOp::create(b, loc, s[1], m2b),
-        arith::MulFOp::create(
-            b, loc, arith::MulFOp::create(b, loc, delta, delta),
-            arith::DivFOp::create(
-                b, loc, arith::MulFOp::create(b, loc, s[2], nb), n)));
+        b, loc, m2Sum, arith::MulFOp::create(b, loc, deltaSquared, weight));
     auto emptyPartial =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, nb, zero);
     auto emptyState =

@@ -193,10 +193,12 @@ private:
         v = vector::BroadcastOp::create(b, loc, type,
                                         memref::LoadOp::create(b, loc, mem, a0));
       } else {
+        // Operands in named locals: the order in which a call's arguments
+        // are evaluated (and so the IR's op order) differs between GCC and
+        // Clang.
         auto idxType = VectorType::get({width}, b.getIndexType());
-        Value idx = arith::AddIOp::create(
-            b, loc, vector::BroadcastOp::create(b, loc, idxType, a0),
-            steps(loc, l.stride));
+        Value base = vector::BroadcastOp::create(b, loc, idxType, a0);
+        Value idx = arith::AddIOp::create(b, loc, base, steps(loc, l.stride));
         auto maskType = VectorType::get({width}, b.getI1Type());
         Value all = arith::ConstantOp::create(
             b, loc, DenseElementsAttr::get(maskType, true));
