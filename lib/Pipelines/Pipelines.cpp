@@ -140,7 +140,11 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   // vector.extract/insert when vectorized: before the vector conversion.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // The 16 x 16 transposes of staged tiles (TransposeTiles.h) as the
+  // 64-shuffle network rather than 256 element moves.
+  ConvertVectorToLLVMPassOptions vector;
+  vector.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle16x16;
+  pm.addPass(createConvertVectorToLLVMPass(vector));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());

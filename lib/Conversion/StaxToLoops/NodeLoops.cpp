@@ -350,11 +350,20 @@ private:
       function_ref<void(ValueRange, Value, Value)> innermost,
       int64_t workPerIteration = 1);
   /// The loops of `ranges` with the last two run in `tiles` (row tiles
-  /// parallel when `parallel`); `innermost(ivs, lb, ub)` emits a row's part
-  /// of a column tile.
+  /// parallel when `parallel`); `tile(mid, rowLb, rowUb, colLb, colUb)`
+  /// emits one tile, `mid` the indices of the loops before the last two.
   void transposedTileLoops(
       Location loc, ArrayRef<int64_t> ranges, TransposeTiles tiles,
-      bool parallel, function_ref<void(ValueRange, Value, Value)> innermost);
+      bool parallel,
+      function_ref<void(ValueRange, Value, Value, Value, Value)> tile);
+  /// One tile of pointwise `op` (see transposedTileLoops): its rows in
+  /// order, `innermost(ivs, lb, ub, staged)` emitting a row's columns; a
+  /// full tile first stages `staged` (TransposeTiles.h).
+  void transposedTile(
+      PointwiseOp op, ValueRange fixed, TransposeTiles tiles,
+      ArrayRef<LoadOp> staged, ValueRange bounds,
+      function_ref<void(ValueRange, Value, Value, ArrayRef<StagedLoad>)>
+          innermost);
   /// Sequential loops over the reduction ranges carrying `state`.
   SmallVector<Value>
   reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
@@ -596,24 +605,41 @@ void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
 
 void NodeEmitter::transposedTileLoops(
     Location loc, ArrayRef<int64_t> ranges, TransposeTiles tiles,
-    bool parallel, function_ref<void(ValueRange, Value, Value)> innermost) {
+    bool parallel,
+    function_ref<void(ValueRange, Value, Value, Value, Value)> tile) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   int64_t rows = ranges[ranges.size() - 2], cols = ranges.back();
-  // The loops before the last two, then the row tiles (parallel), then the
-  // column tiles: each thread walks its row tiles' columns in order.
+  int64_t rowTiles = llvm::divideCeil(rows, tiles.rows);
+  int64_t colTiles = llvm::divideCeil(cols, tiles.cols);
+  // The loops before the last two, then the row blocks (parallel), the
+  // column blocks, and a block's tiles.
   SmallVector<int64_t> tileRanges(ranges.drop_back(2));
-  tileRanges.push_back(llvm::divideCeil(rows, tiles.rows));
-  tileRanges.push_back(llvm::divideCeil(cols, tiles.cols));
+  tileRanges.push_back(llvm::divideCeil(rowTiles, tiles.blockRows));
+  tileRanges.push_back(llvm::divideCeil(colTiles, tiles.blockCols));
   loopNestWithInnermost(
       loc, tileRanges, parallel,
-      [&](ValueRange mid, Value tileLb, Value tileUb) {
+      [&](ValueRange mid, Value blockLb, Value blockUb) {
         Value one = cst(1);
-        auto columnTiles = scf::ForOp::create(b, loc, tileLb, tileUb, one);
+        auto colBlocks = scf::ForOp::create(b, loc, blockLb, blockUb, one);
         OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(colBlocks.getBody());
+        Value rb = mid.back(), cb = colBlocks.getInductionVar();
+        // The tiles of block `block` of `perBlock` out of `total`.
+        auto span = [&](Value block, int64_t perBlock, int64_t total) {
+          Value lb = arith::MulIOp::create(b, loc, block, cst(perBlock));
+          Value end = arith::AddIOp::create(b, loc, lb, cst(perBlock));
+          Value ub = arith::MinSIOp::create(b, loc, end, cst(total));
+          return std::make_pair(lb, ub);
+        };
+        auto [rtLb, rtUb] = span(rb, tiles.blockRows, rowTiles);
+        auto [ctLb, ctUb] = span(cb, tiles.blockCols, colTiles);
+        auto rowTileLoop = scf::ForOp::create(b, loc, rtLb, rtUb, one);
+        b.setInsertionPointToStart(rowTileLoop.getBody());
+        auto columnTiles = scf::ForOp::create(b, loc, ctLb, ctUb, one);
         b.setInsertionPointToStart(columnTiles.getBody());
-        Value rowTile = mid.back();
+        Value rowTile = rowTileLoop.getInductionVar();
         Value rowLb = arith::MulIOp::create(b, loc, rowTile, cst(tiles.rows));
         Value rowEnd = arith::AddIOp::create(b, loc, rowLb, cst(tiles.rows));
         Value rowUb = arith::MinSIOp::create(b, loc, rowEnd, cst(rows));
@@ -621,13 +647,57 @@ void NodeEmitter::transposedTileLoops(
             b, loc, columnTiles.getInductionVar(), cst(tiles.cols));
         Value colEnd = arith::AddIOp::create(b, loc, colLb, cst(tiles.cols));
         Value colUb = arith::MinSIOp::create(b, loc, colEnd, cst(cols));
-        auto rowLoop = scf::ForOp::create(b, loc, rowLb, rowUb, one);
-        b.setInsertionPointToStart(rowLoop.getBody());
-        SmallVector<Value> ivs(mid.drop_back());
-        ivs.push_back(rowLoop.getInductionVar());
-        innermost(ivs, colLb, colUb);
+        tile(mid.drop_back(), rowLb, rowUb, colLb, colUb);
       },
-      /*workPerIteration=*/tiles.rows * tiles.cols);
+      /*workPerIteration=*/tiles.rows * tiles.cols * tiles.blockRows *
+          tiles.blockCols);
+}
+
+void NodeEmitter::transposedTile(
+    PointwiseOp op, ValueRange fixed, TransposeTiles tiles,
+    ArrayRef<LoadOp> staged, ValueRange bounds,
+    function_ref<void(ValueRange, Value, Value, ArrayRef<StagedLoad>)>
+        innermost) {
+  Location loc = op.getLoc();
+  Value rowLb = bounds[0], rowUb = bounds[1], colLb = bounds[2],
+        colUb = bounds[3];
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto rowsOf = [&](Value ub, Value colEnd, ArrayRef<StagedLoad> tilesOf) {
+    auto rowLoop = scf::ForOp::create(b, loc, rowLb, ub, one);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(rowLoop.getBody());
+    SmallVector<Value> ivs(fixed);
+    ivs.push_back(rowLoop.getInductionVar());
+    innermost(ivs, colLb, colEnd, tilesOf);
+  };
+  if (staged.empty())
+    return rowsOf(rowUb, colUb, {});
+  // Full tiles stage the transposed operands; the last row or column of
+  // tiles, when partial, reads them directly.
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value rowEnd = arith::AddIOp::create(b, loc, rowLb, cst(tiles.rows));
+  Value colEnd = arith::AddIOp::create(b, loc, colLb, cst(tiles.cols));
+  Value fullRows =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rowUb, rowEnd);
+  Value fullCols =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, colUb, colEnd);
+  Value full = arith::AndIOp::create(b, loc, fullRows, fullCols);
+  auto ifOp = scf::IfOp::create(b, loc, full, /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  // The tiles live until the tile's rows are done (this runs inside loops).
+  auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+  b.createBlock(&scope.getBodyRegion());
+  SmallVector<StagedLoad> tilesOf;
+  for (LoadOp load : staged)
+    tilesOf.push_back(
+        stageTransposedTile(b, load, fixed, rowLb, colLb, tiles, buffers));
+  rowsOf(rowEnd, colEnd, tilesOf);
+  memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  rowsOf(rowUb, colUb, {});
 }
 
 SmallVector<Value> NodeEmitter::reductionLoops(
@@ -663,8 +733,9 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     return success();
   }
   // The innermost loop over [lb, ub) with the other loops at `mid`:
-  // vectorized, or scalar.
-  auto innermost = [&](ValueRange mid, Value lb, Value ub) {
+  // vectorized (reading `staged` loads from their tiles), or scalar.
+  auto innermostStaged = [&](ValueRange mid, Value lb, Value ub,
+                             ArrayRef<StagedLoad> staged) {
     SmallVector<Value> fixed(outer);
     fixed.append(mid.begin(), mid.end());
     if (options.vectorWidth > 1 &&
@@ -675,7 +746,7 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
               ivs.push_back(iv);
               scalarStore(ivs);
             },
-            checkVector)))
+            checkVector, staged)))
       return;
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(b, loc, lb, ub, one);
@@ -689,10 +760,28 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
   if (!options.gpu)
     tiles = transposeTiles(op, rest, strides);
   if (tiles) {
-    transposedTileLoops(loc, rest, *tiles, parallel, innermost);
+    SmallVector<LoadOp> staged =
+        stagedTransposeLoads(op, *tiles, options.vectorWidth);
+    transposedTileLoops(
+        loc, rest, *tiles, parallel,
+        [&](ValueRange mid, Value rowLb, Value rowUb, Value colLb,
+            Value colUb) {
+          SmallVector<Value> fixed(outer);
+          fixed.append(mid.begin(), mid.end());
+          transposedTile(op, fixed, *tiles, staged,
+                         ValueRange{rowLb, rowUb, colLb, colUb},
+                         [&](ValueRange ivs, Value lb, Value ub,
+                             ArrayRef<StagedLoad> tilesOf) {
+                           innermostStaged(ivs.drop_front(outer.size()), lb,
+                                           ub, tilesOf);
+                         });
+        });
     return success();
   }
-  loopNestWithInnermost(loc, rest, parallel, innermost);
+  loopNestWithInnermost(loc, rest, parallel,
+                        [&](ValueRange mid, Value lb, Value ub) {
+                          innermostStaged(mid, lb, ub, {});
+                        });
   return success();
 }
 

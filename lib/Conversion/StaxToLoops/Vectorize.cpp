@@ -119,8 +119,10 @@ bool hasGather(Block &body, const DenseMap<Value, Lanes> &lanes) {
 class VectorBody {
 public:
   VectorBody(OpBuilder &b, Block &body, const DenseMap<Value, Lanes> &lanes,
-             BufferMap &buffers, int64_t width)
-      : b(b), body(body), lanes(lanes), buffers(buffers), width(width) {}
+             BufferMap &buffers, int64_t width,
+             ArrayRef<StagedLoad> staged = {})
+      : b(b), body(body), lanes(lanes), buffers(buffers), width(width),
+        staged(staged) {}
 
   SmallVector<Value> emit(ValueRange args) {
     scalar.clear();
@@ -154,6 +156,7 @@ private:
   const DenseMap<Value, Lanes> &lanes;
   BufferMap &buffers;
   int64_t width;
+  ArrayRef<StagedLoad> staged;
   IRMapping scalar;              // uniform and strided values (lane 0)
   DenseMap<Value, Value> vector; // per-lane values
 
@@ -165,6 +168,21 @@ private:
     Value s = vector::BroadcastOp::create(
         b, loc, type, arith::ConstantIndexOp::create(b, loc, stride));
     return arith::MulIOp::create(b, loc, iota, s);
+  }
+
+  /// The lanes of staged load `s` at the body's current arguments.
+  Value stagedLanes(const StagedLoad &s, VectorType type) {
+    Location loc = s.load->getLoc();
+    MLIRContext *ctx = b.getContext();
+    unsigned n = body.getNumArguments();
+    AffineExpr row = getAffineDimExpr(0, ctx), rowLb = getAffineDimExpr(1, ctx),
+               col = getAffineDimExpr(2, ctx), colLb = getAffineDimExpr(3, ctx);
+    auto map = AffineMap::get(4, 0, (row - rowLb) * s.cols + col - colLb);
+    Value addr = affine::AffineApplyOp::create(
+        b, loc, map,
+        ValueRange{scalar.lookup(body.getArgument(n - 2)), s.rowLb,
+                   scalar.lookup(body.getArgument(n - 1)), s.colLb});
+    return vector::LoadOp::create(b, loc, type, s.tile, ValueRange{addr});
   }
 
   void emitOp(Operation &op) {
@@ -187,7 +205,11 @@ private:
       Value a0 = scalar.lookupOrDefault(load.getAddress());
       auto type = VectorType::get({width}, load.getType());
       Value v;
-      if (l.stride == 1) {
+      const StagedLoad *stage = llvm::find_if(
+          staged, [&](const StagedLoad &s) { return s.load == &op; });
+      if (stage != staged.end()) {
+        v = stagedLanes(*stage, type);
+      } else if (l.stride == 1) {
         v = vector::LoadOp::create(b, loc, type, mem, ValueRange{a0});
       } else if (l.stride == 0) {
         v = vector::BroadcastOp::create(b, loc, type,
@@ -265,11 +287,12 @@ static FailureOr<DenseMap<Value, Lanes>> analyzePointwise(PointwiseOp op,
 static void storeLanes(OpBuilder &b, PointwiseOp op,
                        const DenseMap<Value, Lanes> &lanes, ValueRange args,
                        BufferMap &buffers, int64_t width,
-                       function_ref<void(Value, Value)> checkStore) {
+                       function_ref<void(Value, Value)> checkStore,
+                       ArrayRef<StagedLoad> staged = {}) {
   Location loc = op.getLoc();
   SmallVector<int64_t> strides =
       op.getLayout().getEffectiveStrides(op.getIterationRanges());
-  VectorBody vb(b, op.getBody().front(), lanes, buffers, width);
+  VectorBody vb(b, op.getBody().front(), lanes, buffers, width, staged);
   Value v = vb.emit(args)[0];
   AffineExpr e =
       getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
@@ -282,11 +305,16 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                           ValueRange{addr});
 }
 
+bool codegen::isVectorizablePointwise(PointwiseOp op, int64_t width) {
+  return succeeded(analyzePointwise(op, width));
+}
+
 LogicalResult
 codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
                             Value lb, Value ub, BufferMap &buffers,
                             int64_t width, function_ref<void(Value)> scalarTail,
-                            function_ref<void(Value, Value)> checkStore) {
+                            function_ref<void(Value, Value)> checkStore,
+                            ArrayRef<StagedLoad> staged) {
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
@@ -295,7 +323,7 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
       [&](Value iv) {
         SmallVector<Value> args(fixed);
         args.push_back(iv);
-        storeLanes(b, op, *lanes, args, buffers, width, checkStore);
+        storeLanes(b, op, *lanes, args, buffers, width, checkStore, staged);
       },
       scalarTail);
   return success();

@@ -16,16 +16,33 @@
 
 namespace mlir::stax::codegen {
 
+/// A load of a pointwise body served from a tile staged in scratch
+/// (TransposeTiles.h) rather than from its buffer: the element of the
+/// node's last two loop indices (row, col) is at
+/// (row - rowLb) * cols + (col - colLb) of `tile`, so a strided read along
+/// the last loop becomes a vector load.
+struct StagedLoad {
+  Operation *load;
+  Value tile;
+  Value rowLb, colLb;
+  int64_t cols;
+};
+
+/// True when vectorizePointwise would emit vector code for `op`.
+bool isVectorizablePointwise(PointwiseOp op, int64_t width);
+
 /// Emits the innermost loop [lb, ub) of pointwise `op` with the other loop
 /// indices fixed to `fixed`: a vector loop over whole groups of `width`
 /// lanes, then `scalarTail(iv)` for the rest. `checkStore(vector, address)`
-/// runs before each vector store (the NaN check). Fails, emitting nothing,
-/// when the body cannot be vectorized.
+/// runs before each vector store (the NaN check). The loads of `staged`
+/// read their tiles in the vector loop. Fails, emitting nothing, when the
+/// body cannot be vectorized.
 LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  ValueRange fixed, Value lb, Value ub,
                                  BufferMap &buffers, int64_t width,
                                  function_ref<void(Value)> scalarTail,
-                                 function_ref<void(Value, Value)> checkStore);
+                                 function_ref<void(Value, Value)> checkStore,
+                                 ArrayRef<StagedLoad> staged = {});
 
 /// Emits one vector evaluation of pointwise `op` at its loop indices
 /// `args`, the last one lane 0 of `width` consecutive lanes, and stores the

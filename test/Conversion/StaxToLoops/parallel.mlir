@@ -9,11 +9,13 @@
 
 // Example 6.1: 256 x 512 = 131072 evaluations. It reads x transposed, so
 // its loops run in 16 x 16 tiles (transpose-tiles.mlir): parallel over the
-// 16 tiles of 16 rows, each walking its 32 column tiles.
+// 16 blocks of one row tile, each walking its 4 blocks of 8 column tiles.
 // CHECK-LABEL: func.func @example_6_1
 // CHECK: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C16]]) step
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c32 step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK: scf.reduce
