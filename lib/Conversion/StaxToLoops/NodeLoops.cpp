@@ -12,6 +12,7 @@
 #include "NodeLoops.h"
 #include "TransposeTiles.h"
 #include "KernelScratch.h"
+#include "LinearIndex.h"
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -364,6 +365,11 @@ private:
       ArrayRef<LoadOp> staged, ValueRange bounds,
       function_ref<void(ValueRange, Value, Value, ArrayRef<StagedLoad>)>
           innermost);
+  /// The loads of pointwise `op`, run inside a kernel at outer indices
+  /// `outer`, that read memory outside the kernel along their last loop:
+  /// each prefetches the kernel's next outer iteration (Vectorize.h).
+  SmallVector<PrefetchedLoad> nextIterationPrefetches(PointwiseOp op,
+                                                      ValueRange outer);
   /// Sequential loops over the reduction ranges carrying `state`.
   SmallVector<Value>
   reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
@@ -700,6 +706,47 @@ void NodeEmitter::transposedTile(
   rowsOf(rowUb, colUb, {});
 }
 
+SmallVector<PrefetchedLoad>
+NodeEmitter::nextIterationPrefetches(PointwiseOp op, ValueRange outer) {
+  SmallVector<PrefetchedLoad> prefetched;
+  if (outer.empty() || options.gpu || options.vectorWidth <= 1)
+    return prefetched;
+  Location loc = op.getLoc();
+  Block &body = op.getBody().front();
+  unsigned outerArg = outer.size() - 1;
+  int64_t outerRange = op.getIterationRanges()[outerArg];
+  Value offset; // elements from this outer iteration to the next (or 0)
+  for (Operation &inner : body.without_terminator()) {
+    auto load = dyn_cast<LoadOp>(inner);
+    if (!load || load.getMask())
+      continue;
+    // A value of the kernel was written by this iteration: in cache.
+    Operation *def = load.getBuffer().getDefiningOp();
+    if (def && isa<KernelOp>(def->getParentOp()))
+      continue;
+    FailureOr<SmallVector<int64_t>> coeffs =
+        argumentCoefficients(load.getAddress(), body);
+    if (failed(coeffs) || coeffs->back() != 1 || (*coeffs)[outerArg] == 0)
+      continue;
+    if (!offset) {
+      // The last iteration prefetches its own lines: no address past the
+      // buffer.
+      MLIRContext *ctx = b.getContext();
+      AffineExpr iv = getAffineDimExpr(0, ctx);
+      auto next = AffineMap::get(
+          1, 0, {iv + 1, getAffineConstantExpr(outerRange - 1, ctx)}, ctx);
+      Value nextIv =
+          affine::AffineMinOp::create(b, loc, next, outer[outerArg]);
+      offset = arith::SubIOp::create(b, loc, nextIv, outer[outerArg]);
+    }
+    Value scale =
+        arith::ConstantIndexOp::create(b, loc, (*coeffs)[outerArg]);
+    prefetched.push_back(
+        {load, arith::MulIOp::create(b, loc, offset, scale)});
+  }
+  return prefetched;
+}
+
 SmallVector<Value> NodeEmitter::reductionLoops(
     Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
@@ -734,10 +781,12 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
   }
   // The innermost loop over [lb, ub) with the other loops at `mid`:
   // vectorized (reading `staged` loads from their tiles), or scalar.
+  SmallVector<PrefetchedLoad> prefetched = nextIterationPrefetches(op, outer);
   auto innermostStaged = [&](ValueRange mid, Value lb, Value ub,
                              ArrayRef<StagedLoad> staged) {
     SmallVector<Value> fixed(outer);
     fixed.append(mid.begin(), mid.end());
+    LoadPlan plan{SmallVector<StagedLoad>(staged), prefetched};
     if (options.vectorWidth > 1 &&
         succeeded(vectorizePointwise(
             b, op, fixed, lb, ub, buffers, options.vectorWidth,
@@ -746,7 +795,7 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
               ivs.push_back(iv);
               scalarStore(ivs);
             },
-            checkVector, staged)))
+            checkVector, plan)))
       return;
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto loop = scf::ForOp::create(b, loc, lb, ub, one);

@@ -120,9 +120,9 @@ class VectorBody {
 public:
   VectorBody(OpBuilder &b, Block &body, const DenseMap<Value, Lanes> &lanes,
              BufferMap &buffers, int64_t width,
-             ArrayRef<StagedLoad> staged = {})
+             const LoadPlan &plan = noPlan())
       : b(b), body(body), lanes(lanes), buffers(buffers), width(width),
-        staged(staged) {}
+        plan(plan) {}
 
   SmallVector<Value> emit(ValueRange args) {
     scalar.clear();
@@ -151,12 +151,17 @@ public:
   }
 
 private:
+  static const LoadPlan &noPlan() {
+    static const LoadPlan none;
+    return none;
+  }
+
   OpBuilder &b;
   Block &body;
   const DenseMap<Value, Lanes> &lanes;
   BufferMap &buffers;
   int64_t width;
-  ArrayRef<StagedLoad> staged;
+  const LoadPlan &plan;
   IRMapping scalar;              // uniform and strided values (lane 0)
   DenseMap<Value, Value> vector; // per-lane values
 
@@ -206,10 +211,19 @@ private:
       auto type = VectorType::get({width}, load.getType());
       Value v;
       const StagedLoad *stage = llvm::find_if(
-          staged, [&](const StagedLoad &s) { return s.load == &op; });
-      if (stage != staged.end()) {
+          plan.staged, [&](const StagedLoad &s) { return s.load == &op; });
+      const PrefetchedLoad *prefetch = llvm::find_if(
+          plan.prefetched,
+          [&](const PrefetchedLoad &p) { return p.load == &op; });
+      if (stage != plan.staged.end()) {
         v = stagedLanes(*stage, type);
       } else if (l.stride == 1) {
+        if (prefetch != plan.prefetched.end()) {
+          Value next = arith::AddIOp::create(b, loc, a0, prefetch->offset);
+          memref::PrefetchOp::create(b, loc, mem, ValueRange{next},
+                                     /*isWrite=*/false, /*localityHint=*/3,
+                                     /*isDataCache=*/true);
+        }
         v = vector::LoadOp::create(b, loc, type, mem, ValueRange{a0});
       } else if (l.stride == 0) {
         v = vector::BroadcastOp::create(b, loc, type,
@@ -288,11 +302,11 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                        const DenseMap<Value, Lanes> &lanes, ValueRange args,
                        BufferMap &buffers, int64_t width,
                        function_ref<void(Value, Value)> checkStore,
-                       ArrayRef<StagedLoad> staged = {}) {
+                       const LoadPlan &plan = {}) {
   Location loc = op.getLoc();
   SmallVector<int64_t> strides =
       op.getLayout().getEffectiveStrides(op.getIterationRanges());
-  VectorBody vb(b, op.getBody().front(), lanes, buffers, width, staged);
+  VectorBody vb(b, op.getBody().front(), lanes, buffers, width, plan);
   Value v = vb.emit(args)[0];
   AffineExpr e =
       getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
@@ -314,7 +328,7 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
                             Value lb, Value ub, BufferMap &buffers,
                             int64_t width, function_ref<void(Value)> scalarTail,
                             function_ref<void(Value, Value)> checkStore,
-                            ArrayRef<StagedLoad> staged) {
+                            const LoadPlan &plan) {
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
@@ -323,7 +337,7 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
       [&](Value iv) {
         SmallVector<Value> args(fixed);
         args.push_back(iv);
-        storeLanes(b, op, *lanes, args, buffers, width, checkStore, staged);
+        storeLanes(b, op, *lanes, args, buffers, width, checkStore, plan);
       },
       scalarTail);
   return success();

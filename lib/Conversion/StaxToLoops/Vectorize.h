@@ -28,21 +28,36 @@ struct StagedLoad {
   int64_t cols;
 };
 
+/// A contiguous load of a pointwise body in a kernel that also prefetches
+/// the same lanes of the kernel's next outer iteration, `offset` elements
+/// further: softmax's exponentials then overlap the next row's trip from
+/// memory instead of waiting for it in the next row's max.
+struct PrefetchedLoad {
+  Operation *load;
+  Value offset;
+};
+
+/// How the vector code of a pointwise node reads particular loads.
+struct LoadPlan {
+  SmallVector<StagedLoad> staged;
+  SmallVector<PrefetchedLoad> prefetched;
+};
+
 /// True when vectorizePointwise would emit vector code for `op`.
 bool isVectorizablePointwise(PointwiseOp op, int64_t width);
 
 /// Emits the innermost loop [lb, ub) of pointwise `op` with the other loop
 /// indices fixed to `fixed`: a vector loop over whole groups of `width`
 /// lanes, then `scalarTail(iv)` for the rest. `checkStore(vector, address)`
-/// runs before each vector store (the NaN check). The loads of `staged`
-/// read their tiles in the vector loop. Fails, emitting nothing, when the
-/// body cannot be vectorized.
+/// runs before each vector store (the NaN check). The vector loop reads
+/// the loads of `plan` as it says. Fails, emitting nothing, when the body
+/// cannot be vectorized.
 LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  ValueRange fixed, Value lb, Value ub,
                                  BufferMap &buffers, int64_t width,
                                  function_ref<void(Value)> scalarTail,
                                  function_ref<void(Value, Value)> checkStore,
-                                 ArrayRef<StagedLoad> staged = {});
+                                 const LoadPlan &plan = {});
 
 /// Emits one vector evaluation of pointwise `op` at its loop indices
 /// `args`, the last one lane 0 of `width` consecutive lanes, and stores the
