@@ -161,9 +161,16 @@ BinarySemantics divide(std::optional<tp::RoundingMode> mode) {
           }};
 }
 
-/// x ** e with eager's special cases for common exponents (they are what
-/// the CPU kernel computes, e.g. x*x for 2).
+/// x ** e for a tensor exponent: eager's tensor-tensor kernel calls pow
+/// for every element (pow(-0, 0.5) = +0, pow(-inf, 0.5) = inf).
 double powFloat(const FloatMath &m, double x, double e) {
+  return m.r(std::pow(x, e));
+}
+
+/// x ** e for a scalar exponent, with eager's special cases for common
+/// exponents (what its tensor-scalar kernel computes, e.g. x*x for 2 and
+/// sqrt for 0.5).
+double powScalarFloat(const FloatMath &m, double x, double e) {
   if (e == 2)
     return m.mul(x, x);
   if (e == 3)
@@ -501,7 +508,7 @@ void registerScalar(KernelRegistry &r) {
     auto s = divide(op.getRoundingMode());
     return binary(op, *in[0], scalarTensor(op.getOther(), ct), ct, ctx, s.f, s.i);
   });
-  addScalarBinary<tp::PowTensorScalarOp>(r, {powFloat, powInt}, true);
+  addScalarBinary<tp::PowTensorScalarOp>(r, {powScalarFloat, powInt}, true);
   addScalarBinary<tp::RemainderScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(floatRemainder(a, b)); },
                                              [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                                                if (b == 0) return failure();

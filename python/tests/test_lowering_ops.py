@@ -99,8 +99,9 @@ def test_what_stays():
 
 
 def test_tensor_pow_special_exponents():
-    """tp.pow's reference kernel special-cases exponents 2, 3, ±0.5, -1, -2
-    per element; the lowered select chain must pick the same branch."""
+    """tp.pow (a tensor exponent) is pow for every element, as eager's
+    tensor-tensor kernel: exponents 2, 3, ±0.5, -1, -2 get no special
+    case (those are tp.pow.Tensor_Scalar's), and the lowering agrees."""
     text = ("func.func @f(%a: tensor<2x7xf32>, %b: tensor<2x7xf32>) -> tensor<2x7xf32> {\n"
             "  %0 = tp.pow %a, %b : tensor<2x7xf32>, tensor<2x7xf32> -> tensor<2x7xf32>\n"
             "  return %0 : tensor<2x7xf32>\n}\n")

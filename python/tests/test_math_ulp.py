@@ -125,6 +125,56 @@ def test_upstream_kernels_stay_within_their_stated_bound():
     assert ulp_errors(y[keep], ref).max() <= 1.0
 
 
+def pow_inputs():
+    """Every base of the sweep (both signs, zeros, denormals, infinities,
+    NaN) against exponents that are integers (odd and even: the sign of a
+    negative base), halves, random reals, huge, tiny, infinite and NaN."""
+    rng = np.random.default_rng(11)
+    x = sweep()
+    special = np.array([0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -2.0, -3.0, 0.5,
+                        -0.5, 2.5, 7.0, 1e-30, 3e38, -3e38, 16777217.0,
+                        np.inf, -np.inf, np.nan], np.float32)
+    y = np.concatenate([
+        special, np.round(rng.normal(0, 6, N // 4)),
+        rng.normal(0, 3, N // 4), rng.normal(0, 40, N // 4),
+        rng.uniform(-1, 1, N // 4)]).astype(np.float32)
+    # Shuffled, so that every kind of exponent meets bases of both signs.
+    return x, rng.permutation(np.resize(y, N))
+
+
+@pytest.mark.parametrize("options", ["", "vector-width=1 parallel=false",
+                                     "math-kernels=f64"])
+def test_pow_within_the_f64_kernel_bound(options):
+    # f32 pow is an f64 pow of the widened operands; --stax-approximate-
+    # math evaluates it as e^(y ln|x|) in f64 (3.2e-11 relative) and the
+    # special cases of C's pow exactly.
+    t = "tensor<%dxf32>" % N
+    text = ("func.func @f(%%x: %s, %%y: %s) -> %s {\n"
+            "  %%0 = tp.pow %%x, %%y : %s, %s -> %s\n  return %%0 : %s\n}"
+            % (t, t, t, t, t, t, t))
+    exe = Executable(text, options)
+    x, yexp = pow_inputs()
+    out = np.empty(N, np.float32)
+    exe.call_raw("f", [x.ctypes.data, yexp.ctypes.data, out.ctypes.data])
+    with np.errstate(all="ignore"):
+        ref = np.power(x.astype(np.float64), yexp.astype(np.float64))
+        ref32 = ref.astype(np.float32)
+    nan = np.isnan(ref)
+    np.testing.assert_array_equal(np.isnan(out), nan)
+    inf = np.isinf(ref32) & ~nan
+    np.testing.assert_array_equal(out[inf], ref32[inf])
+    finite = ~nan & ~inf
+    err = ulp_errors(out[finite], ref[finite])
+    worst = int(np.argmax(err))
+    assert err[worst] <= F64_BOUND_ULP, (
+        f"pow({x[finite][worst]!r}, {yexp[finite][worst]!r}) = "
+        f"{out[finite][worst]!r}, exact {ref[finite][worst]!r}: "
+        f"{err[worst]:.4f} ulp")
+    zero = finite & (ref == 0)
+    np.testing.assert_array_equal(np.signbit(out[zero]),
+                                  np.signbit(ref32[zero]))
+
+
 @pytest.mark.parametrize("op", ["sigmoid", "silu"])
 def test_logistic_common_path_is_bitwise_the_general_one(op):
     # The f32 logistic takes a shorter branch when every lane of a vector

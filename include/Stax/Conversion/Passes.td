@@ -330,6 +330,12 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     results and overflow are kept. The logistic form that `sigmoid` and
     `silu` decompose into, `n / (exp(y) + 1)`, is rewritten as one
     function (rounding exp(y) and the sum separately would add 2 ulp).
+    The f64 `math.powf` that f32 `pow` decomposes into (a base widened
+    from f32 or narrower, a result only narrowed back) becomes
+    `e^(y ln|x|)` in f64 with C's special cases (signed zeros, odd integer
+    powers of negative bases, NaN for non-integer ones, 1 for `y = 0`,
+    `x = 1` and `|x| = 1` with infinite y): 0.5 ulp + 1e-3 ulp after the
+    rounding, with every kernel set but `upstream`.
 
     `kernels=f32` (the default) computes exp, expm1, log, log1p, tanh, erf
     and the logistic form in f32 arithmetic, within 1 ulp of the exact value (the

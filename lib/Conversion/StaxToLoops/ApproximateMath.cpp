@@ -239,6 +239,102 @@ Value erfKernel(F64Builder &f, Value x) {
   return f.select(isSmall, small, large);
 }
 
+/// x^y with C99's special cases, for x widened from f32 (or narrower) and
+/// a result that is only narrowed back: e^(y ln|x|) in f64. ln|x| is
+/// within 2e-13 relative (logParts), so y ln|x| is within 2e-13 |y ln|x||
+/// <= 2.1e-11 absolute wherever the f32 result is finite and nonzero
+/// (|y ln|x|| < 104): with exp's 1.1e-11, the result is within 3.2e-11
+/// relative before its rounding, like the unary kernels.
+Value powKernel(F64Builder &f, Value x, Value y) {
+  using P = arith::CmpFPredicate;
+  Value ax = f.abs(x);
+  auto [e, lnM] = f.logParts(ax);
+  Value ln2Lo = f.constant(kLn2Lo);
+  Value ln2Hi = f.constant(kLn2Hi);
+  Value lo = f.fma(e, ln2Lo, lnM);
+  Value lnFinite = f.fma(e, ln2Hi, lo);
+  // logParts covers finite ax > 0: ln 0 = -inf, ln inf = inf.
+  Value zero = f.constant(0.0);
+  Value inf = f.constant(INFINITY);
+  Value minusInf = f.constant(-INFINITY);
+  Value isZero = f.cmp(P::OEQ, ax, zero);
+  Value isInf = f.cmp(P::OEQ, ax, inf);
+  Value lnAbove = f.select(isInf, inf, lnFinite);
+  Value ln = f.select(isZero, minusInf, lnAbove);
+  // exp clamps its argument, NaN included: NaN (an operand, or 0 * inf)
+  // is taken apart first.
+  Value t = f.mul(y, ln);
+  Value magnitude = f.exp(t);
+  Value tNaN = f.cmp(P::UNO, t, t);
+  Value xNaN = f.cmp(P::UNO, x, x);
+  Value isNaN = arith::OrIOp::create(f.getBuilder(), f.getLoc(), tNaN, xNaN);
+  Value nan = f.constant(NAN);
+  Value r = f.select(isNaN, nan, magnitude);
+  // A negative base: odd integer powers are negative, non-integer powers
+  // of a finite base NaN. Infinite y counts as an even integer.
+  OpBuilder &b = f.getBuilder();
+  Location loc = f.getLoc();
+  auto both = [&](Value p, Value q) -> Value {
+    return arith::AndIOp::create(b, loc, p, q);
+  };
+  auto either = [&](Value p, Value q) -> Value {
+    return arith::OrIOp::create(b, loc, p, q);
+  };
+  Value yRounded = f.roundEven(y);
+  Value yInt = f.cmp(P::OEQ, yRounded, y);
+  Value half = f.mul(y, f.constant(0.5));
+  Value halfRounded = f.roundEven(half);
+  Value halfFrac = f.cmp(P::ONE, half, halfRounded);
+  Value yOdd = both(yInt, halfFrac);
+  Value bits = f.bitsOf(x);
+  Value xSign = f.cmpInt(arith::CmpIPredicate::slt, bits, 0);
+  Value negative = both(xSign, yOdd);
+  Value negated = f.neg(r);
+  r = f.select(negative, negated, r);
+  Value xBelowZero = f.cmp(P::OLT, x, zero);
+  Value xFinite = f.cmp(P::ONE, ax, inf);
+  Value yFrac = f.cmp(P::UNE, yRounded, y);
+  Value finiteNegative = both(xBelowZero, xFinite);
+  Value invalid = both(finiteNegative, yFrac);
+  r = f.select(invalid, nan, r);
+  // 1 whatever the other operand is: y = 0, x = 1, |x| = 1 with y = +-inf.
+  Value one = f.constant(1.0);
+  Value yZero = f.cmp(P::OEQ, y, zero);
+  Value xOne = f.cmp(P::OEQ, x, one);
+  Value axOne = f.cmp(P::OEQ, ax, one);
+  Value ay = f.abs(y);
+  Value yInf = f.cmp(P::OEQ, ay, inf);
+  Value exact = either(yZero, xOne);
+  Value unitInf = both(axOne, yInf);
+  Value unit = either(exact, unitInf);
+  return f.select(unit, one, r);
+}
+
+/// The f64 math.powf that f32, f16 and bf16 pow decompose into: its base
+/// widened from at most f32, its result only narrowed back to at most f32
+/// (so powKernel's 3.2e-11 is far below the final rounding).
+struct PowPattern : OpRewritePattern<math::PowFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::PowFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto narrow = [](Type t) {
+      return getElementTypeOrSelf(t).getIntOrFloatBitWidth() <= 32;
+    };
+    auto widened = op.getLhs().getDefiningOp<arith::ExtFOp>();
+    if (!getElementTypeOrSelf(op.getType()).isF64() || !widened ||
+        !narrow(widened.getIn().getType()))
+      return rewriter.notifyMatchFailure(op, "base not widened from f32");
+    if (op->use_empty() || !llvm::all_of(op->getUsers(), [&](Operation *u) {
+          return isa<arith::TruncFOp>(u) && narrow(u->getResult(0).getType());
+        }))
+      return rewriter.notifyMatchFailure(op, "result not narrowed to f32");
+    F64Builder f(rewriter, op.getLoc(), op.getType());
+    rewriter.replaceOp(op, powKernel(f, op.getLhs(), op.getRhs()));
+    return success();
+  }
+};
+
 /// Rewrites an f32 (or vector of f32) `OpT` with one operand into
 /// extf -> `kernel` in f64 -> truncf, keeping NaN inputs as they are.
 template <typename OpT>
@@ -343,6 +439,7 @@ struct StaxApproximateMathPass
     patterns.add<F64KernelPattern<math::TanhOp>>(ctx, tanhKernel);
     patterns.add<F64KernelPattern<math::ErfOp>>(ctx, erfKernel);
     patterns.add<F64KernelPattern<math::ErfcOp>>(ctx, erfcKernel);
+    patterns.add<PowPattern>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

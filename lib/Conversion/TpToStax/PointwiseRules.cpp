@@ -462,24 +462,14 @@ Value powConstant(BodyBuilder &bb, Value x, double e) {
   return bb.convert(p, t);
 }
 
-/// x ** e for an exponent known only at run time: the kernel's special
-/// cases chosen by comparing e, every branch computed (they have no side
-/// effects) and the matching one selected.
+/// x ** e for a tensor exponent: pow for every element, as eager's
+/// tensor-tensor kernel (no special exponents; those are tensor-scalar's).
 Value powTensor(BodyBuilder &bb, Value x, Value e) {
-  Value result = [&] {
-    Type t = x.getType(), f64 = bb.b.getF64Type();
-    Value x64 = bb.convert(x, f64);
-    Value e64 = bb.convert(e, f64);
-    Value p = math::PowFOp::create(bb.b, bb.loc, x64, e64);
-    return bb.convert(p, t);
-  }();
-  for (double special : {-2.0, -1.0, -0.5, 0.5, 3.0, 2.0}) {
-    Value is = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OEQ, e,
-                                     bb.constant(special, e.getType()));
-    result = arith::SelectOp::create(bb.b, bb.loc, is,
-                                     powConstant(bb, x, special), result);
-  }
-  return result;
+  Type t = x.getType(), f64 = bb.b.getF64Type();
+  Value x64 = bb.convert(x, f64);
+  Value e64 = bb.convert(e, f64);
+  Value p = math::PowFOp::create(bb.b, bb.loc, x64, e64);
+  return bb.convert(p, t);
 }
 
 void registerBinary(RuleTable &r) {

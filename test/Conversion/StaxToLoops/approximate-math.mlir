@@ -171,3 +171,39 @@ func.func @untouched(%d: f64, %x: f32) -> (f64, f32, f32) {
   %q = arith.divf %x, %s : f32
   return %0, %1, %q : f64, f32, f32
 }
+
+// f32 pow decomposes into an f64 math.powf of the widened operands,
+// narrowed back: e^(y ln|x|) in f64 (logParts, the f64 exp), the sign of
+// odd integer powers, NaN for a finite negative base with a non-integer
+// exponent, and 1 for y = 0, x = 1 and |x| = 1 with y = +-inf. With every
+// kernel set but upstream's.
+// CHECK-LABEL: func.func @pow_widened(
+// CHECK-NOT: math.powf
+// CHECK: math.absf %{{.*}} : vector<16xf64>
+// CHECK: math.roundeven %{{.*}} : vector<16xf64>
+// CHECK: arith.select %{{.*}} : vector<16xi1>, vector<16xf64>
+// CHECK: arith.truncf %{{.*}} : vector<16xf64> to vector<16xf32>
+// CHECK-F64-LABEL: func.func @pow_widened(
+// CHECK-F64-NOT: math.powf
+// CHECK-F64: arith.truncf
+// CHECK-UP-LABEL: func.func @pow_widened(
+// CHECK-UP: math.powf
+func.func @pow_widened(%x: vector<16xf32>, %y: vector<16xf32>) -> vector<16xf32> {
+  %a = arith.extf %x : vector<16xf32> to vector<16xf64>
+  %b = arith.extf %y : vector<16xf32> to vector<16xf64>
+  %p = math.powf %a, %b : vector<16xf64>
+  %r = arith.truncf %p : vector<16xf64> to vector<16xf32>
+  return %r : vector<16xf32>
+}
+
+// Kept: an f64 pow whose base is not widened from f32, or whose result is
+// used in f64 (the kernel's 3e-11 would show there).
+// CHECK-LABEL: func.func @pow_kept(
+// CHECK: math.powf %{{.*}} : f64
+// CHECK: math.powf %{{.*}} : f64
+func.func @pow_kept(%d: f64, %x: f32) -> (f64, f64) {
+  %a = arith.extf %x : f32 to f64
+  %0 = math.powf %d, %a : f64
+  %1 = math.powf %a, %a : f64
+  return %0, %1 : f64, f64
+}
