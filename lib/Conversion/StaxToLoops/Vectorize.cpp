@@ -1,5 +1,6 @@
 //===- Vectorize.cpp - vector code for innermost node loops ---------------===//
 #include "Vectorize.h"
+#include "Combiner.h"
 #include "LinearIndex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -508,6 +509,92 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   return {value, position, arith::ConstantIntOp::create(b, loc, end, 64)};
 }
 
+/// Welford (or its partial-state combine) along the innermost reduction
+/// loop: each lane keeps the (mean, M2, count) of the elements it sees,
+/// the elements after the last whole vector go into a scalar state, and
+/// Chan's combine merges the lanes pairwise, then the scalar state, then
+/// `init`. A reordering (class 2): Section 6.5's Welford bound holds for
+/// any tree of combines. Returns the final state.
+static SmallVector<Value> welfordLanes(
+    OpBuilder &b, ReductionOp op, ValueRange init, VectorBody &vb,
+    SmallVector<Value> &ivs, int64_t width,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(Value)> scalarValues) {
+  Location loc = op.getLoc();
+  Block &body = op.getBody().front();
+  Type t = body.getTerminator()->getOperand(0).getType();
+  auto vtype = VectorType::get({width}, t);
+  Combiner merge(ReductionKind::WelfordCombine, t);
+  ArrayRef<int64_t> rranges = op.getReductionRanges();
+  int64_t n = rranges.back(), end = n / width * width;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // Empty lane states, then the empty scalar state.
+  SmallVector<Value> start;
+  for (Value v : merge.init(b, loc))
+    start.push_back(vector::BroadcastOp::create(b, loc, vtype, v));
+  for (Value v : merge.init(b, loc))
+    start.push_back(v);
+  auto innermost = [&](ValueRange state) {
+    Value vLb = cst(0), vUb = cst(end), vStep = cst(width); // in order
+    auto vloop = scf::ForOp::create(
+        b, loc, vLb, vUb, vStep, state.take_front(3),
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> args(ivs);
+          args.push_back(iv);
+          scf::YieldOp::create(b, loc, step(iter, vb.emit(args)));
+        });
+    Value sLb = cst(end), sUb = cst(n), sStep = cst(1);
+    auto sloop = scf::ForOp::create(
+        b, loc, sLb, sUb, sStep, state.drop_front(3),
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, step(iter, scalarValues(iv)));
+        });
+    SmallVector<Value> next(vloop.getResults());
+    next.append(sloop.getResults().begin(), sloop.getResults().end());
+    return next;
+  };
+  auto [lbs, ubs, steps] = constantBounds(b, loc, rranges.drop_back());
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, start,
+      [&](OpBuilder &nb, Location, ValueRange outer,
+          ValueRange iter) -> scf::ValueVector {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        unsigned fixed = ivs.size();
+        ivs.append(outer.begin(), outer.end());
+        SmallVector<Value> next = innermost(iter);
+        ivs.truncate(fixed);
+        return next;
+      });
+  SmallVector<Value> state =
+      nest.results.empty() ? innermost(start) : SmallVector<Value>(nest.results);
+  // The lanes' states, merged pairwise (a tree: log2(width) levels).
+  SmallVector<SmallVector<Value>> parts;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    SmallVector<Value> part;
+    for (int k = 0; k < 3; ++k)
+      part.push_back(vector::ExtractOp::create(b, loc, state[k], lane));
+    parts.push_back(part);
+  }
+  while (parts.size() > 1) {
+    SmallVector<SmallVector<Value>> merged;
+    for (size_t j = 0; j + 1 < parts.size(); j += 2)
+      merged.push_back(merge.step(b, loc, parts[j], parts[j + 1]));
+    if (parts.size() % 2)
+      merged.push_back(parts.back());
+    parts = std::move(merged);
+  }
+  SmallVector<Value> lanes = merge.step(
+      b, loc, parts[0], ValueRange(state).drop_front(3));
+  return merge.step(b, loc, init, lanes);
+}
+
 FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
     BufferMap &buffers, int64_t width,
@@ -515,8 +602,11 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
   ReductionKind kind = op.getKind();
   bool argExtreme =
       kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
+  bool welford =
+      kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine;
   if (kind != ReductionKind::Sum && kind != ReductionKind::Prod &&
-      kind != ReductionKind::Max && kind != ReductionKind::Min && !argExtreme)
+      kind != ReductionKind::Max && kind != ReductionKind::Min &&
+      !argExtreme && !welford)
     return failure();
   ArrayRef<int64_t> rranges = op.getReductionRanges();
   if (rranges.empty() || rranges.back() < width)
@@ -545,7 +635,7 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
   };
   SmallVector<Value> ivs(idx);
   // Scalar evaluation for the tail: the same body, one lane.
-  auto scalarValue = [&](Value iv) {
+  auto scalarValues = [&](Value iv) {
     SmallVector<Value> args(ivs);
     args.push_back(iv);
     IRMapping map;
@@ -560,10 +650,16 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
       }
       b.clone(inner, map);
     }
-    return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+    SmallVector<Value> out;
+    for (Value v : body.getTerminator()->getOperands())
+      out.push_back(map.lookupOrDefault(v));
+    return out;
   };
+  auto scalarValue = [&](Value iv) { return scalarValues(iv)[0]; };
   int64_t n = rranges.back();
   int64_t end = n / width * width;
+  if (welford)
+    return welfordLanes(b, op, init, vb, ivs, width, step, scalarValues);
   if (argExtreme) {
     SmallVector<Value> state =
         argExtremeLanes(b, op, idx, init, *lanes, buffers, width);
@@ -666,8 +762,7 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
 static FailureOr<DenseMap<Value, Lanes>>
 analyzeReductionOutputs(ReductionOp op, int64_t width) {
   ReductionKind kind = op.getKind();
-  if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin ||
-      kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine)
+  if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin)
     return failure();
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);

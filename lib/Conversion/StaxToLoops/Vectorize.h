@@ -80,9 +80,10 @@ void stripMine(OpBuilder &b, Location loc, Value lb, Value ub, int64_t width,
 /// horizontal combine at the end; returns the final state. argmax/argmin
 /// over one reduction loop keep a (value, position) pair per lane, combine
 /// them by value then position (bitwise the scalar result), and finish the
-/// scalar tail with `step(state, yielded)`. Fails, emitting nothing, for
-/// other kinds, argmax/argmin over several loops, or a body that cannot be
-/// vectorized.
+/// scalar tail with `step(state, yielded)`. Welford and welford_combine
+/// keep a (mean, M2, count) per lane, merged by Chan's combine. Fails,
+/// emitting nothing, for other kinds, argmax/argmin over several loops, or
+/// a body that cannot be vectorized.
 FailureOr<SmallVector<Value>> vectorizeReduction(
     OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
     BufferMap &buffers, int64_t width,
@@ -96,7 +97,8 @@ FailureOr<SmallVector<Value>> vectorizeReduction(
 /// `scalarTail(iv)` handles the remaining outputs; `checkStore(vector,
 /// address)` runs before each vector store. Fails, emitting nothing,
 /// unless every load the body makes is contiguous or invariant along the
-/// output loop and the combine is elementwise (sum/prod/max/min/any/all).
+/// output loop and the combine is elementwise (all kinds but argmax and
+/// argmin).
 LogicalResult vectorizeReductionOutputs(
     OpBuilder &b, ReductionOp op, ValueRange fixed, Value lb, Value ub,
     BufferMap &buffers, int64_t width, ValueRange init,
