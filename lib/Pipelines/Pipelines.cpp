@@ -121,6 +121,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   loops.parallel = options.parallel;
   loops.grain = options.grain;
   loops.vectorWidth = options.vectorWidth;
+  loops.nontemporalBytes = options.nontemporalBytes;
   loops.checkNan = options.checkNan;
   loops.profile = options.profile;
   pm.addPass(createStaxToLoops(loops));

@@ -106,6 +106,11 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     broadcasts, others gathers) with a scalar tail; a sum/max/min/prod
     reduction whose innermost reduction loop reads contiguously keeps a
     vector accumulator and combines its lanes once at the end (class 2).
+    A result of at least `nontemporal-bytes` (larger than the caches: its
+    lines would be evicted before anything reads them) is written with
+    non-temporal vector stores, which skip reading each line before
+    writing it; a scalar prologue aligns them to 64 bytes and a fence
+    after each thread's part orders them before any later read.
 
     Intermediates live in one arena allocated per call: buffers whose
     lifetimes do not overlap share bytes (first-fit in op order). Results
@@ -176,6 +181,12 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "Lanes of the vectorized innermost loops; 0 picks the host's "
            "(16 f32 lanes with AVX-512), 1 disables vectorization (default: 0)">,
+    Option<"nontemporalBytes", "nontemporal-bytes", "int64_t",
+           /*default=*/"33554432",
+           "target=cpu: a vectorized pointwise node whose result takes at "
+           "least this many bytes stores it with non-temporal stores, "
+           "aligned to 64 bytes by a scalar prologue; 0 never (default: "
+           "33554432, 32 MiB)">,
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CPU",
            "cpu, or cuda: every node runs one thread per output element "

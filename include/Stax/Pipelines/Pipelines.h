@@ -74,6 +74,12 @@ struct PipelineOptions : public LoweringPipelineOptions {
                      "16 f32 lanes with AVX-512; 1: no vectorization) "
                      "(default: 0)"),
       llvm::cl::init(0)};
+  Option<int64_t> nontemporalBytes{
+      *this, "nontemporal-bytes",
+      llvm::cl::desc("target=cpu: store pointwise results of at least this "
+                     "many bytes with non-temporal stores; 0 never "
+                     "(default: 33554432, 32 MiB)"),
+      llvm::cl::init(int64_t(32) << 20)};
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("target=cuda: the GPU architecture (default: sm_90)"),

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -193,6 +194,10 @@ private:
       ArrayRef<LoadOp> staged, ValueRange bounds,
       function_ref<void(ValueRange, Value, Value, ArrayRef<StagedLoad>)>
           innermost);
+  /// Whether pointwise `op` writes its result with non-temporal stores: a
+  /// result of at least options.nontemporalBytes that leaves its kernel
+  /// (kernel-local values are read again at once, from cache or scratch).
+  bool storesPastTheCaches(PointwiseOp op);
   /// The loads of pointwise `op`, run inside a kernel at outer indices
   /// `outer`, that read memory outside the kernel along their last loop:
   /// each prefetches the kernel's next outer iteration (Vectorize.h).
@@ -534,6 +539,34 @@ void NodeEmitter::transposedTile(
   rowsOf(rowUb, colUb, {});
 }
 
+bool NodeEmitter::storesPastTheCaches(PointwiseOp op) {
+  if (options.gpu || options.nontemporalBytes <= 0 || options.vectorWidth <= 1)
+    return false;
+  if (auto kernel = dyn_cast<KernelOp>(op->getParentOp())) {
+    Operation *yield = kernel.getBody().front().getTerminator();
+    if (!llvm::is_contained(yield->getOperands(), op.getResult()))
+      return false;
+  }
+  // Only memory-bound bodies gain (the lines are not read before being
+  // written): with two or more functions or divisions per element the loop
+  // waits on arithmetic, and the fence after each thread's part costs
+  // more than the saved reads (8192 x 4096 f32, 2 threads: a + b 27-32 ->
+  // 37-42 GB/s, exp 26-37 -> 36-44, sigmoid even, the 4-op chain
+  // 18-20 -> 15-18).
+  int64_t heavy = 0;
+  op.getBody().walk([&](Operation *inner) {
+    if (isa<math::MathDialect>(inner->getDialect()) ||
+        isa<arith::DivFOp, arith::RemFOp, SpecialFunctionOp>(inner))
+      ++heavy;
+  });
+  if (heavy > 1)
+    return false;
+  FailureOr<int64_t> elements = storageElements(op);
+  int64_t bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
+  return succeeded(elements) &&
+         *elements >= llvm::divideCeil(options.nontemporalBytes * 8, bits);
+}
+
 SmallVector<PrefetchedLoad>
 NodeEmitter::nextIterationPrefetches(PointwiseOp op, ValueRange outer) {
   SmallVector<PrefetchedLoad> prefetched;
@@ -610,11 +643,17 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
   // The innermost loop over [lb, ub) with the other loops at `mid`:
   // vectorized (reading `staged` loads from their tiles), or scalar.
   SmallVector<PrefetchedLoad> prefetched = nextIterationPrefetches(op, outer);
+  std::optional<TransposeTiles> tiles;
+  if (!options.gpu)
+    tiles = transposeTiles(op, rest, strides);
+  bool nontemporal = storesPastTheCaches(op);
   auto innermostStaged = [&](ValueRange mid, Value lb, Value ub,
                              ArrayRef<StagedLoad> staged) {
     SmallVector<Value> fixed(outer);
     fixed.append(mid.begin(), mid.end());
-    LoadPlan plan{SmallVector<StagedLoad>(staged), prefetched};
+    // Tiles store a line per row: not worth aligning.
+    VectorPlan plan{SmallVector<StagedLoad>(staged), prefetched,
+                    nontemporal && !tiles};
     if (options.vectorWidth > 1 &&
         succeeded(vectorizePointwise(
             b, op, fixed, lb, ub, buffers, options.vectorWidth,
@@ -633,9 +672,6 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     ivs.push_back(loop.getInductionVar());
     scalarStore(ivs);
   };
-  std::optional<TransposeTiles> tiles;
-  if (!options.gpu)
-    tiles = transposeTiles(op, rest, strides);
   if (tiles) {
     SmallVector<LoadOp> staged =
         stagedTransposeLoads(op, *tiles, options.vectorWidth);

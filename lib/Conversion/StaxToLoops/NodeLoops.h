@@ -28,6 +28,9 @@ struct LoopOptions {
   bool checkNan = false;
   /// Time every top-level op (profile; target=cpu).
   bool profile = false;
+  /// Pointwise results of at least this many bytes are written with
+  /// non-temporal vector stores; 0 never.
+  int64_t nontemporalBytes = 0;
 };
 
 /// What the emitter needs from the function being converted.

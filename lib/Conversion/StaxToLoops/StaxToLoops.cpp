@@ -716,18 +716,29 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (grain < 1 || vectorWidth < 0 || threadsPerBlock < 1) {
-      module.emitError() << "--stax-to-loops: grain must be >= 1, "
-                            "vector-width >= 0 and threads-per-block >= 1";
+    auto check = [&](bool ok, StringRef option, int64_t least,
+                     int64_t value) {
+      if (!ok)
+        module.emitError() << "--stax-to-loops: " << option << " must be >= "
+                           << least << ", got " << value;
+      return ok;
+    };
+    bool valid = check(grain >= 1, "grain", 1, grain);
+    valid &= check(vectorWidth >= 0, "vector-width", 0, vectorWidth);
+    valid &= check(threadsPerBlock >= 1, "threads-per-block", 1,
+                   threadsPerBlock);
+    valid &= check(nontemporalBytes >= 0, "nontemporal-bytes", 0,
+                   nontemporalBytes);
+    if (!valid)
       return signalPassFailure();
-    }
     bool gpu = target == Target::CUDA;
     // GPU code is scalar: one thread per element.
     int64_t width = gpu ? 1 : vectorWidth;
     if (width == 0)
       width = hostVectorWidth();
     LoopOptions options{parallel,        grain,    width,          gpu,
-                        threadsPerBlock, checkNan, profile && !gpu};
+                        threadsPerBlock, checkNan, profile && !gpu,
+                        gpu ? 0 : int64_t(nontemporalBytes)};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())

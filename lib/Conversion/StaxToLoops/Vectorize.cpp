@@ -4,6 +4,7 @@
 #include "LinearIndex.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -121,7 +122,7 @@ class VectorBody {
 public:
   VectorBody(OpBuilder &b, Block &body, const DenseMap<Value, Lanes> &lanes,
              BufferMap &buffers, int64_t width,
-             const LoadPlan &plan = noPlan())
+             const VectorPlan &plan = noPlan())
       : b(b), body(body), lanes(lanes), buffers(buffers), width(width),
         plan(plan) {}
 
@@ -152,8 +153,8 @@ public:
   }
 
 private:
-  static const LoadPlan &noPlan() {
-    static const LoadPlan none;
+  static const VectorPlan &noPlan() {
+    static const VectorPlan none;
     return none;
   }
 
@@ -162,7 +163,7 @@ private:
   const DenseMap<Value, Lanes> &lanes;
   BufferMap &buffers;
   int64_t width;
-  const LoadPlan &plan;
+  const VectorPlan &plan;
   IRMapping scalar;              // uniform and strided values (lane 0)
   DenseMap<Value, Value> vector; // per-lane values
 
@@ -303,7 +304,7 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                        const DenseMap<Value, Lanes> &lanes, ValueRange args,
                        BufferMap &buffers, int64_t width,
                        function_ref<void(Value, Value)> checkStore,
-                       const LoadPlan &plan = {}) {
+                       const VectorPlan &plan = {}, int64_t align = 0) {
   Location loc = op.getLoc();
   SmallVector<int64_t> strides =
       op.getLayout().getEffectiveStrides(op.getIterationRanges());
@@ -317,11 +318,60 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
       b, loc, AffineMap::get(strides.size(), 0, e), args);
   checkStore(v, addr);
   vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult()),
-                          ValueRange{addr});
+                          ValueRange{addr}, /*nontemporal=*/align != 0,
+                          align ? llvm::MaybeAlign(align) : llvm::MaybeAlign());
 }
 
 bool codegen::isVectorizablePointwise(PointwiseOp op, int64_t width) {
   return succeeded(analyzePointwise(op, width));
+}
+
+/// The alignment in bytes of `op`'s non-temporal vector stores of `width`
+/// lanes: the vector's bytes up to a line, or 0 when they are not a power
+/// of two of at least 16 (no aligned vector store for them).
+static int64_t nontemporalAlignment(PointwiseOp op, BufferMap &buffers,
+                                    int64_t width) {
+  auto mem = cast<MemRefType>(buffers.storageOf(op.getResult()).getType());
+  int64_t bytes = width * mem.getElementTypeBitWidth() / 8;
+  if (bytes < 16 || !llvm::isPowerOf2_64(bytes))
+    return 0;
+  return std::min<int64_t>(bytes, 64);
+}
+
+/// The first index in [lb, ub) of the innermost loop (the others at
+/// `fixed`) whose result element is `align`-byte aligned, or ub.
+static Value alignedStart(OpBuilder &b, PointwiseOp op, ValueRange fixed,
+                          Value lb, Value ub, BufferMap &buffers,
+                          int64_t align) {
+  Location loc = op.getLoc();
+  Value mem = buffers.storageOf(op.getResult());
+  int64_t elementBytes =
+      cast<MemRefType>(mem.getType()).getElementTypeBitWidth() / 8;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  SmallVector<Value> args(fixed);
+  args.push_back(lb);
+  SmallVector<int64_t> strides =
+      op.getLayout().getEffectiveStrides(op.getIterationRanges());
+  AffineExpr e =
+      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
+  for (auto [k, s] : llvm::enumerate(strides))
+    e = e + getAffineDimExpr(k, b.getContext()) * s;
+  Value first = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(strides.size(), 0, e), args);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, mem);
+  Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), first);
+  Value offset = arith::MulIOp::create(b, loc, element, cst(elementBytes));
+  Value address = arith::AddIOp::create(b, loc, base, offset);
+  // (align - address mod align) mod align bytes to the next boundary.
+  Value mask = cst(align - 1);
+  Value negAddress = arith::SubIOp::create(b, loc, cst(0), address);
+  Value gapBytes = arith::AndIOp::create(b, loc, negAddress, mask);
+  Value gap = arith::DivUIOp::create(b, loc, gapBytes, cst(elementBytes));
+  Value start = arith::AddIOp::create(b, loc, lb, gap);
+  return arith::MinSIOp::create(b, loc, start, ub);
 }
 
 LogicalResult
@@ -329,18 +379,36 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
                             Value lb, Value ub, BufferMap &buffers,
                             int64_t width, function_ref<void(Value)> scalarTail,
                             function_ref<void(Value, Value)> checkStore,
-                            const LoadPlan &plan) {
+                            const VectorPlan &plan) {
   FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
   if (failed(lanes))
     return failure();
+  Location loc = op.getLoc();
+  int64_t align =
+      plan.nontemporal ? nontemporalAlignment(op, buffers, width) : 0;
+  Value start = lb;
+  if (align) {
+    // Scalar elements up to the first aligned one.
+    start = alignedStart(b, op, fixed, lb, ub, buffers, align);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto prologue = scf::ForOp::create(b, loc, lb, start, one);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    scalarTail(prologue.getInductionVar());
+  }
   stripMine(
-      b, op.getLoc(), lb, ub, width,
+      b, loc, start, ub, width,
       [&](Value iv) {
         SmallVector<Value> args(fixed);
         args.push_back(iv);
-        storeLanes(b, op, *lanes, args, buffers, width, checkStore, plan);
+        storeLanes(b, op, *lanes, args, buffers, width, checkStore, plan,
+                   align);
       },
       scalarTail);
+  // Non-temporal stores are weakly ordered: a full fence makes them
+  // visible before this thread's later reads and the loop's barrier.
+  if (align)
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   return success();
 }
 

@@ -37,10 +37,14 @@ struct PrefetchedLoad {
   Value offset;
 };
 
-/// How the vector code of a pointwise node reads particular loads.
-struct LoadPlan {
+/// How the vector code of a pointwise node reads particular loads, and
+/// how it stores.
+struct VectorPlan {
   SmallVector<StagedLoad> staged;
   SmallVector<PrefetchedLoad> prefetched;
+  /// Non-temporal vector stores, aligned by a scalar prologue (when the
+  /// vector's bytes are a power of two of at least 16), then a fence.
+  bool nontemporal = false;
 };
 
 /// True when vectorizePointwise would emit vector code for `op`.
@@ -57,7 +61,7 @@ LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  BufferMap &buffers, int64_t width,
                                  function_ref<void(Value)> scalarTail,
                                  function_ref<void(Value, Value)> checkStore,
-                                 const LoadPlan &plan = {});
+                                 const VectorPlan &plan = {});
 
 /// Emits one vector evaluation of pointwise `op` at its loop indices
 /// `args`, the last one lane 0 of `width` consecutive lanes, and stores the

@@ -1,11 +1,14 @@
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops %s -split-input-file -verify-diagnostics
 // RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="grain=0" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
-// RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=-1" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
+// RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=-1" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-WIDTH
 // RUN: not stax-opt --stax-pipeline="grain=0" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-GRAIN
+// RUN: not stax-opt --stax-pipeline="nontemporal-bytes=-1" %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-NT
 
 // tp functions that lower but have no code generation.
 
-// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1, vector-width >= 0 and threads-per-block >= 1
+// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1, got 0
+// CHECK-WIDTH: error: --stax-to-loops: vector-width must be >= 0, got -1
+// CHECK-NT: error: --stax-to-loops: nontemporal-bytes must be >= 0, got -1
 
 // An op without a lowering rule stays tp (a fallback, with a remark) and
 // code generation names it.
