@@ -562,9 +562,10 @@ bool NodeEmitter::storesPastTheCaches(PointwiseOp op) {
   if (heavy > 1)
     return false;
   FailureOr<int64_t> elements = storageElements(op);
-  int64_t bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
-  return succeeded(elements) &&
-         *elements >= llvm::divideCeil(options.nontemporalBytes * 8, bits);
+  uint64_t bits = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
+  auto needed = static_cast<int64_t>(
+      llvm::divideCeil(uint64_t(options.nontemporalBytes) * 8, bits));
+  return succeeded(elements) && *elements >= needed;
 }
 
 SmallVector<PrefetchedLoad>
