@@ -298,6 +298,18 @@ static FailureOr<DenseMap<Value, Lanes>> analyzePointwise(PointwiseOp op,
   return analyze(body, body.getArguments().back());
 }
 
+/// The storage address of result element `args` of a node with `layout`
+/// over `ranges`: offset + sum args[k] * stride[k].
+static Value layoutAddress(OpBuilder &b, Location loc, LayoutAttr layout,
+                           ArrayRef<int64_t> ranges, ValueRange args) {
+  SmallVector<int64_t> strides = layout.getEffectiveStrides(ranges);
+  AffineExpr e = getAffineConstantExpr(layout.getOffset(), b.getContext());
+  for (auto [k, s] : llvm::enumerate(strides))
+    e = e + getAffineDimExpr(k, b.getContext()) * s;
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(strides.size(), 0, e), args);
+}
+
 /// One vector evaluation of `op` at loop indices `args` (the last is lane
 /// 0) and its store.
 static void storeLanes(OpBuilder &b, PointwiseOp op,
@@ -306,16 +318,10 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                        function_ref<void(Value, Value)> checkStore,
                        const VectorPlan &plan = {}, int64_t align = 0) {
   Location loc = op.getLoc();
-  SmallVector<int64_t> strides =
-      op.getLayout().getEffectiveStrides(op.getIterationRanges());
   VectorBody vb(b, op.getBody().front(), lanes, buffers, width, plan);
   Value v = vb.emit(args)[0];
-  AffineExpr e =
-      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
-  for (auto [k, s] : llvm::enumerate(strides))
-    e = e + getAffineDimExpr(k, b.getContext()) * s;
-  Value addr = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(strides.size(), 0, e), args);
+  Value addr = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
+                             args);
   checkStore(v, addr);
   vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult()),
                           ValueRange{addr}, /*nontemporal=*/align != 0,
@@ -352,14 +358,8 @@ static Value alignedStart(OpBuilder &b, PointwiseOp op, ValueRange fixed,
   };
   SmallVector<Value> args(fixed);
   args.push_back(lb);
-  SmallVector<int64_t> strides =
-      op.getLayout().getEffectiveStrides(op.getIterationRanges());
-  AffineExpr e =
-      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
-  for (auto [k, s] : llvm::enumerate(strides))
-    e = e + getAffineDimExpr(k, b.getContext()) * s;
-  Value first = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(strides.size(), 0, e), args);
+  Value first = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
+                              args);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, mem);
   Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), first);
@@ -627,21 +627,15 @@ static SmallVector<Value> welfordLanes(
     next.append(sloop.getResults().begin(), sloop.getResults().end());
     return next;
   };
-  auto [lbs, ubs, steps] = constantBounds(b, loc, rranges.drop_back());
-  scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, start,
-      [&](OpBuilder &nb, Location, ValueRange outer,
-          ValueRange iter) -> scf::ValueVector {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+  SmallVector<Value> state = carriedLoopNest(
+      b, loc, rranges.drop_back(), start,
+      [&](ValueRange outer, ValueRange iter) {
         unsigned fixed = ivs.size();
         ivs.append(outer.begin(), outer.end());
         SmallVector<Value> next = innermost(iter);
         ivs.truncate(fixed);
         return next;
       });
-  SmallVector<Value> state =
-      nest.results.empty() ? innermost(start) : SmallVector<Value>(nest.results);
   // The lanes' states, merged pairwise (a tree: log2(width) levels).
   SmallVector<SmallVector<Value>> parts;
   for (int64_t lane = 0; lane < width; ++lane) {
@@ -859,8 +853,6 @@ reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
             function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
             function_ref<void(Value, Value)> checkStore) {
   Location loc = op.getLoc();
-  SmallVector<int64_t> strides =
-      op.getLayout().getEffectiveStrides(op.getIterationRanges());
   VectorBody vb(b, op.getBody().front(), lanes, buffers, width);
   SmallVector<Value> state;
   for (Value v : init)
@@ -872,12 +864,8 @@ reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
                             args.append(rivs.begin(), rivs.end());
                             return step(st, vb.emit(args));
                           });
-  AffineExpr e =
-      getAffineConstantExpr(op.getLayout().getOffset(), b.getContext());
-  for (auto [k, st] : llvm::enumerate(strides))
-    e = e + getAffineDimExpr(k, b.getContext()) * st;
-  Value addr = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(strides.size(), 0, e), out);
+  Value addr =
+      layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(), out);
   for (auto [k, v] : llvm::enumerate(state)) {
     checkStore(v, addr);
     vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
