@@ -641,13 +641,13 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     scalarStore({});
     return success();
   }
-  // The innermost loop over [lb, ub) with the other loops at `mid`:
-  // vectorized (reading `staged` loads from their tiles), or scalar.
   SmallVector<PrefetchedLoad> prefetched = nextIterationPrefetches(op, outer);
   std::optional<TransposeTiles> tiles;
   if (!options.gpu)
     tiles = transposeTiles(op, rest, strides);
   bool nontemporal = storesPastTheCaches(op);
+  // The innermost loop over [lb, ub) with the other loops at `mid`:
+  // vectorized (reading `staged` loads from their tiles), or scalar.
   auto innermostStaged = [&](ValueRange mid, Value lb, Value ub,
                              ArrayRef<StagedLoad> staged) {
     SmallVector<Value> fixed(outer);
