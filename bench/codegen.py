@@ -3,7 +3,8 @@
     MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 \\
       PYTHONPATH=python /usr/bin/python3 bench/codegen.py [--quick]
 
-Prints (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
+Prints (0) elementwise math functions: eager, compiled and compiled with
+libm, in G elements/s (--math-only stops there); (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
 bytes moved / best time) against a measured copy bandwidth; (2) the corpus
 models (stax.corpus, small shapes) and (3) four larger models: eager vs
 compiled forward+backward time and first-call compile time, with geomeans;
@@ -95,6 +96,35 @@ def kernels(n, reps):
         print(f"{name:24s} {nbytes / te / 1e9:10.1f} {nbytes / ts / 1e9:10.1f} "
               f"{nbytes / ts / 1e9 / copy:9.0%} {te / ts:8.2f}x")
         RESULTS["kernels"].append((name, nbytes / te / 1e9, nbytes / ts / 1e9, copy))
+
+
+def math_functions(n, reps):
+    """Elementwise math functions: eager, the default compiled code and the
+    compiled code with libm (approximate-math=false), in G elements/s."""
+    x = torch.randn(n) * 3
+    unit = torch.rand(n) * 2 - 1
+    y = torch.randn(n) * 3
+    cases = [
+        ("exp", torch.exp, (x,)), ("tanh", torch.tanh, (x,)),
+        ("sin", torch.sin, (x,)), ("cos", torch.cos, (x,)),
+        ("tan", torch.tan, (x,)), ("asin", torch.asin, (unit,)),
+        ("acos", torch.acos, (unit,)), ("atan", torch.atan, (x,)),
+        ("sinh", torch.sinh, (x,)), ("cosh", torch.cosh, (x,)),
+        ("atan2", torch.atan2, (y, x)),
+        ("pow", lambda a, b: torch.pow(a.abs(), b), (x, y)),
+    ]
+    print(f"\n{n >> 20} M elements per function (G elements/s)")
+    print(f"{'function':10s} {'eager':>8s} {'stax':>8s} {'libm':>8s} "
+          f"{'stax/eager':>10s} {'stax/libm':>9s}")
+    for name, fn, args in cases:
+        fast = stax.compile(fn)
+        libm = stax.compile(fn, options="approximate-math=false")
+        with torch.no_grad():
+            te = best(lambda: fn(*args), reps)
+            ts = best(lambda: fast(*args), reps)
+            tl = best(lambda: libm(*args), reps)
+        print(f"{name:10s} {n / te / 1e9:8.3f} {n / ts / 1e9:8.3f} "
+              f"{n / tl / 1e9:8.3f} {te / ts:9.2f}x {tl / ts:8.2f}x")
 
 
 def models(reps):
@@ -224,11 +254,16 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true", help="small sizes, few reps")
     p.add_argument("--plot", metavar="PNG", help="also draw the tables (matplotlib)")
+    p.add_argument("--math-only", action="store_true",
+                   help="only the table of elementwise math functions")
     a = p.parse_args()
     torch.set_num_threads(2)
     stax.set_num_threads(2)
     n = (1 << 22) if a.quick else (1 << 25)
     reps = 3 if a.quick else 9
+    math_functions(n // 2, reps)
+    if a.math_only:
+        return
     kernels(n, reps)
     small = corpus_models(reps * 10)
     large = models(reps)

@@ -38,7 +38,12 @@ def sweep():
     pos = np.minimum(bits, top - 1).astype(np.uint32).view(np.float32)
     edges = np.array([0.0, 1e-45, 1e-40, 1.1754944e-38, 3.4028235e38,
                       np.inf, np.nan, 88.72283, 88.72284, -103.97208,
-                      -87.33654, 0.5, 1.0, 2.0, 10.0, 10.1, 20.0, 0.34657],
+                      -87.33654, 0.5, 1.0, 2.0, 10.0, 10.1, 20.0, 0.34657,
+                      # Near multiples of pi/2, the bound of the f64
+                      # reduction (2^26) and sinh/cosh's overflow.
+                      1.5707964, 3.1415927, 4.712389, 252.89821,
+                      67108864.0, 67108870.0, 89.41599, 89.416,
+                      0.2679492],
                      dtype=np.float32)
     x = np.concatenate([pos, -pos, edges, -edges])
     return np.resize(x, N)  # the whole sweep plus a few repeats
@@ -59,6 +64,8 @@ FUNCTIONS = {
     "tanh": np.tanh, "erf": t64(torch.special.erf),
     "erfc": t64(torch.special.erfc), "sigmoid": sigmoid64,
     "silu": lambda x: x * sigmoid64(x),
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+    "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh,
 }
 
 
@@ -195,3 +202,71 @@ def test_logistic_common_path_is_bitwise_the_general_one(op):
     keep[::16] = False
     np.testing.assert_array_equal(common[keep].view(np.uint32),
                                   general[keep].view(np.uint32))
+
+
+def atan2_inputs():
+    """Numerators against denominators of every magnitude and sign: the
+    sweep against a shuffled copy of itself (zeros, infinities and NaN
+    included, so every special pair occurs), plus ratios near 1 and near
+    tan(pi/12), where the kernel's reductions switch."""
+    rng = np.random.default_rng(13)
+    x = sweep()
+    y = rng.permutation(x)
+    near = rng.uniform(-4, 4, 4096).astype(np.float32)
+    y[:4096] = near * np.float32(0.2679492) * rng.choice([1, -1], 4096)
+    x[:4096] = near
+    y[4096:8192] = x[4096:8192] * rng.uniform(0.99, 1.01, 4096)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, np.nan],
+                       np.float32)
+    sy, sx = np.meshgrid(special, special)
+    y[8192:8192 + sy.size] = sy.ravel()
+    x[8192:8192 + sx.size] = sx.ravel()
+    return y, x
+
+
+@pytest.mark.parametrize("options", ["", "vector-width=1 parallel=false"])
+def test_atan2_within_the_f64_kernel_bound(options):
+    t = "tensor<%dxf32>" % N
+    text = ("func.func @f(%%y: %s, %%x: %s) -> %s {\n"
+            "  %%0 = tp.atan2 %%y, %%x : %s, %s -> %s\n  return %%0 : %s\n}"
+            % (t, t, t, t, t, t, t))
+    exe = Executable(text, options)
+    y, x = atan2_inputs()
+    out = np.empty(N, np.float32)
+    exe.call_raw("f", [y.ctypes.data, x.ctypes.data, out.ctypes.data])
+    ref = np.arctan2(y.astype(np.float64), x.astype(np.float64))
+    nan = np.isnan(ref)
+    np.testing.assert_array_equal(np.isnan(out), nan)
+    err = ulp_errors(out[~nan], ref[~nan])
+    worst = int(np.argmax(err))
+    assert err[worst] <= F64_BOUND_ULP, (
+        f"atan2({y[~nan][worst]!r}, {x[~nan][worst]!r}) = "
+        f"{out[~nan][worst]!r}, exact {ref[~nan][worst]!r}: "
+        f"{err[worst]:.4f} ulp")
+    # atan2(+-0, x) and atan2(y, +-inf) keep the sign of zero.
+    zero = ~nan & (ref == 0)
+    np.testing.assert_array_equal(np.signbit(out[zero]),
+                                  np.signbit(ref[zero]))
+
+
+@pytest.mark.parametrize("op", ["sin", "cos", "tan"])
+def test_reduction_branch_keeps_the_other_lanes_bitwise(op):
+    # A vector with one lane above 2^26 computes that lane with libm's f64
+    # function; its other lanes must keep the bits of the f64 kernel.
+    t = "tensor<%dxf32>" % N
+    text = ("func.func @f(%%x: %s) -> %s {\n  %%0 = tp.%s %%x : %s -> %s\n"
+            "  return %%0 : %s\n}" % (t, t, op, t, t, t))
+    exe = Executable(text, "")
+    x = np.random.default_rng(5).uniform(-1e4, 1e4, N).astype(np.float32)
+    forced = x.copy()
+    forced[::16] = np.float32(1.0e9)
+    common, mixed = np.empty(N, np.float32), np.empty(N, np.float32)
+    exe.call_raw("f", [x.ctypes.data, common.ctypes.data])
+    exe.call_raw("f", [forced.ctypes.data, mixed.ctypes.data])
+    keep = np.ones(N, bool)
+    keep[::16] = False
+    np.testing.assert_array_equal(common[keep].view(np.uint32),
+                                  mixed[keep].view(np.uint32))
+    ref = getattr(np, op)(np.float64(1.0e9))
+    assert np.all(np.abs(mixed[~keep] - ref) <= F64_BOUND_ULP *
+                  np.spacing(np.float32(abs(ref))))

@@ -335,7 +335,8 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
   let summary = "Vectorizable f32 math functions within 1 ulp";
   let description = [{
     Rewrites f32 (scalar or vector) `math.exp`, `exp2`, `expm1`, `log`,
-    `log2`, `log10`, `log1p`, `tanh`, `erf` and `erfc` into straight-line
+    `log2`, `log10`, `log1p`, `tanh`, `erf`, `erfc` and the circular and
+    hyperbolic functions (below) into straight-line
     `arith`/`math` code without calls, so that vectorized loops call no
     libm per element; NaN inputs are returned as they are, denormal
     results and overflow are kept. The logistic form that `sigmoid` and
@@ -346,7 +347,11 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     `e^(y ln|x|)` in f64 with C's special cases (signed zeros, odd integer
     powers of negative bases, NaN for non-integer ones, 1 for `y = 0`,
     `x = 1` and `|x| = 1` with infinite y): 0.5 ulp + 1e-3 ulp after the
-    rounding, with every kernel set but `upstream`.
+    rounding, with every kernel set but `upstream`. `sin`, `cos`, `tan`,
+    `asin`, `acos`, `atan`, `atan2`, `sinh` and `cosh` get f64 kernels too
+    (with every kernel set but `upstream`); `sin`, `cos` and `tan` reduce
+    by pi/2 in f64 up to |x| = 2^26, and a vector with a lane beyond takes
+    a branch that computes those lanes with libm's f64 function.
 
     `kernels=f32` (the default) computes exp, expm1, log, log1p, tanh, erf
     and the logistic form in f32 arithmetic, within 1 ulp of the exact value (the
@@ -354,7 +359,8 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
     `e^x = 2^k (1 + r s(r))` finished by one fma, `ln(1 + f)` with the
     large terms added last, the logistic's denominator as an unevaluated
     sum of two floats and its quotient corrected by the exact residual.
-    `exp2`, `log2`, `log10` and `erfc` use the f64 kernels. `kernels=f64` widens every function's input to f64, evaluates
+    `exp2`, `log2`, `log10` and `erfc` use the f64 kernels. `kernels=f64`
+    widens every function's input to f64, evaluates
     a float64 kernel accurate to about 1e-11 relative and rounds once: 0.5
     ulp + 1e-3 ulp, at about half the throughput. `kernels=upstream` uses
     upstream's `populateMathPolynomialApproximationPatterns` for exp,

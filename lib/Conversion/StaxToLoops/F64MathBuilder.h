@@ -1,0 +1,123 @@
+//===- F64MathBuilder.h - float64 kernels for f32 functions -----*- C++ -*-===//
+//
+// --stax-approximate-math evaluates most f32 functions in float64 from the
+// widened input and rounds once (ApproximateMath.cpp explains why). This
+// header holds the float64 pieces that several kernels share (exp, expm1,
+// the logarithm's parts) and the pattern that wraps a unary kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_F64MATHBUILDER_H
+#define STAX_LIB_CONVERSION_STAXTOLOOPS_F64MATHBUILDER_H
+
+#include "MathBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::stax::codegen {
+
+constexpr double kLn2Hi = 0.6931471805599453;    // ln 2 rounded to f64
+constexpr double kLn2Lo = 2.3190468138462996e-17; // ln 2 - kLn2Hi
+constexpr double kLog2E = 1.4426950408889634;
+/// exp's argument is clamped to +-kExpLimit so that 2^k stays a normal
+/// f64; every f32 result is then 0 or inf already.
+constexpr double kExpLimit = 708.0;
+
+/// Float64 arithmetic and the float64 kernels' shared parts.
+class F64Builder : public MathBuilder {
+public:
+  F64Builder(OpBuilder &b, Location loc, Type like)
+      : MathBuilder(b, loc, like, b.getF64Type()) {}
+
+  /// sum_k c[k] T_k(u) by Clenshaw's recurrence (stable for any degree).
+  Value chebyshev(Value u, ArrayRef<double> c) {
+    Value twoU = add(u, u);
+    Value b1 = constant(0.0), b2 = constant(0.0);
+    for (double ck : llvm::reverse(c.drop_front())) {
+      Value bk = fma(twoU, b1, sub(constant(ck), b2));
+      b2 = b1;
+      b1 = bk;
+    }
+    return fma(u, b1, sub(constant(c.front()), b2));
+  }
+
+  /// e^x, relative error < 1.1e-11 (x clamped to +-kExpLimit).
+  Value exp(Value x) {
+    x = maxNum(minNum(x, kExpLimit), -kExpLimit);
+    // x = k ln2 + r, |r| <= ln2 / 2: Cody and Waite's two-part ln 2.
+    Value k = roundEven(mul(x, constant(kLog2E)));
+    Value negK = neg(k);
+    Value r = fma(negK, constant(kLn2Hi), x);
+    r = fma(negK, constant(kLn2Lo), r);
+    // Taylor to degree 9: relative error < |r|^10 / 10! * sqrt(2) < 1e-11.
+    Value p = polynomial(r, taylorExp(9));
+    // k + 1023 is in [1, 2045]: 2^k is normal.
+    return mul(p, exp2Int(toInt(k)));
+  }
+
+  /// e^x - 1 without cancellation near 0.
+  Value expm1(Value x) {
+    // x * (1 + x/2! + ... + x^9/10!) for |x| <= ln2 / 2: error < 1e-12.
+    SmallVector<double> series = taylorExp(10);
+    Value small = mul(x, polynomial(x, ArrayRef<double>(series).drop_front()));
+    Value e = exp(x);
+    Value large = sub(e, constant(1.0));
+    Value a = abs(x);
+    Value isSmall =
+        cmp(arith::CmpFPredicate::OLT, a, constant(std::log(2.0) / 2));
+    return select(isSmall, small, large);
+  }
+
+  /// For x > 0 finite: x = 2^e * m with m in [sqrt(1/2), sqrt(2)); returns
+  /// e (as f64) and ln m, relative error ~1e-16 (ln m is exact near m = 1).
+  std::pair<Value, Value> logParts(Value x) {
+    auto [e, m] = splitExponent(x);
+    // ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716: the odd
+    // series to s^15 has error < 2e-13 relative.
+    Value f = sub(m, constant(1.0));
+    Value s = div(f, add(f, constant(2.0)));
+    SmallVector<double> series;
+    for (int k = 0; k <= 7; ++k)
+      series.push_back(2.0 / (2 * k + 1));
+    Value lnM = mul(s, polynomial(mul(s, s), series));
+    return {e, lnM};
+  }
+
+private:
+  /// 1/0!, 1/1!, ..., 1/n!
+  static SmallVector<double> taylorExp(int n) {
+    SmallVector<double> c{1.0};
+    for (int k = 1; k <= n; ++k)
+      c.push_back(c.back() / k);
+    return c;
+  }
+};
+
+/// Rewrites an f32 (or vector of f32) `OpT` with one operand into
+/// extf -> `kernel` in f64 -> truncf, keeping NaN inputs as they are.
+template <typename OpT>
+struct F64KernelPattern : OpRewritePattern<OpT> {
+  F64KernelPattern(MLIRContext *ctx, Value (*kernel)(F64Builder &, Value))
+      : OpRewritePattern<OpT>(ctx), kernel(kernel) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op->getOperand(0);
+    if (!getElementTypeOrSelf(x.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    Location loc = op.getLoc();
+    F64Builder f(rewriter, loc, x.getType());
+    Type f64 = F64Builder::withElement(x.getType(), rewriter.getF64Type());
+    Value wide = arith::ExtFOp::create(rewriter, loc, f64, x);
+    Value y = arith::TruncFOp::create(rewriter, loc, x.getType(),
+                                      kernel(f, wide));
+    Value isNaN =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, x, x);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x, y);
+    return success();
+  }
+
+  Value (*kernel)(F64Builder &, Value);
+};
+
+} // namespace mlir::stax::codegen
+
+#endif // STAX_LIB_CONVERSION_STAXTOLOOPS_F64MATHBUILDER_H
