@@ -150,7 +150,8 @@ Value atanOfRatio(F64Builder &f, Value s, Value b) {
   for (int n = 1; n <= 8; ++n)
     series.push_back((n % 2 ? -1.0 : 1.0) / (2 * n + 1));
   Value u2 = f.mul(u, u);
-  Value p = f.fma(f.mul(u, u2), f.polynomial(u2, series), u);
+  Value u3 = f.mul(u, u2);
+  Value p = f.fma(u3, f.polynomial(u2, series), u);
   return f.select(mid, f.add(p, f.constant(kPiOver6)), p);
 }
 
@@ -167,29 +168,34 @@ Value atanFirstQuadrant(F64Builder &f, Value y, Value x) {
 
 Value atanKernel(F64Builder &f, Value x) {
   // atan inf = atan(1 / inf) reflected: pi/2.
-  Value v = atanFirstQuadrant(f, f.abs(x), f.constant(1.0));
+  Value a = f.abs(x);
+  Value v = atanFirstQuadrant(f, a, f.constant(1.0));
   return f.copySign(v, x);
 }
 
 /// sqrt(1 - x^2), rounded twice (1 - x^2 by one fma, exact near |x| = 1
 /// where it matters); NaN for |x| > 1.
 Value cosOfArcsin(F64Builder &f, Value x) {
-  Value oneMinus = f.fma(f.neg(x), x, f.constant(1.0));
+  Value negX = f.neg(x);
+  Value oneMinus = f.fma(negX, x, f.constant(1.0));
   return math::SqrtOp::create(f.getBuilder(), f.getLoc(), oneMinus);
 }
 
 Value asinKernel(F64Builder &f, Value x) {
   // asin x = atan(|x| / sqrt(1 - x^2)) with the sign of x: pi/2 at |x| = 1;
   // NaN (through the square root) for |x| > 1.
-  Value v = atanFirstQuadrant(f, f.abs(x), cosOfArcsin(f, x));
+  Value a = f.abs(x);
+  Value v = atanFirstQuadrant(f, a, cosOfArcsin(f, x));
   return f.copySign(v, x);
 }
 
 Value acosKernel(F64Builder &f, Value x) {
   // acos x = atan2(sqrt(1 - x^2), x): no cancellation near x = 1, pi at
   // x = -1 (and pi/2 at -0); NaN for |x| > 1.
-  Value v = atanFirstQuadrant(f, cosOfArcsin(f, x), f.abs(x));
-  return f.select(signBit(f, x), f.sub(f.constant(kPi), v), v);
+  Value c = cosOfArcsin(f, x);
+  Value v = atanFirstQuadrant(f, c, f.abs(x));
+  Value negative = signBit(f, x);
+  return f.select(negative, f.sub(f.constant(kPi), v), v);
 }
 
 Value sinhKernel(F64Builder &f, Value x) {
@@ -213,20 +219,27 @@ Value atan2Kernel(F64Builder &f, Value y, Value x) {
   using P = arith::CmpFPredicate;
   Value ax = f.abs(x), ay = f.abs(y);
   Value v = atanFirstQuadrant(f, ay, ax);
+  // Each statement creates its ops in one order (C++ leaves the order of
+  // a call's arguments unspecified, and the IR must not depend on the
+  // compiler).
+  OpBuilder &b = f.getBuilder();
+  Location loc = f.getLoc();
   Value inf = f.constant(INFINITY);
-  Value bothInf = arith::AndIOp::create(f.getBuilder(), f.getLoc(),
-                                        f.cmp(P::OEQ, ax, inf),
-                                        f.cmp(P::OEQ, ay, inf));
+  Value xInf = f.cmp(P::OEQ, ax, inf);
+  Value yInf = f.cmp(P::OEQ, ay, inf);
+  Value bothInf = arith::AndIOp::create(b, loc, xInf, yInf);
   v = f.select(bothInf, f.constant(kPi / 4), v);
   Value zero = f.constant(0.0);
-  Value bothZero = arith::AndIOp::create(f.getBuilder(), f.getLoc(),
-                                         f.cmp(P::OEQ, ax, zero),
-                                         f.cmp(P::OEQ, ay, zero));
+  Value xZero = f.cmp(P::OEQ, ax, zero);
+  Value yZero = f.cmp(P::OEQ, ay, zero);
+  Value bothZero = arith::AndIOp::create(b, loc, xZero, yZero);
   v = f.select(bothZero, zero, v);
-  v = f.select(signBit(f, x), f.sub(f.constant(kPi), v), v);
+  Value negative = signBit(f, x);
+  v = f.select(negative, f.sub(f.constant(kPi), v), v);
   Value r = f.copySign(v, y);
-  Value nan = arith::OrIOp::create(f.getBuilder(), f.getLoc(),
-                                   f.cmp(P::UNO, x, x), f.cmp(P::UNO, y, y));
+  Value xNaN = f.cmp(P::UNO, x, x);
+  Value yNaN = f.cmp(P::UNO, y, y);
+  Value nan = arith::OrIOp::create(b, loc, xNaN, yNaN);
   return f.select(nan, f.constant(NAN), r);
 }
 
@@ -247,7 +260,8 @@ struct ReducedTrigPattern : OpRewritePattern<OpT> {
     F64Builder f(rewriter, loc, type);
     Value wide = arith::ExtFOp::create(rewriter, loc, f.getFloatType(), x);
     Value fast = arith::TruncFOp::create(rewriter, loc, type, kernel(f, wide));
-    Value large = f.cmp(arith::CmpFPredicate::OGT, f.abs(wide),
+    Value magnitude = f.abs(wide);
+    Value large = f.cmp(arith::CmpFPredicate::OGT, magnitude,
                         f.constant(kReducedMax));
     Value any = large;
     if (isa<VectorType>(type))
