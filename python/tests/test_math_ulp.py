@@ -69,15 +69,26 @@ FUNCTIONS = {
 }
 
 
-def compiled(op, options=""):
+def executable(op, options="", arity=1):
+    """tp.<op> of `arity` tensor<N x f32> operands, compiled."""
     t = "tensor<%dxf32>" % N
-    text = ("func.func @f(%%x: %s) -> %s {\n  %%0 = tp.%s %%x : %s -> %s\n"
-            "  return %%0 : %s\n}" % (t, t, op, t, t, t))
-    exe = Executable(text, options)
-    x = sweep()
+    names = ["%%x%d" % i for i in range(arity)]
+    text = ("func.func @f(%s) -> %s {\n  %%0 = tp.%s %s : %s -> %s\n"
+            "  return %%0 : %s\n}" % (
+                ", ".join("%s: %s" % (n, t) for n in names), t, op,
+                ", ".join(names), ", ".join([t] * arity), t, t))
+    return Executable(text, options)
+
+
+def run(exe, *inputs):
     out = np.empty(N, np.float32)
-    exe.call_raw("f", [x.ctypes.data, out.ctypes.data])
-    return x, out
+    exe.call_raw("f", [a.ctypes.data for a in inputs] + [out.ctypes.data])
+    return out
+
+
+def compiled(op, options=""):
+    x = sweep()
+    return x, run(executable(op, options), x)
 
 
 def ulp_errors(y, ref):
@@ -88,6 +99,31 @@ def ulp_errors(y, ref):
                              np.float32(0))
     spacing = np.spacing(np.minimum(np.abs(ref32), below_max))
     return np.abs(y.astype(np.float64) - ref) / spacing.astype(np.float64)
+
+
+def assert_within(call, y, ref, bound):
+    """NaN exactly where the float64 `ref` is NaN, inf where it overflows
+    f32, every other value within `bound` ulp, and signed zeros kept;
+    `call(i)` names the i-th call for the messages."""
+    with np.errstate(all="ignore"):
+        ref32 = ref.astype(np.float32)
+    nan = np.isnan(ref)
+    np.testing.assert_array_equal(np.isnan(y), nan,
+                                  err_msg="NaN where the exact is not")
+    inf = np.isinf(ref32) & ~nan
+    np.testing.assert_array_equal(y[inf], ref32[inf],
+                                  err_msg="overflow is not inf")
+    finite = np.flatnonzero(~nan & ~inf)
+    err = ulp_errors(y[finite], ref[finite])
+    worst = int(np.argmax(err))
+    i = finite[worst]
+    assert err[worst] <= bound, (
+        f"{call(i)} = {y[i]!r}, exact {ref[i]!r}: {err[worst]:.4f} ulp")
+    # Signed zeros are kept (tanh(-0) = -0, atan2(-0, 1) = -0, ...).
+    zero = finite[ref[finite] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]),
+                                  np.signbit(ref32[zero]),
+                                  err_msg="sign of zero")
 
 
 def bound(op, options):
@@ -103,24 +139,7 @@ def test_within_the_stated_bound(op, options):
     x, y = compiled(op, options)
     with np.errstate(all="ignore"):
         ref = np.asarray(FUNCTIONS[op](x.astype(np.float64)), np.float64)
-        ref32 = ref.astype(np.float32)
-    nan = np.isnan(ref)
-    np.testing.assert_array_equal(np.isnan(y), nan,
-                                  err_msg=f"{op}: NaN where the exact is not")
-    inf = np.isinf(ref32) & ~nan
-    np.testing.assert_array_equal(y[inf], ref32[inf],
-                                  err_msg=f"{op}: overflow is not inf")
-    finite = ~nan & ~inf
-    err = ulp_errors(y[finite], ref[finite])
-    worst = int(np.argmax(err))
-    assert err[worst] <= bound(op, options), (
-        f"{op}({x[finite][worst]!r}) = {y[finite][worst]!r}, exact "
-        f"{ref[finite][worst]!r}: {err[worst]:.4f} ulp")
-    # Signed zeros are kept (tanh(-0) = -0, erf(-0) = -0, ...).
-    zero = finite & (ref == 0)
-    np.testing.assert_array_equal(np.signbit(y[zero]),
-                                  np.signbit(ref32[zero]),
-                                  err_msg=f"{op}: sign of zero")
+    assert_within(lambda i: f"{op}({x[i]!r})", y, ref, bound(op, options))
 
 
 def test_upstream_kernels_stay_within_their_stated_bound():
@@ -155,31 +174,12 @@ def test_pow_within_the_f64_kernel_bound(options):
     # f32 pow is an f64 pow of the widened operands; --stax-approximate-
     # math evaluates it as e^(y ln|x|) in f64 (3.2e-11 relative) and the
     # special cases of C's pow exactly.
-    t = "tensor<%dxf32>" % N
-    text = ("func.func @f(%%x: %s, %%y: %s) -> %s {\n"
-            "  %%0 = tp.pow %%x, %%y : %s, %s -> %s\n  return %%0 : %s\n}"
-            % (t, t, t, t, t, t, t))
-    exe = Executable(text, options)
     x, yexp = pow_inputs()
-    out = np.empty(N, np.float32)
-    exe.call_raw("f", [x.ctypes.data, yexp.ctypes.data, out.ctypes.data])
+    out = run(executable("pow", options, arity=2), x, yexp)
     with np.errstate(all="ignore"):
         ref = np.power(x.astype(np.float64), yexp.astype(np.float64))
-        ref32 = ref.astype(np.float32)
-    nan = np.isnan(ref)
-    np.testing.assert_array_equal(np.isnan(out), nan)
-    inf = np.isinf(ref32) & ~nan
-    np.testing.assert_array_equal(out[inf], ref32[inf])
-    finite = ~nan & ~inf
-    err = ulp_errors(out[finite], ref[finite])
-    worst = int(np.argmax(err))
-    assert err[worst] <= F64_BOUND_ULP, (
-        f"pow({x[finite][worst]!r}, {yexp[finite][worst]!r}) = "
-        f"{out[finite][worst]!r}, exact {ref[finite][worst]!r}: "
-        f"{err[worst]:.4f} ulp")
-    zero = finite & (ref == 0)
-    np.testing.assert_array_equal(np.signbit(out[zero]),
-                                  np.signbit(ref32[zero]))
+    assert_within(lambda i: f"pow({x[i]!r}, {yexp[i]!r})", out, ref,
+                  F64_BOUND_ULP)
 
 
 @pytest.mark.parametrize("op", ["sigmoid", "silu"])
@@ -188,16 +188,11 @@ def test_logistic_common_path_is_bitwise_the_general_one(op):
     # has |x| below about 16 and a finite n; it must give the same bits as
     # the general branch, which a vector takes as soon as one lane needs
     # it (here every 16th element is 1000).
-    t = "tensor<%dxf32>" % N
-    text = ("func.func @f(%%x: %s) -> %s {\n  %%0 = tp.%s %%x : %s -> %s\n"
-            "  return %%0 : %s\n}" % (t, t, op, t, t, t))
-    exe = Executable(text, "")
+    exe = executable(op)
     x = np.random.default_rng(3).uniform(-16, 16, N).astype(np.float32)
     forced = x.copy()
     forced[::16] = 1000.0
-    common, general = np.empty(N, np.float32), np.empty(N, np.float32)
-    exe.call_raw("f", [x.ctypes.data, common.ctypes.data])
-    exe.call_raw("f", [forced.ctypes.data, general.ctypes.data])
+    common, general = run(exe, x), run(exe, forced)
     keep = np.ones(N, bool)
     keep[::16] = False
     np.testing.assert_array_equal(common[keep].view(np.uint32),
@@ -226,43 +221,23 @@ def atan2_inputs():
 
 @pytest.mark.parametrize("options", ["", "vector-width=1 parallel=false"])
 def test_atan2_within_the_f64_kernel_bound(options):
-    t = "tensor<%dxf32>" % N
-    text = ("func.func @f(%%y: %s, %%x: %s) -> %s {\n"
-            "  %%0 = tp.atan2 %%y, %%x : %s, %s -> %s\n  return %%0 : %s\n}"
-            % (t, t, t, t, t, t, t))
-    exe = Executable(text, options)
     y, x = atan2_inputs()
-    out = np.empty(N, np.float32)
-    exe.call_raw("f", [y.ctypes.data, x.ctypes.data, out.ctypes.data])
+    out = run(executable("atan2", options, arity=2), y, x)
     ref = np.arctan2(y.astype(np.float64), x.astype(np.float64))
-    nan = np.isnan(ref)
-    np.testing.assert_array_equal(np.isnan(out), nan)
-    err = ulp_errors(out[~nan], ref[~nan])
-    worst = int(np.argmax(err))
-    assert err[worst] <= F64_BOUND_ULP, (
-        f"atan2({y[~nan][worst]!r}, {x[~nan][worst]!r}) = "
-        f"{out[~nan][worst]!r}, exact {ref[~nan][worst]!r}: "
-        f"{err[worst]:.4f} ulp")
     # atan2(+-0, x) and atan2(y, +-inf) keep the sign of zero.
-    zero = ~nan & (ref == 0)
-    np.testing.assert_array_equal(np.signbit(out[zero]),
-                                  np.signbit(ref[zero]))
+    assert_within(lambda i: f"atan2({y[i]!r}, {x[i]!r})", out, ref,
+                  F64_BOUND_ULP)
 
 
 @pytest.mark.parametrize("op", ["sin", "cos", "tan"])
 def test_reduction_branch_keeps_the_other_lanes_bitwise(op):
     # A vector with one lane above 2^26 computes that lane with libm's f64
     # function; its other lanes must keep the bits of the f64 kernel.
-    t = "tensor<%dxf32>" % N
-    text = ("func.func @f(%%x: %s) -> %s {\n  %%0 = tp.%s %%x : %s -> %s\n"
-            "  return %%0 : %s\n}" % (t, t, op, t, t, t))
-    exe = Executable(text, "")
+    exe = executable(op)
     x = np.random.default_rng(5).uniform(-1e4, 1e4, N).astype(np.float32)
     forced = x.copy()
     forced[::16] = np.float32(1.0e9)
-    common, mixed = np.empty(N, np.float32), np.empty(N, np.float32)
-    exe.call_raw("f", [x.ctypes.data, common.ctypes.data])
-    exe.call_raw("f", [forced.ctypes.data, mixed.ctypes.data])
+    common, mixed = run(exe, x), run(exe, forced)
     keep = np.ones(N, bool)
     keep[::16] = False
     np.testing.assert_array_equal(common[keep].view(np.uint32),
