@@ -150,6 +150,9 @@ private:
   LogicalResult pointwise(PointwiseOp op, ValueRange outer, bool parallel);
   LogicalResult reduction(ReductionOp op, ValueRange outer, bool parallel);
   LogicalResult scatter(ScatterOp op, ValueRange outer);
+  /// Stores (or accumulates) one scattered value `v` at `addr` of `out`,
+  /// after its bounds check.
+  void scatterElement(ScatterOp op, Value out, Value addr, Value v);
   LogicalResult kernel(KernelOp op);
   /// The last outer loop of kernel `op` over [lb, ub) with the other outer
   /// indices at `mid`, `width` lanes of every node at a time.
@@ -161,7 +164,6 @@ private:
   /// Clones `body` with its arguments bound to `ivs`; returns the yielded
   /// values.
   SmallVector<Value> cloneBody(Block &body, ValueRange ivs);
-  Value emitIndirect(IndirectIndexOp op, IRMapping &map);
   Value emitSpecialCall(SpecialFunctionOp op, IRMapping &map);
   Value address(Location loc, ArrayRef<int64_t> strides, int64_t offset,
                 ValueRange ivs);
@@ -216,54 +218,6 @@ Value NodeEmitter::address(Location loc, ArrayRef<int64_t> strides,
     e = e + getAffineDimExpr(k, b.getContext()) * s;
   auto map = AffineMap::get(strides.size(), 0, e);
   return affine::AffineApplyOp::create(b, loc, map, ivs);
-}
-
-Value NodeEmitter::emitIndirect(IndirectIndexOp op, IRMapping &map) {
-  Location loc = op.getLoc();
-  Value raw = map.lookup(op.getValue());
-  Value v = raw;
-  if (v.getType().getIntOrFloatBitWidth() < 64)
-    v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-  Value size = arith::ConstantIntOp::create(b, loc, op.getSize(), 64);
-  if (op.getWrapNegative()) {
-    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
-    auto neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
-    v = arith::SelectOp::create(b, loc, neg,
-                                arith::AddIOp::create(b, loc, v, size), v);
-  }
-  if (op.getCheckBounds() && options.gpu) {
-    auto inBounds =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
-    std::string msg;
-    llvm::raw_string_ostream os(msg);
-    os << "index out of bounds for a dimension of size " << op.getSize()
-       << " in stax.indirect_index at " << op.getLoc();
-    cf::AssertOp::create(b, loc, inBounds, msg);
-    v = arith::SelectOp::create(b, loc, inBounds, v,
-                                arith::ConstantIntOp::create(b, loc, 0, 64));
-  } else if (op.getCheckBounds()) {
-    // Unsigned compare: negatives are out of range too.
-    auto inBounds =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
-    auto bad = arith::XOrIOp::create(
-        b, loc, inBounds, arith::ConstantIntOp::create(b, loc, 1, 1));
-    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value site =
-          arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
-      Value orig = raw.getType().getIntOrFloatBitWidth() < 64
-                       ? Value(arith::ExtSIOp::create(b, loc, b.getI64Type(), raw))
-                       : raw;
-      func::CallOp::create(b, loc, buffers.indexErrorCallee(),
-                           ValueRange{site, orig, size});
-    }
-    // Go on with a clamped index so that no access leaves the buffer.
-    v = arith::SelectOp::create(b, loc, inBounds, v,
-                                arith::ConstantIntOp::create(b, loc, 0, 64));
-  }
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
 /// The function a special function calls: the runtime's
@@ -352,7 +306,9 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
       continue;
     }
     if (auto ind = dyn_cast<IndirectIndexOp>(op)) {
-      map.map(ind.getResult(), emitIndirect(ind, map));
+      map.map(ind.getResult(),
+              emitIndirectIndex(b, ind, map.lookup(ind.getValue()), buffers,
+                                options.gpu));
       continue;
     }
     if (auto special = dyn_cast<SpecialFunctionOp>(op)) {
@@ -791,48 +747,106 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   Value out = buffers.storageOf(op.getResult());
   if (base != out)
     memref::CopyOp::create(b, loc, base, out);
-  int64_t size = cast<MemRefType>(out.getType()).getDimSize(0);
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t size = outType.getDimSize(0);
   bool accumulate = op.getMode() == ScatterMode::Accumulate;
   Block &body = op.getBody().front();
-  // Sequential, in lexicographic order: repeated addresses then behave as
-  // in the interpreter.
-  loopNest(loc, op.getRanges(), /*parallel=*/false, [&](ValueRange ivs) {
+  auto element = [&](ValueRange ivs) {
     SmallVector<Value> y = cloneBody(body, ivs);
-    Value addr = y[0], v = y[1];
-    Value sizeV = arith::ConstantIndexOp::create(b, loc, size);
-    auto inBounds =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, addr, sizeV);
-    auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    // A ui8 value (i16) is stored as its low byte; adding in 8 bits gives
-    // the same byte.
-    Type elt = cast<MemRefType>(out.getType()).getElementType();
-    v = castForStore(b, loc, v, elt);
-    if (accumulate) {
-      Value old = memref::LoadOp::create(b, loc, out, addr);
-      v = isa<FloatType>(v.getType())
-              ? Value(arith::AddFOp::create(b, loc, old, v))
-              : Value(arith::AddIOp::create(b, loc, old, v));
-    }
-    emitNanCheck(b, loc, op, v, addr, buffers, options);
-    memref::StoreOp::create(b, loc, v, out, addr);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    if (options.gpu) {
-      std::string msg;
-      llvm::raw_string_ostream os(msg);
-      os << "scatter address out of bounds in stax.scatter at " << op.getLoc();
-      cf::AssertOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 1),
-                           msg);
-      return;
-    }
-    Value site = arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
-    Value a64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
-    Value s64 = arith::ConstantIntOp::create(b, loc, size, 64);
-    func::CallOp::create(b, loc, buffers.indexErrorCallee(),
-                         ValueRange{site, a64, s64});
+    scatterElement(op, out, y[0], y[1]);
+  };
+  // Sequential, in lexicographic order: repeated addresses then behave as
+  // in the interpreter. Lanes along the last loop write consecutive
+  // elements (isVectorizableScatter), so a vector of them keeps that order
+  // for every element.
+  ArrayRef<int64_t> ranges = op.getRanges();
+  int64_t width = options.gpu ? 1 : options.vectorWidth;
+  Type valueType = body.getTerminator()->getOperand(1).getType();
+  if (valueType != outType.getElementType() || size < width ||
+      !isVectorizableScatter(op, width)) {
+    loopNest(loc, ranges, /*parallel=*/false, element);
+    return success();
+  }
+  loopNest(loc, ranges.drop_back(), /*parallel=*/false, [&](ValueRange ivs) {
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto at = [&](Value last) {
+      SmallVector<Value> all(ivs);
+      all.push_back(last);
+      return all;
+    };
+    auto whole = [&](Value iv) {
+      auto lanes = vectorizeScatterLanes(b, op, at(iv), buffers, width);
+      assert(succeeded(lanes) && "checked by isVectorizableScatter");
+      auto [address, value] = *lanes;
+      // Every lane in range: scatter them as one vector; else lane by lane
+      // (the scalar code reports the first address out of range).
+      Value last = cst(size - width);
+      auto inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                           address, last);
+      auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      if (accumulate) {
+        Value old = vector::LoadOp::create(b, loc, value.getType(), out,
+                                           ValueRange{address});
+        value = isa<FloatType>(outType.getElementType())
+                    ? Value(arith::AddFOp::create(b, loc, old, value))
+                    : Value(arith::AddIOp::create(b, loc, old, value));
+      }
+      emitNanCheck(b, loc, op, value, address, buffers, options);
+      vector::StoreOp::create(b, loc, value, out, ValueRange{address});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      auto lanesLoop = scf::ForOp::create(b, loc, cst(0), cst(width), cst(1));
+      b.setInsertionPointToStart(lanesLoop.getBody());
+      Value lane =
+          arith::AddIOp::create(b, loc, iv, lanesLoop.getInductionVar());
+      element(at(lane));
+    };
+    Value lb = cst(0), ub = cst(ranges.back());
+    stripMine(b, loc, lb, ub, width, whole,
+              [&](Value iv) { element(at(iv)); });
   });
   return success();
+}
+
+void NodeEmitter::scatterElement(ScatterOp op, Value out, Value addr,
+                                 Value v) {
+  Location loc = op.getLoc();
+  int64_t size = cast<MemRefType>(out.getType()).getDimSize(0);
+  Value sizeV = arith::ConstantIndexOp::create(b, loc, size);
+  auto inBounds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, addr, sizeV);
+  auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  // A ui8 value (i16) is stored as its low byte; adding in 8 bits gives
+  // the same byte.
+  Type elt = cast<MemRefType>(out.getType()).getElementType();
+  v = castForStore(b, loc, v, elt);
+  if (op.getMode() == ScatterMode::Accumulate) {
+    Value old = memref::LoadOp::create(b, loc, out, addr);
+    v = isa<FloatType>(v.getType())
+            ? Value(arith::AddFOp::create(b, loc, old, v))
+            : Value(arith::AddIOp::create(b, loc, old, v));
+  }
+  emitNanCheck(b, loc, op, v, addr, buffers, options);
+  memref::StoreOp::create(b, loc, v, out, addr);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  if (options.gpu) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "scatter address out of bounds in stax.scatter at " << op.getLoc();
+    cf::AssertOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 1),
+                         msg);
+    return;
+  }
+  Value site = arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
+  Value a64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
+  Value s64 = arith::ConstantIntOp::create(b, loc, size, 64);
+  func::CallOp::create(b, loc, buffers.indexErrorCallee(),
+                       ValueRange{site, a64, s64});
 }
 
 /// True when every node of kernel `op` loops over exactly its outer ranges
@@ -995,6 +1009,54 @@ LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
 }
 
 } // namespace
+
+Value codegen::emitIndirectIndex(OpBuilder &b, IndirectIndexOp op, Value raw,
+                                 BufferMap &buffers, bool gpu) {
+  Location loc = op.getLoc();
+  Value v = raw;
+  if (v.getType().getIntOrFloatBitWidth() < 64)
+    v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  Value size = arith::ConstantIntOp::create(b, loc, op.getSize(), 64);
+  if (op.getWrapNegative()) {
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+    auto neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
+    v = arith::SelectOp::create(b, loc, neg,
+                                arith::AddIOp::create(b, loc, v, size), v);
+  }
+  if (op.getCheckBounds() && gpu) {
+    auto inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "index out of bounds for a dimension of size " << op.getSize()
+       << " in stax.indirect_index at " << op.getLoc();
+    cf::AssertOp::create(b, loc, inBounds, msg);
+    v = arith::SelectOp::create(b, loc, inBounds, v,
+                                arith::ConstantIntOp::create(b, loc, 0, 64));
+  } else if (op.getCheckBounds()) {
+    // Unsigned compare: negatives are out of range too.
+    auto inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
+    auto bad = arith::XOrIOp::create(
+        b, loc, inBounds, arith::ConstantIntOp::create(b, loc, 1, 1));
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value site =
+          arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
+      Value orig = raw.getType().getIntOrFloatBitWidth() < 64
+                       ? Value(arith::ExtSIOp::create(b, loc, b.getI64Type(), raw))
+                       : raw;
+      func::CallOp::create(b, loc, buffers.indexErrorCallee(),
+                           ValueRange{site, orig, size});
+    }
+    // Go on with a clamped index so that no access leaves the buffer.
+    v = arith::SelectOp::create(b, loc, inBounds, v,
+                                arith::ConstantIntOp::create(b, loc, 0, 64));
+  }
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
 
 SmallVector<Value> codegen::kernelScratchValues(KernelOp kernel,
                                                 const LoopOptions &options) {

@@ -71,6 +71,13 @@ SmallVector<Value> kernelScratchValues(KernelOp kernel,
 LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
                        const LoopOptions &options);
 
+/// The index of `op` (an index type value) for its integer operand `raw`:
+/// negatives wrapped when the op says so; with check_bounds, an index out
+/// of range calls stax_rt_index_error (CUDA, `gpu`: a failed assertion) and
+/// goes on clamped to 0, so that no access leaves the buffer.
+Value emitIndirectIndex(OpBuilder &b, IndirectIndexOp op, Value raw,
+                        BufferMap &buffers, bool gpu);
+
 /// With `options.checkNan`, tests a floating-point `value` that `node` is
 /// about to store at `position` (an index into its result's storage; lane
 /// k of a vector goes to position + k): a NaN calls stax_rt_nan_error with

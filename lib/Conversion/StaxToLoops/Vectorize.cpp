@@ -41,8 +41,10 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
 }
 
 /// Classifies the values of `body` along block argument `lane`; fails on
-/// anything the vector emitter does not handle.
-FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
+/// anything the vector emitter does not handle. Index results (a
+/// scatter's address) are allowed only with `indexResults`.
+FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane,
+                                          bool indexResults = false) {
   DenseMap<Value, Lanes> lanes;
   auto of = [&](Value v) -> Lanes {
     auto it = lanes.find(v);
@@ -51,8 +53,10 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
   for (BlockArgument a : body.getArguments())
     lanes[a] = a == lane ? Lanes{Lanes::Strided, 1} : Lanes{};
   for (Operation &op : body.without_terminator()) {
-    // Masked loads and data-dependent indices keep the scalar loop.
-    if (isa<IndirectIndexOp>(op))
+    // Masked loads and data-dependent indices that vary per lane keep the
+    // scalar loop; an indirect index uniform along the lane (a gathered
+    // row: embedding, index_select) is computed once per vector.
+    if (isa<IndirectIndexOp>(op) && of(op.getOperand(0)).kind != Lanes::Uniform)
       return failure();
     // Special functions are runtime calls of one scalar each: these are rare
     // functions (lgamma, erfinv, ...), not the transcendental functions of
@@ -99,7 +103,7 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane) {
     lanes[op.getResult(0)] = Lanes{Lanes::Vector, 0};
   }
   for (Value v : body.getTerminator()->getOperands())
-    if (v.getType().isIndex())
+    if (v.getType().isIndex() && !indexResults)
       return failure();
   return lanes;
 }
@@ -127,16 +131,24 @@ public:
         plan(plan) {}
 
   SmallVector<Value> emit(ValueRange args) {
-    scalar.clear();
-    vector.clear();
-    scalar.map(body.getArguments(), args);
-    for (Operation &op : body.without_terminator())
-      emitOp(op);
+    emitOps(args);
     SmallVector<Value> out;
     for (Value v : body.getTerminator()->getOperands())
       out.push_back(asVector(v));
     return out;
   }
+
+  /// The body's ops at `args`, without its results.
+  void emitOps(ValueRange args) {
+    scalar.clear();
+    vector.clear();
+    scalar.map(body.getArguments(), args);
+    for (Operation &op : body.without_terminator())
+      emitOp(op);
+  }
+
+  /// Lane 0 of a uniform or strided (index) value.
+  Value laneZero(Value orig) { return scalar.lookupOrDefault(orig); }
 
   Value asVector(Value orig) {
     if (Value v = vector.lookup(orig))
@@ -196,6 +208,13 @@ private:
     auto it = op.getNumResults() ? lanes.find(op.getResult(0)) : lanes.end();
     Lanes l = it == lanes.end() ? Lanes{} : it->second;
     if (l.kind != Lanes::Vector) {
+      // Vector code is CPU code (CUDA nodes have one lane).
+      if (auto index = dyn_cast<IndirectIndexOp>(op)) {
+        Value raw = scalar.lookupOrDefault(index.getValue());
+        scalar.map(index.getResult(),
+                   emitIndirectIndex(b, index, raw, buffers, /*gpu=*/false));
+        return;
+      }
       if (auto load = dyn_cast<LoadOp>(op)) {
         Value mem = buffers.storageOf(load.getBuffer());
         scalar.map(load.getResult(),
@@ -904,4 +923,49 @@ LogicalResult codegen::vectorizeReductionLanes(
     return failure();
   reduceLanes(b, op, *lanes, out, buffers, width, init, step, checkStore);
   return success();
+}
+
+/// The lanes of scatter `op`'s body along its last loop, when its
+/// addresses are consecutive there (lane stride 1: no two lanes of a
+/// vector write the same element, so their order does not matter) and the
+/// body does not read the tensor it scatters into (whose storage the
+/// result may share: the vector reads all lanes before it writes any).
+static FailureOr<DenseMap<Value, Lanes>> analyzeScatter(ScatterOp op) {
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() == 0)
+    return failure();
+  FailureOr<DenseMap<Value, Lanes>> lanes =
+      analyze(body, body.getArguments().back(), /*indexResults=*/true);
+  if (failed(lanes))
+    return failure();
+  auto address = lanes->find(body.getTerminator()->getOperand(0));
+  if (address == lanes->end() || address->second.kind != Lanes::Strided ||
+      address->second.stride != 1)
+    return failure();
+  for (Operation &inner : body.without_terminator())
+    if (auto load = dyn_cast<LoadOp>(inner);
+        load && load.getBuffer() == op.getBase())
+      return failure();
+  return lanes;
+}
+
+bool codegen::isVectorizableScatter(ScatterOp op, int64_t width) {
+  ArrayRef<int64_t> ranges = op.getRanges();
+  return width > 1 && !ranges.empty() && ranges.back() >= width &&
+         succeeded(analyzeScatter(op));
+}
+
+FailureOr<std::pair<Value, Value>>
+codegen::vectorizeScatterLanes(OpBuilder &b, ScatterOp op, ValueRange args,
+                               BufferMap &buffers, int64_t width) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzeScatter(op);
+  if (failed(lanes))
+    return failure();
+  Block &body = op.getBody().front();
+  VectorBody emitter(b, body, *lanes, buffers, width);
+  emitter.emitOps(args);
+  Operation *yield = body.getTerminator();
+  Value address = emitter.laneZero(yield->getOperand(0));
+  Value value = emitter.asVector(yield->getOperand(1));
+  return std::make_pair(address, value);
 }

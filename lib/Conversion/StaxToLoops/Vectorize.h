@@ -72,6 +72,20 @@ vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
                         BufferMap &buffers, int64_t width,
                         function_ref<void(Value, Value)> checkStore);
 
+/// True when vectorizeScatterLanes would emit vector code for `op`: its
+/// last loop has at least `width` iterations, consecutive addresses along
+/// it, and a body that vectorizes and does not read `op`'s base.
+bool isVectorizableScatter(ScatterOp op, int64_t width);
+
+/// Emits one vector evaluation of scatter `op`'s body at its loop indices
+/// `args`, the last one lane 0 of `width` consecutive lanes: returns the
+/// lane-0 address and the `width` values for addresses address .. address
+/// + width - 1 (the caller checks, accumulates and stores). Fails,
+/// emitting nothing, unless isVectorizableScatter.
+FailureOr<std::pair<Value, Value>>
+vectorizeScatterLanes(OpBuilder &b, ScatterOp op, ValueRange args,
+                      BufferMap &buffers, int64_t width);
+
 /// The loop [lb, ub) cut into strips: `whole(iv)` for each group of
 /// `width` indices starting at iv (an scf.for stepping by `width`), then
 /// `tail(iv)` for each index left (an scf.for stepping by 1), each emitted

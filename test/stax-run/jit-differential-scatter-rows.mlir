@@ -1,0 +1,46 @@
+// Scatters of whole rows (index_put / index_add along dim 0: embedding
+// backward) write consecutive elements along their last loop, so their
+// compiled code scatters a vector of 16 lanes at a time, still in the
+// lexicographic order of the rows; a row gathered by a uniform index
+// (x[idx] along dim 0, embedding) is read with vector loads. Values
+// are only moved and added in the interpreter's order: every configuration
+// is bitwise equal to the interpreter (class 1), repeated indices included
+// (int range [-50, 50) for 50 rows: negatives wrap, many repeats).
+// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash | sed 1d > %t.rows.interp
+// RUN: FileCheck %s --check-prefix=CHECK-ROWS --input-file=%t.rows.interp
+// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit --pipeline-options="vector-width=1 approximate-math=false" | sed 1d > %t.rows.scalar
+// RUN: diff %t.rows.interp %t.rows.scalar
+// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit | sed 1d > %t.rows.default
+// RUN: diff %t.rows.interp %t.rows.default
+// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit --pipeline-options="grain=1 vector-width=8" --num-threads=4 | sed 1d > %t.rows.threads
+// RUN: diff %t.rows.interp %t.rows.threads
+//
+// The vector code: a vector.store per 16 lanes of a row (after a
+// vector.load of the old values when accumulating), a scalar tail for the
+// last 37 mod 16 = 5 columns, and the rows gathered with vector loads.
+// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="vector-width=16" | FileCheck %s --check-prefix=CHECK-IR
+// CHECK-IR-LABEL: func.func @rows(
+// CHECK-IR: vector.load %{{.*}} : memref<1850xf32>, vector<16xf32>
+// CHECK-IR: arith.addf %{{.*}} : vector<16xf32>
+// CHECK-IR: vector.store %{{.*}} : memref<1850xf32>, vector<16xf32>
+// CHECK-IR: memref.store %{{.*}} : memref<1850xf32>
+//
+// An index out of range is reported with the same message as by the
+// scalar code (the row's indirect index checks it once per vector).
+// RUN: not stax-run %s --entry=rows --random-inputs --int-low=0 --int-high=80 --jit 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
+// RUN: not stax-run %s --entry=rows --random-inputs --int-low=0 --int-high=80 --jit --pipeline-options="vector-width=1" 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
+// CHECK-BAD: stax-run: run-time error: index {{[5-7][0-9]}} is out of bounds for a dimension of size 50 in stax.indirect_index at loc("{{.*}}jit-differential-scatter-rows.mlir":{{[0-9]+}}:{{[0-9]+}})
+
+// CHECK-ROWS: result #0: tensor<50x37xf32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-ROWS-NEXT: result #1: tensor<50x37xf32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-ROWS-NEXT: result #2: tensor<50x37xi32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-ROWS-NEXT: result #3: tensor<40x37xf32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-ROWS-NOT: result
+func.func @rows(%x: tensor<50x37xf32>, %i: tensor<40xi64>, %v: tensor<40x37xf32>, %n: tensor<50x37xi32>, %w: tensor<40x37xi32>) -> (tensor<50x37xf32>, tensor<50x37xf32>, tensor<50x37xi32>, tensor<40x37xf32>) {
+  %0 = tp.index_put %x[%i], %v {dims = array<i64: 0>, accumulate = true} : (tensor<50x37xf32>, tensor<40xi64>, tensor<40x37xf32>) -> tensor<50x37xf32>
+  %1 = tp.index_put %x[%i], %v {dims = array<i64: 0>} : (tensor<50x37xf32>, tensor<40xi64>, tensor<40x37xf32>) -> tensor<50x37xf32>
+  %2 = tp.index_put %n[%i], %w {dims = array<i64: 0>, accumulate = true} : (tensor<50x37xi32>, tensor<40xi64>, tensor<40x37xi32>) -> tensor<50x37xi32>
+  %3 = tp.index %x[%i] {dims = array<i64: 0>} : (tensor<50x37xf32>, tensor<40xi64>) -> tensor<40x37xf32>
+  %4 = tp.neg %0 : tensor<50x37xf32> -> tensor<50x37xf32>
+  return %4, %1, %2, %3 : tensor<50x37xf32>, tensor<50x37xf32>, tensor<50x37xi32>, tensor<40x37xf32>
+}
