@@ -1,7 +1,8 @@
 // Scatters of whole rows (index_put / index_add along dim 0: embedding
 // backward) write consecutive elements along their last loop, so their
 // compiled code scatters a vector of 16 lanes at a time, still in the
-// lexicographic order of the rows; a row gathered by a uniform index
+// lexicographic order of the rows (and, when large, in parallel chunks of
+// columns); a row gathered by a uniform index
 // (x[idx] along dim 0, embedding) is read with vector loads. Values
 // are only moved and added in the interpreter's order: every configuration
 // is bitwise equal to the interpreter (class 1), repeated indices included
@@ -24,6 +25,17 @@
 // CHECK-IR: arith.addf %{{.*}} : vector<16xf32>
 // CHECK-IR: vector.store %{{.*}} : memref<1850xf32>, vector<16xf32>
 // CHECK-IR: memref.store %{{.*}} : memref<1850xf32>
+//
+// With grain=1 the columns are cut into parallel chunks (here 5 of 8
+// lanes), each running every row in order: rows are multiples of 37
+// elements apart, so no two chunks write one element (the threads run
+// above is bitwise equal).
+// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="vector-width=8 grain=1" | FileCheck %s --check-prefix=CHECK-PAR
+// CHECK-PAR-LABEL: func.func @rows(
+// CHECK-PAR: %[[FIVE:.*]] = arith.constant 5 : index
+// CHECK-PAR: scf.parallel (%[[CHUNK:.*]]) = (%{{.*}}) to (%[[FIVE]])
+// CHECK-PAR: scf.for %{{.*}} = %{{.*}} to %c40
+// CHECK-PAR: vector.store %{{.*}} : memref<1850xf32>, vector<8xf32>
 //
 // An index out of range is reported with the same message as by the
 // scalar code (the row's indirect index checks it once per vector).

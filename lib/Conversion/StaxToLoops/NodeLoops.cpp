@@ -767,47 +767,75 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
     loopNest(loc, ranges, /*parallel=*/false, element);
     return success();
   }
-  loopNest(loc, ranges.drop_back(), /*parallel=*/false, [&](ValueRange ivs) {
-    auto cst = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    auto at = [&](Value last) {
-      SmallVector<Value> all(ivs);
-      all.push_back(last);
-      return all;
-    };
-    auto whole = [&](Value iv) {
-      auto lanes = vectorizeScatterLanes(b, op, at(iv), buffers, width);
-      assert(succeeded(lanes) && "checked by isVectorizableScatter");
-      auto [address, value] = *lanes;
-      // Every lane in range: scatter them as one vector; else lane by lane
-      // (the scalar code reports the first address out of range).
-      Value last = cst(size - width);
-      auto inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                           address, last);
-      auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      if (accumulate) {
-        Value old = vector::LoadOp::create(b, loc, value.getType(), out,
-                                           ValueRange{address});
-        value = isa<FloatType>(outType.getElementType())
-                    ? Value(arith::AddFOp::create(b, loc, old, value))
-                    : Value(arith::AddIOp::create(b, loc, old, value));
-      }
-      emitNanCheck(b, loc, op, value, address, buffers, options);
-      vector::StoreOp::create(b, loc, value, out, ValueRange{address});
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      auto lanesLoop = scf::ForOp::create(b, loc, cst(0), cst(width), cst(1));
-      b.setInsertionPointToStart(lanesLoop.getBody());
-      Value lane =
-          arith::AddIOp::create(b, loc, iv, lanesLoop.getInductionVar());
-      element(at(lane));
-    };
-    Value lb = cst(0), ub = cst(ranges.back());
-    stripMine(b, loc, lb, ub, width, whole,
-              [&](Value iv) { element(at(iv)); });
-  });
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // The loops before the last (in order), then the strips of the last
+  // loop's [lb, ub).
+  auto columns = [&](Value lb, Value ub) {
+    loopNest(loc, ranges.drop_back(), /*parallel=*/false, [&](ValueRange ivs) {
+      auto at = [&](Value last) {
+        SmallVector<Value> all(ivs);
+        all.push_back(last);
+        return all;
+      };
+      auto whole = [&](Value iv) {
+        auto lanes = vectorizeScatterLanes(b, op, at(iv), buffers, width);
+        assert(succeeded(lanes) && "checked by isVectorizableScatter");
+        auto [address, value] = *lanes;
+        // Every lane in range: scatter them as one vector; else lane by lane
+        // (the scalar code reports the first address out of range).
+        Value last = cst(size - width);
+        auto inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                             address, last);
+        auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/true);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        if (accumulate) {
+          Value old = vector::LoadOp::create(b, loc, value.getType(), out,
+                                             ValueRange{address});
+          value = isa<FloatType>(outType.getElementType())
+                      ? Value(arith::AddFOp::create(b, loc, old, value))
+                      : Value(arith::AddIOp::create(b, loc, old, value));
+        }
+        emitNanCheck(b, loc, op, value, address, buffers, options);
+        vector::StoreOp::create(b, loc, value, out, ValueRange{address});
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        Value zero = cst(0), count = cst(width), one = cst(1); // in order
+        auto lanesLoop = scf::ForOp::create(b, loc, zero, count, one);
+        b.setInsertionPointToStart(lanesLoop.getBody());
+        Value lane =
+            arith::AddIOp::create(b, loc, iv, lanesLoop.getInductionVar());
+        element(at(lane));
+      };
+      stripMine(b, loc, lb, ub, width, whole,
+                [&](Value iv) { element(at(iv)); });
+    });
+  };
+  int64_t cols = ranges.back();
+  if (!options.parallel || workOf(op) < options.grain ||
+      !scatterColumnsAreDisjoint(op)) {
+    Value lb = cst(0), ub = cst(cols); // in order
+    columns(lb, ub);
+    return success();
+  }
+  // Columns never share an element (scatterColumnsAreDisjoint): chunks of
+  // them run in parallel, each over every row in order, so each element
+  // still sees its updates in the scalar order. Up to 8 chunks, each a
+  // multiple of the vector width.
+  int64_t chunk = llvm::alignTo(std::max<int64_t>(llvm::divideCeil(cols, 8), 1),
+                                width);
+  int64_t chunks = llvm::divideCeil(cols, chunk);
+  Value lb0 = cst(0), numChunks = cst(chunks), one = cst(1); // in order
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{lb0},
+                                     ValueRange{numChunks}, ValueRange{one});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value lb =
+      arith::MulIOp::create(b, loc, par.getInductionVars()[0], cst(chunk));
+  Value next = arith::AddIOp::create(b, loc, lb, cst(chunk));
+  Value ub = arith::MinSIOp::create(b, loc, next, cst(cols));
+  columns(lb, ub);
   return success();
 }
 

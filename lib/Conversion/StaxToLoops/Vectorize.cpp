@@ -949,6 +949,37 @@ static FailureOr<DenseMap<Value, Lanes>> analyzeScatter(ScatterOp op) {
   return lanes;
 }
 
+bool codegen::scatterColumnsAreDisjoint(ScatterOp op) {
+  FailureOr<DenseMap<Value, Lanes>> lanes = analyzeScatter(op);
+  if (failed(lanes))
+    return false;
+  Block &body = op.getBody().front();
+  Value lane = body.getArguments().back();
+  int64_t cols = op.getRanges().back();
+  auto apply =
+      body.getTerminator()->getOperand(0).getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return false;
+  FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
+  if (failed(coeffs))
+    return false;
+  // address = c + lane + sum of uniform terms that are multiples of the
+  // column count: two columns never reach the same element.
+  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
+    if (operand == lane) {
+      if ((*coeffs)[k] != 1)
+        return false;
+      continue;
+    }
+    auto it = lanes->find(operand);
+    bool uniform = it == lanes->end() || it->second.kind == Lanes::Uniform ||
+                   (it->second.kind == Lanes::Strided && it->second.stride == 0);
+    if (!uniform || (*coeffs)[k] % cols != 0)
+      return false;
+  }
+  return true;
+}
+
 bool codegen::isVectorizableScatter(ScatterOp op, int64_t width) {
   ArrayRef<int64_t> ranges = op.getRanges();
   return width > 1 && !ranges.empty() && ranges.back() >= width &&

@@ -77,6 +77,12 @@ vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
 /// it, and a body that vectorizes and does not read `op`'s base.
 bool isVectorizableScatter(ScatterOp op, int64_t width);
 
+/// True when scatter `op`'s address is an affine.apply of its last loop
+/// index with coefficient 1 plus terms uniform along that loop whose
+/// coefficients are multiples of its range: different columns then never
+/// write the same element, and chunks of columns may run in parallel.
+bool scatterColumnsAreDisjoint(ScatterOp op);
+
 /// Emits one vector evaluation of scatter `op`'s body at its loop indices
 /// `args`, the last one lane 0 of `width` consecutive lanes: returns the
 /// lane-0 address and the `width` values for addresses address .. address
