@@ -186,10 +186,16 @@ void mergeReductionLoops(ReductionOp op) {
     exprs.push_back(getAffineDimExpr(d, ctx));
   AffineExpr linear = getAffineDimExpr(numOuter, ctx);
   int64_t suffix = product(red);
+  // r_i = (L floordiv suffix_i) mod n_i, written as L floordiv suffix_i -
+  // (L floordiv suffix_{i-1}) * n_i: the body's contiguous address
+  // sum r_i * suffix_i then telescopes back to L under affine
+  // simplification, which does not see through a mod of a floordiv (the
+  // address stays non-linear, and its loop scalar).
   for (auto [i, n] : llvm::enumerate(red)) {
+    int64_t outerSuffix = suffix;
     suffix /= n;
     AffineExpr r = linear.floorDiv(suffix);
-    exprs.push_back(i == 0 ? r : r % n);
+    exprs.push_back(i == 0 ? r : r - linear.floorDiv(outerSuffix) * n);
   }
   int64_t total = product(red);
   loops::substituteIndices(op.getBody().front(), numOuter + 1, exprs);
