@@ -14,8 +14,8 @@
 // contiguous piece of the lexicographic order and every reduction loop
 // keeps its order inside it. When k does not divide that loop, the
 // reduction loops are first merged into one over the same order (r_i =
-// (L floordiv suffix_i) mod n_i, which folds back to L where the loops were
-// contiguous), the first level takes k segments of floor(n_r / k) elements
+// (L floordiv suffix_i) mod n_i, written so that it folds back to L where
+// the loops were contiguous), the first level takes k segments of floor(n_r / k) elements
 // and the second level combines the k partials and then the rem < k
 // elements left over, in order: position t of the second level reads
 // partial t (t < k) or evaluates the original body at
