@@ -181,6 +181,10 @@ private:
       Location loc, ArrayRef<int64_t> ranges, bool parallel,
       function_ref<void(ValueRange, Value, Value)> innermost,
       int64_t workPerIteration = 1);
+  /// An scf.parallel over [0, n) cut into chunks of `chunk` (the last one
+  /// shorter): `body(lb, ub)` for each.
+  void parallelChunks(Location loc, int64_t n, int64_t chunk,
+                      function_ref<void(Value, Value)> body);
   /// The loops of `ranges` with the last two run in `tiles` (row tiles
   /// parallel when `parallel`); `tile(mid, rowLb, rowUb, colLb, colUb)`
   /// emits one tile, `mid` the indices of the loops before the last two.
@@ -366,7 +370,16 @@ void NodeEmitter::loopNestWithInnermost(
   int64_t width = std::max<int64_t>(options.vectorWidth, 1);
   if (chunk >= width)
     chunk = llvm::alignTo(chunk, width);
-  int64_t chunks = llvm::divideCeil(last, chunk);
+  parallelChunks(loc, last, chunk,
+                 [&](Value lb, Value ub) { innermost({}, lb, ub); });
+}
+
+void NodeEmitter::parallelChunks(Location loc, int64_t n, int64_t chunk,
+                                 function_ref<void(Value, Value)> body) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t chunks = llvm::divideCeil(n, chunk);
   Value lb0 = cst(0), numChunks = cst(chunks), one = cst(1); // in order
   auto par = scf::ParallelOp::create(b, loc, ValueRange{lb0},
                                      ValueRange{numChunks}, ValueRange{one});
@@ -374,8 +387,8 @@ void NodeEmitter::loopNestWithInnermost(
   b.setInsertionPointToStart(par.getBody());
   Value lb = arith::MulIOp::create(b, loc, par.getInductionVars()[0], cst(chunk));
   Value next = arith::AddIOp::create(b, loc, lb, cst(chunk));
-  Value ub = arith::MinSIOp::create(b, loc, next, cst(last));
-  innermost({}, lb, ub);
+  Value ub = arith::MinSIOp::create(b, loc, next, cst(n));
+  body(lb, ub);
 }
 
 void NodeEmitter::loopNest(Location loc, ArrayRef<int64_t> ranges,
@@ -825,17 +838,7 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   // multiple of the vector width.
   int64_t chunk = llvm::alignTo(std::max<int64_t>(llvm::divideCeil(cols, 8), 1),
                                 width);
-  int64_t chunks = llvm::divideCeil(cols, chunk);
-  Value lb0 = cst(0), numChunks = cst(chunks), one = cst(1); // in order
-  auto par = scf::ParallelOp::create(b, loc, ValueRange{lb0},
-                                     ValueRange{numChunks}, ValueRange{one});
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(par.getBody());
-  Value lb =
-      arith::MulIOp::create(b, loc, par.getInductionVars()[0], cst(chunk));
-  Value next = arith::AddIOp::create(b, loc, lb, cst(chunk));
-  Value ub = arith::MinSIOp::create(b, loc, next, cst(cols));
-  columns(lb, ub);
+  parallelChunks(loc, cols, chunk, columns);
   return success();
 }
 
