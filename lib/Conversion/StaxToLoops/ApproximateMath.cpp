@@ -75,10 +75,6 @@ Value erfcNonNegative(F64Builder &f, Value x) {
   return f.mul(t, f.exp(f.fma(f.neg(x), x, p)));
 }
 
-/// The f32 function as a float64 kernel: x is the widened input; the
-/// result is rounded to f32 by the pattern.
-using Kernel = function_ref<Value(F64Builder &, Value)>;
-
 Value expKernel(F64Builder &f, Value x) { return f.exp(x); }
 
 Value exp2Kernel(F64Builder &f, Value x) {

@@ -91,11 +91,15 @@ private:
   }
 };
 
+/// An f32 function as a float64 kernel: x is the widened input; the
+/// pattern rounds the result to f32.
+using F64Kernel = Value (*)(F64Builder &, Value);
+
 /// Rewrites an f32 (or vector of f32) `OpT` with one operand into
 /// extf -> `kernel` in f64 -> truncf, keeping NaN inputs as they are.
 template <typename OpT>
 struct F64KernelPattern : OpRewritePattern<OpT> {
-  F64KernelPattern(MLIRContext *ctx, Value (*kernel)(F64Builder &, Value))
+  F64KernelPattern(MLIRContext *ctx, F64Kernel kernel)
       : OpRewritePattern<OpT>(ctx), kernel(kernel) {}
 
   LogicalResult matchAndRewrite(OpT op,
@@ -115,7 +119,7 @@ struct F64KernelPattern : OpRewritePattern<OpT> {
     return success();
   }
 
-  Value (*kernel)(F64Builder &, Value);
+  F64Kernel kernel;
 };
 
 } // namespace mlir::stax::codegen

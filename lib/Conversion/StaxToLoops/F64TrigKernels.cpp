@@ -22,6 +22,7 @@
 
 using namespace mlir;
 using mlir::stax::codegen::F64Builder;
+using mlir::stax::codegen::F64Kernel;
 using mlir::stax::codegen::F64KernelPattern;
 
 namespace {
@@ -247,7 +248,7 @@ Value atan2Kernel(F64Builder &f, Value y, Value x) {
 /// (a branch taken only when some lane has one) libm's f64 function.
 template <typename OpT>
 struct ReducedTrigPattern : OpRewritePattern<OpT> {
-  ReducedTrigPattern(MLIRContext *ctx, Value (*kernel)(F64Builder &, Value))
+  ReducedTrigPattern(MLIRContext *ctx, F64Kernel kernel)
       : OpRewritePattern<OpT>(ctx), kernel(kernel) {}
 
   LogicalResult matchAndRewrite(OpT op,
@@ -284,7 +285,7 @@ struct ReducedTrigPattern : OpRewritePattern<OpT> {
     return success();
   }
 
-  Value (*kernel)(F64Builder &, Value);
+  F64Kernel kernel;
 };
 
 /// f32 atan2 through atan2Kernel, as F64KernelPattern does for one operand.
