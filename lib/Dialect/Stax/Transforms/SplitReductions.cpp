@@ -12,10 +12,14 @@
 //
 // The segments cut the outermost reduction loop, so each one is a
 // contiguous piece of the lexicographic order and every reduction loop
-// keeps its order inside it. When k does not divide that loop, the
-// reduction loops are first merged into one over the same order (r_i =
-// (L floordiv suffix_i) mod n_i, written so that it folds back to L where
-// the loops were contiguous), the first level takes k segments of floor(n_r / k) elements
+// keeps its order inside it. When k does not divide that loop, the fewest
+// leading reduction loops whose product has a divisor within k / 2 of k are
+// merged into one loop over the same order (r_i = (L floordiv suffix_i)
+// mod n_i, written so that it folds back to L where the loops were
+// contiguous) and that divisor becomes k: the innermost loops, and the
+// vector code of accesses contiguous only along them (a broadcast operand,
+// a gathered row), stay. When no such product exists, all reduction loops
+// are merged, the first level takes k segments of floor(n_r / k) elements
 // and the second level combines the k partials and then the rem < k
 // elements left over, in order: position t of the second level reads
 // partial t (t < k) or evaluates the original body at
@@ -173,11 +177,11 @@ SplitPlan cpuSegmentsFor(ReductionOp op) {
   return {kCpuSegments, false};
 }
 
-/// Rewrites `op`'s reduction loops as one loop over the same lexicographic
-/// order.
-void mergeReductionLoops(ReductionOp op) {
+/// Rewrites `op`'s first `count` reduction loops as one loop over the same
+/// lexicographic order; the loops after them stay as they are.
+void mergeReductionLoops(ReductionOp op, unsigned count) {
   ArrayRef<int64_t> red = op.getReductionRanges();
-  if (red.size() <= 1)
+  if (count <= 1)
     return;
   MLIRContext *ctx = op.getContext();
   unsigned numOuter = op.getIterationRanges().size();
@@ -185,21 +189,45 @@ void mergeReductionLoops(ReductionOp op) {
   for (unsigned d = 0; d < numOuter; ++d)
     exprs.push_back(getAffineDimExpr(d, ctx));
   AffineExpr linear = getAffineDimExpr(numOuter, ctx);
-  int64_t suffix = product(red);
+  ArrayRef<int64_t> merged = red.take_front(count);
+  int64_t suffix = product(merged);
   // r_i = (L floordiv suffix_i) mod n_i, written as L floordiv suffix_i -
   // (L floordiv suffix_{i-1}) * n_i: the body's contiguous address
   // sum r_i * suffix_i then telescopes back to L under affine
   // simplification, which does not see through a mod of a floordiv (the
   // address stays non-linear, and its loop scalar).
-  for (auto [i, n] : llvm::enumerate(red)) {
+  for (auto [i, n] : llvm::enumerate(merged)) {
     int64_t outerSuffix = suffix;
     suffix /= n;
     AffineExpr r = linear.floorDiv(suffix);
     exprs.push_back(i == 0 ? r : r - linear.floorDiv(outerSuffix) * n);
   }
-  int64_t total = product(red);
-  loops::substituteIndices(op.getBody().front(), numOuter + 1, exprs);
-  op.setReductionRanges({total});
+  for (unsigned r = count; r < red.size(); ++r)
+    exprs.push_back(getAffineDimExpr(numOuter + 1 + r - count, ctx));
+  SmallVector<int64_t> ranges{product(merged)};
+  llvm::append_range(ranges, red.drop_front(count));
+  loops::substituteIndices(op.getBody().front(),
+                           numOuter + static_cast<unsigned>(ranges.size()),
+                           exprs);
+  op.setReductionRanges(ranges);
+}
+
+/// A split that keeps the innermost reduction loop(s): the fewest leading
+/// reduction loops whose product has a divisor within half of `k`, and
+/// that divisor; nullopt when there is none. Merging every loop instead
+/// (the fallback) turns an access that is contiguous along the innermost
+/// loop but not linear across loops (a broadcast `b[c]` in `(x + b).sum()`,
+/// a gathered row) into `L mod c`, whose loop no longer vectorizes.
+std::optional<std::pair<unsigned, int64_t>>
+leadingLoopsToSplit(ArrayRef<int64_t> red, int64_t k) {
+  int64_t rows = 1;
+  for (unsigned count = 1; count < red.size(); ++count) {
+    rows *= red[count - 1];
+    int64_t d = closestDivisorWithin(rows, k, k / 2 + 1);
+    if (d > 1 && rows / d >= 2)
+      return std::make_pair(count, d);
+  }
+  return std::nullopt;
 }
 
 /// The first level: the original body over ranges [..., k] (or [k, ...]
@@ -355,18 +383,21 @@ ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
   return second;
 }
 
-/// Splits `op` as `plan` says; the reduction loops are merged first when
+/// Splits `op` as `plan` says; leading reduction loops are merged first when
 /// k does not divide the outermost one.
 void split(ReductionOp op, SplitPlan plan) {
   int64_t k = plan.k;
-  int64_t outerLoop = op.getReductionRanges().front();
-  if (outerLoop % k != 0) {
+  ArrayRef<int64_t> red = op.getReductionRanges();
+  if (red.front() % k != 0) {
     if (op.getKind() == ReductionKind::Welford) {
-      k = largestDivisorAtMost(outerLoop, k);
+      k = largestDivisorAtMost(red.front(), k);
       if (k <= 1)
         return;
+    } else if (auto rows = leadingLoopsToSplit(red, k)) {
+      k = rows->second;
+      mergeReductionLoops(op, rows->first);
     } else {
-      mergeReductionLoops(op);
+      mergeReductionLoops(op, red.size());
     }
   }
   int64_t n = op.getReductionRanges().front();
