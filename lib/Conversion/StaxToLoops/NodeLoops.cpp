@@ -176,11 +176,13 @@ private:
   /// Same, but `innermost(outerIvs, lb, ub)` emits the last loop itself
   /// (for vectorization).
   /// `workPerIteration` (body evaluations per innermost iteration) sizes
-  /// the chunks of a single parallel loop.
+  /// the chunks of a single parallel loop; `vectorChunk` (nonzero when
+  /// `innermost` is vector code across iterations) is the number of
+  /// iterations it covers at a time.
   void loopNestWithInnermost(
       Location loc, ArrayRef<int64_t> ranges, bool parallel,
       function_ref<void(ValueRange, Value, Value)> innermost,
-      int64_t workPerIteration = 1);
+      int64_t workPerIteration = 1, int64_t vectorChunk = 0);
   /// An scf.parallel over [0, n) cut into chunks of `chunk` (the last one
   /// shorter): `body(lb, ub)` for each.
   void parallelChunks(Location loc, int64_t n, int64_t chunk,
@@ -330,7 +332,7 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
 void NodeEmitter::loopNestWithInnermost(
     Location loc, ArrayRef<int64_t> ranges, bool parallel,
     function_ref<void(ValueRange, Value, Value)> innermost,
-    int64_t workPerIteration) {
+    int64_t workPerIteration, int64_t vectorChunk) {
   assert(!ranges.empty() && "no loops");
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -364,10 +366,16 @@ void NodeEmitter::loopNestWithInnermost(
   // One loop: parallel over chunks of about grain/4 body evaluations (a
   // multiple of the vector width), and at least 4 chunks when the loop
   // allows, so that every thread gets work.
+  // When `innermost` vectorizes across iterations (vectorChunk of them at
+  // a time, then single vectors), a chunk holds at least one vector: a
+  // long reduction per output must not cut the loop below the width.
   int64_t perChunk = std::max<int64_t>(options.grain / 4, 1);
   int64_t chunk = std::max<int64_t>(perChunk / std::max<int64_t>(workPerIteration, 1), 1);
+  chunk = std::max(chunk, vectorChunk);
   chunk = std::min(chunk, std::max<int64_t>(llvm::divideCeil(last, 4), 1));
   int64_t width = std::max<int64_t>(options.vectorWidth, 1);
+  if (vectorChunk > 0)
+    chunk = std::max(chunk, width);
   if (chunk >= width)
     chunk = llvm::alignTo(chunk, width);
   parallelChunks(loc, last, chunk,
@@ -719,6 +727,11 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
     perOutput({});
     return success();
   }
+  int64_t vectorOutputsChunk =
+      options.vectorWidth > 1 &&
+              isVectorizableReductionOutputs(op, options.vectorWidth)
+          ? options.vectorWidth * outputVectorsPerWalk(op)
+          : 0;
   loopNestWithInnermost(
       loc, rest, parallel, [&](ValueRange mid, Value lb, Value ub) {
         SmallVector<Value> fixed(outer);
@@ -748,7 +761,7 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
         b.setInsertionPointToStart(loop.getBody());
         scalarOutput(loop.getInductionVar());
       },
-      saturatingProduct(rranges));
+      saturatingProduct(rranges), vectorOutputsChunk);
   return success();
 }
 

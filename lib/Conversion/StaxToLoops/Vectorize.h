@@ -114,7 +114,8 @@ FailureOr<SmallVector<Value>> vectorizeReduction(
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
 
 /// Emits the innermost *output* loop [lb, ub) of reduction `op` (the other
-/// output indices fixed to `fixed`) `width` outputs at a time: each lane
+/// output indices fixed to `fixed`) outputVectorsPerWalk(op) x `width`
+/// outputs at a time, then `width` at a time: each lane
 /// runs its own reduction in the scalar order, so the result is bitwise
 /// equal to the scalar loop (class 1). `init` is the scalar initial state,
 /// `step(state, yielded)` the combine (applied to vectors), and
@@ -129,6 +130,14 @@ LogicalResult vectorizeReductionOutputs(
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
     function_ref<void(Value)> scalarTail,
     function_ref<void(Value, Value)> checkStore);
+
+/// True when vectorizeReductionOutputs would emit vector code for `op`.
+bool isVectorizableReductionOutputs(ReductionOp op, int64_t width);
+
+/// How many vectors of outputs vectorizeReductionOutputs reduces in one
+/// walk of the reduction loops: a loop of it covers this many times the
+/// vector width.
+int64_t outputVectorsPerWalk(ReductionOp op);
 
 /// Emits the reductions of the `width` outputs of `op` at output indices
 /// `out` (the last one lane 0 of consecutive lanes) as one lane each, like
