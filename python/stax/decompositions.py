@@ -563,27 +563,26 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
 
 
 # ---------------------------------------------------------------------------
-# Convolution and pooling (im2col: one strided slice per kernel offset)
+# Convolution and pooling (im2col: one strided view of the padded input)
 # ---------------------------------------------------------------------------
 
 def _patches(x, kernel, stride, dilation, out):
     """[N, C, K, *out]: for every kernel offset, the input elements (of the
-    already padded input [N, C, *in]) it multiplies at every output
-    position: one gather through a constant index tensor, so that every
-    element costs one load whatever the kernel size."""
-    import numpy as np
+    already padded, contiguous input [N, C, *in]) it multiplies at every
+    output position. One strided view (as_strided: spatial index
+    stride * o + dilation * k never leaves its dim, so it lowers to one
+    affine index per dim), copied once by the reshape: every element costs
+    one load whatever the kernel size."""
+    x = x.contiguous()
     spatial = list(x.shape[2:])
     in_strides = [math.prod(spatial[a + 1:]) for a in range(len(spatial))]
-    idx = np.zeros([1] * (2 * len(kernel)), dtype=np.int64)
-    for a, (k, s, dl, n) in enumerate(zip(kernel, stride, dilation, out)):
-        shape = [1] * (2 * len(kernel))
-        shape[a], shape[len(kernel) + a] = k, n
-        pos = (np.arange(k)[:, None] * dl + np.arange(n)[None, :] * s)
-        idx = idx + pos.reshape(shape) * in_strides[a]
-    flat = torch.from_numpy(np.ascontiguousarray(idx).reshape(-1))
     n, c = x.shape[:2]
-    cols = x.reshape(n, c, -1).index_select(2, flat)
-    return cols.view(n, c, math.prod(kernel), *out)
+    size = [n, c] + list(kernel) + list(out)
+    strides = ([c * math.prod(spatial), math.prod(spatial)]
+               + [d * s for d, s in zip(dilation, in_strides)]
+               + [st * s for st, s in zip(stride, in_strides)])
+    cols = torch.as_strided(x, size, strides, 0)
+    return cols.reshape(n, c, math.prod(kernel), *out)
 
 
 def _dilate(x, stride):
