@@ -145,10 +145,14 @@ func.func @where(%c: tensor<2x64xi1>, %x: tensor<2x64xf32>) -> tensor<2x64xf32> 
   return %0 : tensor<2x64xf32>
 }
 
-// Addresses with floordiv or mod (a reshape of a transpose: i * 3 -
-// (i floordiv 20) * 59) are not a constant stride across lanes: scalar.
+// A reshape of a transpose reads element i at i * 3 - (i floordiv 20) * 59,
+// not a constant stride across lanes; loop normalization splits the loop
+// at 20 (i = 20 a + b), after which the lanes along b read at stride 3: a
+// gather.
 // CHECK-LABEL: func.func @reshape_of_transpose
-// CHECK-NOT: vector.
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// CHECK: vector.gather
+// CHECK: vector.store
 // CHECK: return
 func.func @reshape_of_transpose(%x: tensor<20x3xf32>) -> tensor<60xf32> {
   %t = tp.t %x : tensor<20x3xf32> -> tensor<3x20xf32>

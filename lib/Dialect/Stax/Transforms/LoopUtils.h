@@ -30,6 +30,12 @@ std::optional<int64_t> coefficientOf(mlir::affine::AffineApplyOp apply,
 void substituteIndices(mlir::Block &block, unsigned numNew,
                        llvm::ArrayRef<mlir::AffineExpr> exprs);
 
+/// Folds floordiv and mod by constants in every affine.apply of `block`
+/// where the ranges of its index arguments (argument k in [0, ranges[k]))
+/// prove them: (32 a + b) floordiv 32 = a and (32 a + b) mod 32 = b when
+/// b < 32. Every index keeps its value. Returns whether any changed.
+bool simplifyWithRanges(mlir::Block &block, llvm::ArrayRef<int64_t> ranges);
+
 } // namespace mlir::stax::loops
 
 #endif // STAX_LIB_DIALECT_STAX_TRANSFORMS_LOOPUTILS_H

@@ -17,6 +17,8 @@
 #include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
+#include "llvm/ADT/ScopeExit.h"
+#include <set>
 
 namespace mlir::stax {
 #define GEN_PASS_DEF_STAXNORMALIZELOOPS
@@ -115,6 +117,124 @@ bool dropUnitLoops(Operation *op, LoopNest &nest) {
 SmallVector<affine::AffineApplyOp> accesses(Operation *op) {
   return llvm::to_vector(
       op->getRegion(0).front().getOps<affine::AffineApplyOp>());
+}
+
+/// The extents of every loop, outer ones first.
+SmallVector<int64_t> extents(const LoopNest &nest) {
+  SmallVector<int64_t> all(nest.outer);
+  llvm::append_range(all, nest.reduction);
+  return all;
+}
+
+/// Folds floordiv and mod that the loop extents decide (class 1).
+bool simplifyIndices(Operation *op, const LoopNest &nest) {
+  return loops::simplifyWithRanges(op->getRegion(0).front(), extents(nest));
+}
+
+/// The constants loop `k`'s index is divided by (floordiv or mod, directly
+/// or inside another floordiv or mod) in some access and that divide its
+/// extent: the chain D_1 | D_2 | ... | extent of them, smallest first.
+SmallVector<int64_t> splitPoints(Operation *op, const LoopNest &nest,
+                                 unsigned k) {
+  int64_t extent = nest.extent(k);
+  Value arg = op->getRegion(0).front().getArgument(k);
+  std::set<int64_t> found;
+  for (affine::AffineApplyOp apply : accesses(op)) {
+    AffineMap map = apply.getAffineMap();
+    for (unsigned pos = 0; pos < map.getNumDims(); ++pos) {
+      if (apply.getMapOperands()[pos] != arg)
+        continue;
+      map.getResult(0).walk([&](AffineExpr e) {
+        if (e.getKind() != AffineExprKind::FloorDiv &&
+            e.getKind() != AffineExprKind::Mod)
+          return;
+        auto bin = cast<AffineBinaryOpExpr>(e);
+        auto d = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        if (d && d.getValue() > 1 && d.getValue() < extent &&
+            extent % d.getValue() == 0 && bin.getLHS().isFunctionOfDim(pos))
+          found.insert(d.getValue());
+      });
+    }
+  }
+  SmallVector<int64_t> chain;
+  for (int64_t d : found)
+    if (chain.empty() || d % chain.back() == 0)
+      chain.push_back(d);
+  return chain;
+}
+
+/// Splits loop k at `chain` (D_1 | ... | D_m | extent) into loops of
+/// extents extent / D_m, D_m / D_{m-1}, ..., D_1, outermost first, whose
+/// indices i_0 .. i_m make up the old one as sum_j i_j * D_{m-j}: the same
+/// order, so also for reduction and scatter loops. Kept only when every
+/// access is then linear in the new loops (the floordiv and mod it undoes
+/// fold away); returns whether it was.
+bool trySplit(Operation *op, LoopNest &nest, unsigned k,
+              ArrayRef<int64_t> chain) {
+  MLIRContext *ctx = op->getContext();
+  SmallVector<int64_t> parts{nest.extent(k) / chain.back()};
+  for (size_t j = chain.size(); j-- > 1;)
+    parts.push_back(chain[j] / chain[j - 1]);
+  parts.push_back(chain.front());
+  unsigned extra = parts.size() - 1;
+  SmallVector<AffineExpr> exprs;
+  for (unsigned j = 0; j < nest.size(); ++j) {
+    if (j != k) {
+      exprs.push_back(getAffineDimExpr(j < k ? j : j + extra, ctx));
+      continue;
+    }
+    AffineExpr sum = getAffineConstantExpr(0, ctx);
+    for (auto [p, size] : llvm::enumerate(parts))
+      sum = sum * size + getAffineDimExpr(k + p, ctx);
+    exprs.push_back(sum);
+  }
+  LoopNest next = nest;
+  if (nest.isOuter(k)) {
+    next.outer.erase(next.outer.begin() + k);
+    next.outer.insert(next.outer.begin() + k, parts.begin(), parts.end());
+    if (nest.hasStore) {
+      SmallVector<int64_t> strides;
+      int64_t inner = 1;
+      for (int64_t size : llvm::reverse(parts)) {
+        strides.insert(strides.begin(), nest.strides[k] * inner);
+        inner *= size;
+      }
+      next.strides.erase(next.strides.begin() + k);
+      next.strides.insert(next.strides.begin() + k, strides.begin(),
+                          strides.end());
+    }
+  } else {
+    unsigned r = k - nest.outer.size();
+    next.reduction.erase(next.reduction.begin() + r);
+    next.reduction.insert(next.reduction.begin() + r, parts.begin(),
+                          parts.end());
+  }
+  Operation *trial = op->clone();
+  llvm::scope_exit discard([&] { trial->destroy(); });
+  Block &body = trial->getRegion(0).front();
+  loops::substituteIndices(body, next.size(), exprs);
+  loops::simplifyWithRanges(body, extents(next));
+  for (unsigned p = 0; p < parts.size(); ++p)
+    for (auto apply : body.getOps<affine::AffineApplyOp>())
+      if (!loops::coefficientOf(apply, body.getArgument(k + p)))
+        return false;
+  op->getRegion(0).takeBody(trial->getRegion(0));
+  nest = next;
+  return true;
+}
+
+/// Splits loops whose index an access takes apart with floordiv and mod
+/// (a reshape merging dims that are not contiguous, such as im2col's
+/// [C * K, N * L] view of its strided windows): the parts index the
+/// tensor affinely, so they can be ordered, merged and vectorized.
+bool splitLoops(Operation *op, LoopNest &nest) {
+  bool changed = false;
+  for (unsigned k = nest.size(); k-- > 0;) {
+    SmallVector<int64_t> chain = splitPoints(op, nest, k);
+    if (!chain.empty())
+      changed |= trySplit(op, nest, k, chain);
+  }
+  return changed;
 }
 
 /// The stride of loop `k` in every access, the store first; nullopt for a
@@ -265,6 +385,8 @@ void normalize(Operation *op) {
   if (failed(nest))
     return;
   bool changed = dropUnitLoops(op, *nest);
+  changed |= simplifyIndices(op, *nest);
+  changed |= splitLoops(op, *nest);
   if (nest->hasStore)
     changed |= orderOuterLoops(op, *nest);
   changed |= mergeLoops(op, *nest);
