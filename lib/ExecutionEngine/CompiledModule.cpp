@@ -50,6 +50,10 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
       map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
                              llvm::JITSymbolFlags::Exported};
     };
+    add("_mlir_memref_to_llvm_alloc", &_mlir_memref_to_llvm_alloc);
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        &_mlir_memref_to_llvm_aligned_alloc);
+    add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
     add("stax_rt_matmul_f32", &stax_rt_matmul_f32);
     add("stax_rt_matmul_f64", &stax_rt_matmul_f64);
     add("stax_rt_matmul_i64", &stax_rt_matmul_i64);

@@ -147,7 +147,11 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   vector.vectorTransposeLowering = vector::VectorTransposeLowering::Shuffle16x16;
   pm.addPass(createConvertVectorToLLVMPass(vector));
   pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations call the runtime's heap (Arena.cpp), which keeps large
+  // blocks for the next call instead of faulting fresh pages in.
+  FinalizeMemRefToLLVMConversionPassOptions memref;
+  memref.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memref));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -8,11 +8,24 @@
 #ifndef STAX_RUNTIME_RUNTIME_H
 #define STAX_RUNTIME_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// The heap of generated code (memref.alloc under the memref conversion's
+/// use-generic-functions; lib/Runtime/Arena.cpp): blocks of at least 1 MiB
+/// are kept for reuse when freed, so a function's arena does not fault its
+/// pages in again on every call.
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+/// The bytes of freed blocks kept for reuse.
+size_t stax_rt_arena_cached_bytes(void);
+/// Returns every kept block to the system.
+void stax_rt_arena_trim(void);
 
 /// c[b] = op(a[b]) @ op(bm[b]) for b < batch into row-major m x n, where
 /// op(a) is m x k: `a` row-major m x k, or k x m when `transA` (likewise
