@@ -1,6 +1,9 @@
 // Differential tests of tp.sort compiled (a call of the runtime's
 // stax_rt_sort_*) against the interpreter: the same stable order, so the
 // results are bitwise equal, sequential or on threads, scalar or vectorized.
+// With enough work (grain=1 here) the slices of the dims before the sorted
+// one sort in parallel, one call per slice with its pointers advanced by
+// the slice's bytes (f64, i64, i32 and bool keys below).
 //
 // @floats: f32 rounded to a few integers (many ties, -0.0 among them),
 // sorted along each dim of a 3-d tensor, ascending and descending; the
@@ -15,10 +18,14 @@
 // RUN: stax-run %s --entry=f64 --random-inputs --print=hash | sed 1d > %t.f64.interp
 // RUN: stax-run %s --entry=f64 --random-inputs --print=hash --jit | sed 1d > %t.f64.default
 // RUN: diff %t.f64.interp %t.f64.default
+// RUN: stax-run %s --entry=f64 --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.f64.threads
+// RUN: diff %t.f64.interp %t.f64.threads
 // @ints: i64, i32 and bool with ties; a 0-d and an empty tensor.
 // RUN: stax-run %s --entry=ints --random-inputs --int-low=-3 --int-high=3 --print=hash | sed 1d > %t.ints.interp
 // RUN: stax-run %s --entry=ints --random-inputs --int-low=-3 --int-high=3 --print=hash --jit | sed 1d > %t.ints.default
 // RUN: diff %t.ints.interp %t.ints.default
+// RUN: stax-run %s --entry=ints --random-inputs --int-low=-3 --int-high=3 --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.ints.threads
+// RUN: diff %t.ints.interp %t.ints.threads
 // @nan: NaN first descending, last ascending (every element printed).
 // RUN: stax-run %s --entry=nan --print=exact | sed 1d > %t.nan.interp
 // RUN: stax-run %s --entry=nan --print=exact --jit | sed 1d > %t.nan.default

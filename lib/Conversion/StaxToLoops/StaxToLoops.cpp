@@ -480,13 +480,55 @@ LogicalResult FunctionConversion::emitSort(tp::SortOp op) {
   Type i64 = b.getI64Type();
   func::FuncOp callee = state.declare(("stax_rt_sort_" + suffix).str(),
                                       {i64, i64, i64, i64, i64, i64, i64});
-  SmallVector<Value> args;
-  for (int64_t v : {outer, len, inner, int64_t(op.getDescending())})
-    args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
-  args.push_back(pointerOf(op.getSelf(), loc));
-  args.push_back(pointerOf(op.getValues(), loc));
-  args.push_back(pointerOf(op.getIndices(), loc));
-  func::CallOp::create(b, loc, callee, args);
+  auto pointers = [&] {
+    Value in = pointerOf(op.getSelf(), loc);
+    Value values = pointerOf(op.getValues(), loc);
+    Value indices = pointerOf(op.getIndices(), loc);
+    return SmallVector<Value>{in, values, indices};
+  };
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // Independent slices of the outer dims sort in parallel, one call each
+  // (their pointers advanced by a slice), when there is enough work.
+  bool parallelSlices =
+      options.parallel && outer > 1 && outer * len * inner >= options.grain;
+  if (!parallelSlices) {
+    SmallVector<Value> args;
+    for (int64_t v : {outer, len, inner, int64_t(op.getDescending())})
+      args.push_back(cst(v));
+    llvm::append_range(args, pointers());
+    func::CallOp::create(b, loc, callee, args);
+    return success();
+  }
+  SmallVector<Value> ptrs = pointers();
+  int64_t sliceElements = len * inner;
+  // A bool (i1) key occupies a byte.
+  int64_t keyBytes = llvm::divideCeil(
+      cast<MemRefType>(storageOf(op.getValues()).getType())
+          .getElementTypeBitWidth(),
+      8);
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, outer);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{lb}, ValueRange{ub},
+                                     ValueRange{step});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value o = arith::IndexCastOp::create(b, loc, i64, par.getInductionVars()[0]);
+  auto advance = [&](Value base, int64_t bytesPerElement) -> Value {
+    Value bytes = arith::MulIOp::create(b, loc, o,
+                                        cst(sliceElements * bytesPerElement));
+    return arith::AddIOp::create(b, loc, base, bytes);
+  };
+  Value one = cst(1), lenV = cst(len), innerV = cst(inner),
+        descending = cst(op.getDescending());
+  Value inSlice = advance(ptrs[0], keyBytes);
+  Value valuesSlice = advance(ptrs[1], keyBytes);
+  Value indicesSlice = advance(ptrs[2], 8);
+  func::CallOp::create(b, loc, callee,
+                       ValueRange{one, lenV, innerV, descending, inSlice,
+                                  valuesSlice, indicesSlice});
   return success();
 }
 

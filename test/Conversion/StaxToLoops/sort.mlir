@@ -1,11 +1,23 @@
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-DECL
+// RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1 grain=100" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-PAR
 
 // tp.sort stays tp through the lowering (an external call) and becomes a
 // call of the runtime's stax_rt_sort_<type>(outer, len, inner, descending,
 // in, values, indices): the sizes before, along and after the (normalized)
 // dim and the aligned pointers of the row-major buffers as i64. Bools sort
 // as bytes (i8). Each runtime function is declared once per module.
+
+// With at least `grain` elements, the outer slices sort in parallel: one
+// call per slice of 6 x 5 elements, its pointers advanced by 120 bytes
+// (f32 keys) and 240 (i64 indices).
+// CHECK-PAR-LABEL: func.func @direct(
+// CHECK-PAR: scf.parallel (%[[O:.*]]) = (%{{.*}}) to (%c4) step
+// CHECK-PAR: %[[OI:.*]] = arith.index_cast %[[O]] : index to i64
+// CHECK-PAR-DAG: arith.muli %[[OI]], %c120_i64 : i64
+// CHECK-PAR-DAG: arith.muli %[[OI]], %c240_i64 : i64
+// CHECK-PAR: call @stax_rt_sort_f32(%c1_i64, %c6_i64, %c5_i64, %c1_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-PAR: scf.reduce
 
 // Both results written straight into the caller's buffers.
 // CHECK-LABEL: func.func @direct(
