@@ -8,7 +8,8 @@
 // RUN: diff %t.interp %t.nt4
 
 // A vectorized pointwise result of at least nontemporal-bytes (default
-// 32 MiB: beyond the caches) is stored with non-temporal vector stores:
+// 32 MiB: beyond the caches), in rows of at least 4 KiB, is stored with
+// non-temporal vector stores:
 // a scalar prologue up to the first 64-byte aligned element (the result's
 // byte address from its aligned pointer and offset), the vector loop, the
 // scalar tail, then a fence that orders the weakly ordered stores.
@@ -32,10 +33,22 @@
 // ODD-NOT: nontemporal
 // ODD-NOT: llvm.fence
 // ODD: return
-func.func @big(%x: tensor<37x1001xf32>, %y: tensor<1001xf32>) -> tensor<37x1001xf32> {
-  %0 = tp.add %x, %y : tensor<37x1001xf32>, tensor<1001xf32> -> tensor<37x1001xf32>
-  %1 = tp.mul %0, %x : tensor<37x1001xf32>, tensor<37x1001xf32> -> tensor<37x1001xf32>
-  return %1 : tensor<37x1001xf32>
+func.func @big(%x: tensor<37x1031xf32>, %y: tensor<1031xf32>) -> tensor<37x1031xf32> {
+  %0 = tp.add %x, %y : tensor<37x1031xf32>, tensor<1031xf32> -> tensor<37x1031xf32>
+  %1 = tp.mul %0, %x : tensor<37x1031xf32>, tensor<37x1031xf32> -> tensor<37x1031xf32>
+  return %1 : tensor<37x1031xf32>
+}
+
+// Rows (innermost loops) under 4 KiB: ordinary stores, though the result
+// is large enough. Each row would pay a fence and two partial lines (rows
+// of 32 f32 here; im2col's ran 10x slower with non-temporal stores).
+// CHECK-LABEL: func.func @short_rows(
+// CHECK-NOT: nontemporal
+// CHECK-NOT: llvm.fence
+// CHECK: return
+func.func @short_rows(%x: tensor<128x32xf32>, %b: tensor<128x1xf32>) -> tensor<128x32xf32> {
+  %0 = tp.add %x, %b : tensor<128x32xf32>, tensor<128x1xf32> -> tensor<128x32xf32>
+  return %0 : tensor<128x32xf32>
 }
 
 // Below the threshold: ordinary stores.
