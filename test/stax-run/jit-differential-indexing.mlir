@@ -53,6 +53,18 @@
 // RUN: diff %t.cat1.interp %t.cat1.threads
 // RUN: stax-run %s --entry=cat1 --random-inputs --print=hash --jit | sed 1d > %t.cat1.default
 // RUN: diff %t.cat1.interp %t.cat1.default
+// @pad: zero padding (cat with zeros) on both sides of both dims, and a
+// padded vector broadcast along the rows: the default vector code reads
+// through masked vector loads (masks that vary along a vector, or are the
+// same for all of it), bitwise like the scalar code.
+// RUN: stax-run %s --entry=pad --random-inputs --print=hash | sed 1d > %t.pad.interp
+// RUN: FileCheck %s --check-prefix=CHECK-PAD --input-file=%t.pad.interp
+// RUN: stax-run %s --entry=pad --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.pad.scalar
+// RUN: diff %t.pad.interp %t.pad.scalar
+// RUN: stax-run %s --entry=pad --random-inputs --print=hash --jit | sed 1d > %t.pad.default
+// RUN: diff %t.pad.interp %t.pad.default
+// RUN: stax-run %s --entry=pad --random-inputs --print=hash --jit --pipeline-options="vector-width=8 grain=1" --num-threads=4 | sed 1d > %t.pad.w8
+// RUN: diff %t.pad.interp %t.pad.w8
 // @views: permute, strided slice, select, a reshape of a permutation.
 // RUN: stax-run %s --entry=views --random-inputs --print=hash | sed 1d > %t.views.interp
 // RUN: FileCheck %s --check-prefix=CHECK-VIEWS --input-file=%t.views.interp
@@ -121,6 +133,24 @@ func.func @cat1(%x: tensor<40x5xf32>, %y: tensor<40x30xf32>) -> tensor<40x35xf32
   %0 = tp.cat %x, %y {dim = 1 : i64} : (tensor<40x5xf32>, tensor<40x30xf32>) -> tensor<40x35xf32>
   %2 = tp.add.Scalar %0 {other = 1 : i64} : tensor<40x35xf32> -> tensor<40x35xf32>
   return %2 : tensor<40x35xf32>
+}
+
+// CHECK-PAD: result #0: tensor<9x60xf32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-PAD-NEXT: result #1: tensor<8x37xf32> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-PAD-NOT: result
+func.func @pad(%x: tensor<6x37xf32>, %b: tensor<6xf32>, %y: tensor<8x37xf32>) -> (tensor<9x60xf32>, tensor<8x37xf32>) {
+  %l = tp.full {value = 0.0 : f64} : tensor<6x3xf32>
+  %r = tp.full {value = 0.0 : f64} : tensor<6x20xf32>
+  %0 = tp.cat %l, %x, %r {dim = 1 : i64} : (tensor<6x3xf32>, tensor<6x37xf32>, tensor<6x20xf32>) -> tensor<6x60xf32>
+  %t = tp.full {value = 0.0 : f64} : tensor<1x60xf32>
+  %u = tp.full {value = 0.0 : f64} : tensor<2x60xf32>
+  %1 = tp.cat %t, %0, %u : (tensor<1x60xf32>, tensor<6x60xf32>, tensor<2x60xf32>) -> tensor<9x60xf32>
+  %2 = tp.neg %1 : tensor<9x60xf32> -> tensor<9x60xf32>
+  %z = tp.full {value = 0.0 : f64} : tensor<1xf32>
+  %3 = tp.cat %z, %b, %z : (tensor<1xf32>, tensor<6xf32>, tensor<1xf32>) -> tensor<8xf32>
+  %4 = tp.reshape %3 {size = array<i64: 8, 1>} : tensor<8xf32> -> tensor<8x1xf32>
+  %5 = tp.add %y, %4 : tensor<8x37xf32>, tensor<8x1xf32> -> tensor<8x37xf32>
+  return %2, %5 : tensor<9x60xf32>, tensor<8x37xf32>
 }
 
 // CHECK-VIEWS: result #0: tensor<7x6x5xf32> fnv1a64=0x{{[0-9a-f]+}}

@@ -53,9 +53,9 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane,
   for (BlockArgument a : body.getArguments())
     lanes[a] = a == lane ? Lanes{Lanes::Strided, 1} : Lanes{};
   for (Operation &op : body.without_terminator()) {
-    // Masked loads and data-dependent indices that vary per lane keep the
-    // scalar loop; an indirect index uniform along the lane (a gathered
-    // row: embedding, index_select) is computed once per vector.
+    // Data-dependent indices that vary per lane keep the scalar loop; an
+    // indirect index uniform along the lane (a gathered row: embedding,
+    // index_select) is computed once per vector.
     if (isa<IndirectIndexOp>(op) && of(op.getOperand(0)).kind != Lanes::Uniform)
       return failure();
     // Special functions are runtime calls of one scalar each: these are rare
@@ -63,8 +63,6 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane,
     // hot loops, so their bodies keep the scalar loop rather than calling
     // the runtime once per lane.
     if (isa<SpecialFunctionOp>(op))
-      return failure();
-    if (auto load = dyn_cast<LoadOp>(op); load && load.getMask())
       return failure();
     // vector<Nxi1> is packed bits in LLVM; buffers hold one byte per i1.
     if (auto load = dyn_cast<LoadOp>(op); load && load.getType().isInteger(1))
@@ -189,6 +187,54 @@ private:
     return arith::MulIOp::create(b, loc, iota, s);
   }
 
+  /// The zero `load` reads where its mask is false.
+  Value zeroOf(LoadOp load, Type type) {
+    return arith::ConstantOp::create(b, load.getLoc(), type,
+                                     b.getZeroAttr(type));
+  }
+
+  /// A load that is the same for every lane; a masked one reads only
+  /// where its (uniform) mask holds.
+  Value uniformLoad(LoadOp load) {
+    Location loc = load.getLoc();
+    Value mem = buffers.storageOf(load.getBuffer());
+    Value addr = scalar.lookupOrDefault(load.getAddress());
+    Value mask = load.getMask();
+    if (!mask)
+      return memref::LoadOp::create(b, loc, mem, addr);
+    Type t = load.getType();
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{t},
+                                  scalar.lookupOrDefault(mask),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value read = memref::LoadOp::create(b, loc, mem, addr);
+    scf::YieldOp::create(b, loc, read);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, zeroOf(load, t));
+    return ifOp.getResult(0);
+  }
+
+  /// The lanes of masked load `load` at lane stride `stride`: a masked
+  /// vector load when contiguous, else a masked gather.
+  Value maskedLanes(LoadOp load, int64_t stride, Value mask) {
+    Location loc = load.getLoc();
+    Value mem = buffers.storageOf(load.getBuffer());
+    Value a0 = scalar.lookupOrDefault(load.getAddress());
+    auto type = VectorType::get({width}, load.getType());
+    Value pass = zeroOf(load, type);
+    if (stride == 1)
+      return vector::MaskedLoadOp::create(b, loc, type, mem, ValueRange{a0},
+                                          mask, pass);
+    auto idxType = VectorType::get({width}, b.getIndexType());
+    Value idx = vector::BroadcastOp::create(b, loc, idxType, a0);
+    if (stride != 0)
+      idx = arith::AddIOp::create(b, loc, idx, steps(loc, stride));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
+                                    mask, pass);
+  }
+
   /// The lanes of staged load `s` at the body's current arguments.
   Value stagedLanes(const StagedLoad &s, VectorType type) {
     Location loc = s.load->getLoc();
@@ -216,10 +262,7 @@ private:
         return;
       }
       if (auto load = dyn_cast<LoadOp>(op)) {
-        Value mem = buffers.storageOf(load.getBuffer());
-        scalar.map(load.getResult(),
-                   memref::LoadOp::create(b, load.getLoc(), mem,
-                                          scalar.lookupOrDefault(load.getAddress())));
+        scalar.map(load.getResult(), uniformLoad(load));
         return;
       }
       b.clone(op, scalar);
@@ -236,7 +279,11 @@ private:
       const PrefetchedLoad *prefetch = llvm::find_if(
           plan.prefetched,
           [&](const PrefetchedLoad &p) { return p.load == &op; });
-      if (stage != plan.staged.end()) {
+      if (Value mask = load.getMask()) {
+        // Masked-off lanes read nothing (their address may be out of
+        // range: concatenation, padding) and are 0, as in scalar code.
+        v = maskedLanes(load, l.stride, asVector(mask));
+      } else if (stage != plan.staged.end()) {
         v = stagedLanes(*stage, type);
       } else if (l.stride == 1) {
         if (prefetch != plan.prefetched.end()) {

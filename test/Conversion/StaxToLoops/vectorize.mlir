@@ -231,3 +231,19 @@ func.func @kernel_scalar_node(%x: tensor<3x20xf32>, %b: tensor<20xf32>) -> (tens
   %2 = tp.where %1, %0, %x : (tensor<3x20xi1>, tensor<3x20xf32>, tensor<3x20xf32>) -> tensor<3x20xf32>
   return %1, %2 : tensor<3x20xi1>, tensor<3x20xf32>
 }
+
+// Concatenation reads each operand through a load masked to its part:
+// masked vector loads (masked-off lanes read nothing, and are 0 as in the
+// scalar code), combined by a vector select.
+// CHECK-LABEL: func.func @cat_lanes(
+// CHECK: scf.for %{{.*}} step %c16
+// CHECK: %[[M1:.*]] = arith.cmpi sge, %{{.*}} : vector<16xindex>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[M1]], %{{.*}} : memref<1665xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[M0:.*]] = arith.cmpi slt, %{{.*}} : vector<16xindex>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[M0]], %{{.*}} : memref<185xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: arith.select %[[M0]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: vector.store
+func.func @cat_lanes(%x: tensor<37x5xf32>, %y: tensor<37x45xf32>) -> tensor<37x50xf32> {
+  %0 = tp.cat %x, %y {dim = 1 : i64} : (tensor<37x5xf32>, tensor<37x45xf32>) -> tensor<37x50xf32>
+  return %0 : tensor<37x50xf32>
+}
