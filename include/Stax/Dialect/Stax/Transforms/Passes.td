@@ -83,7 +83,7 @@ def StaxFuse : Pass<"stax-fuse", "::mlir::func::FuncOp"> {
 }
 
 def StaxNormalizeLoops : Pass<"stax-normalize-loops", "::mlir::func::FuncOp"> {
-  let summary = "Drop size-1 loops, merge contiguous loops, order loops by stride";
+  let summary = "Drop size-1 loops, split loops taken apart by floordiv/mod, order loops by stride, merge contiguous loops";
   let description = [{
     Loop normalization (Section 6.8, Proposition 6.3) on every node: loops
     of size 1 are dropped, the output loops are ordered by the strides of
@@ -98,6 +98,14 @@ def StaxNormalizeLoops : Pass<"stax-normalize-loops", "::mlir::func::FuncOp"> {
     Nodes inside a `stax.kernel` keep their loops, which the kernel's
     `outer_ranges` describe. Fewer, longer loops give code generation a
     long contiguous innermost loop to vectorize.
+
+    Before ordering and merging, `floordiv` and `mod` by constants that the
+    loop extents decide are folded (`(32 * a + b) floordiv 32 = a` for
+    `b < 32`), and a loop whose index the accesses take apart with
+    `floordiv`/`mod` by divisors of its extent (a reshape merging dims that
+    are not contiguous: im2col's operand, `x.t().reshape(-1)`) is split at
+    those divisors, in the same order, when every access is then linear in
+    the new loops.
 
     Example: a 4x8 row-major scaling is one loop of 32.
 
@@ -204,8 +212,12 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
     `threads-per-sm` threads); for `target=cpu` only reductions with at
     most 3 outputs split, into 32 segments that the threads reduce
     in parallel. Reductions of at most `no-split-threshold` elements never
-    split. `k` is used as computed: when it does not divide the outermost
-    reduction loop, the reduction loops are merged into one and the
+    split. When `k` does not divide the outermost reduction loop, the
+    fewest leading reduction loops whose product has a divisor within
+    `k / 2` of `k` are merged into one, split that many ways, and the inner
+    loops stay (so accesses contiguous only along them, a broadcast
+    operand or a gathered row, keep their vector code); without such a
+    product all reduction loops are merged into one and the
     `n_r mod k` elements left after `k` equal segments are combined by the
     second level after the partials (a prime length splits too; Welford,
     whose second level combines triples, takes the largest divisor of the
