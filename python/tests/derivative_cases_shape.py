@@ -56,6 +56,20 @@ CASES = [
     # Overlapping windows: a storage element is read more than once.
     _unary("as_strided.overlap", [6], [3, 3],
            "tp.as_strided $x {size = array<i64: 3, 3>, stride = array<i64: 1, 1>}"),
+    # im2col windows of a 6 x 10 image: kernel 3 x 2 (dilation 2 along
+    # columns), output 2 x 3 (strides 2 and 3), offset 1: the transpose is
+    # a sum of embedded slices (ShapeRules.cpp windowsTranspose).
+    _unary("as_strided.im2col", [6, 10], [3, 2, 2, 3],
+           "tp.as_strided $x {size = array<i64: 3, 2, 2, 3>, "
+           "stride = array<i64: 10, 2, 20, 3>, storage_offset = 1 : i64}"),
+    # A size-1 view dim, and a source dim only the offset reaches.
+    _unary("as_strided.offset_dim", [2, 3, 8], [1, 2, 3],
+           "tp.as_strided $x {size = array<i64: 1, 2, 3>, "
+           "stride = array<i64: 5, 24, 2>, storage_offset = 9 : i64}"),
+    # Steps that carry into the next source dim: not windows (index_put).
+    _unary("as_strided.carry", [2, 3], [4],
+           "tp.as_strided $x {size = array<i64: 4>, stride = array<i64: 1>, "
+           "storage_offset = 1 : i64}"),
     ("split",
      _module([("x", "tensor<5x4xf64>", True)],
              "%0:3 = tp.split %x {split_size = 2 : i64} : tensor<5x4xf64> -> "

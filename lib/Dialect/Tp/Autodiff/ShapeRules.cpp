@@ -10,6 +10,7 @@
 
 #include "RuleUtils.h"
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -250,9 +251,126 @@ template <> struct Rule<StackOp> {
   }
 };
 
-/// as_strided reads self's row-major storage at offset + idx . stride; with
-/// static shapes those positions are a constant, so the transpose is an
-/// accumulating index_put into the flattened zeros (overlapping views add).
+/// Most terms windowsTranspose adds (one per combination of the indices of
+/// the view dims it enumerates): a 3 x 3 x 3 kernel is 27.
+static constexpr int64_t kMaxWindowTerms = 64;
+
+/// The transpose of an as_strided view whose dims each step along one
+/// source dim without reaching past its size (the windows of unfold and
+/// im2col; the lowering indexes the view affinely, ViewRules.cpp), or a
+/// null value for other views. Per source dim, one view dim (the last
+/// mapping to it) stays and the others are enumerated: for each
+/// combination of their indices, the adjoint selected there is embedded at
+/// the strided positions it was read from (slice_backward), and the terms
+/// add. Every element of the result then sums at most kMaxWindowTerms
+/// reads, with no scatter (col2im as a gather).
+static Value windowsTranspose(AsStridedOp op, OpBuilder &b, Value g) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = tensorType(op.getSelf()).getShape();
+  ArrayRef<int64_t> size = op.getSize(), stride = op.getStride();
+  int64_t offset = static_cast<int64_t>(op.getStorageOffset());
+  if (shape.empty() || llvm::is_contained(shape, 0))
+    return Value();
+  SmallVector<int64_t> rowMajor(shape.size(), 1);
+  for (size_t d = shape.size() - 1; d > 0; --d)
+    rowMajor[d - 1] = rowMajor[d] * shape[d];
+  if (offset < 0 || offset >= rowMajor[0] * shape[0])
+    return Value();
+  // Source dim, coefficient and enumeration of each view dim (-1: a dim of
+  // size 1, selected at 0).
+  SmallVector<int64_t> dimOf(size.size(), -1), coef(size.size(), 0);
+  SmallVector<int64_t> digit, reach;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    digit.push_back(d == 0 ? offset / rowMajor[0]
+                           : offset / rowMajor[d] % shape[d]);
+    reach.push_back(digit.back());
+  }
+  for (size_t j = 0; j < size.size(); ++j) {
+    if (size[j] == 1)
+      continue;
+    if (stride[j] <= 0)
+      return Value();
+    for (size_t d = 0; d < shape.size() && dimOf[j] < 0; ++d)
+      if (shape[d] > 1 && rowMajor[d] <= stride[j] &&
+          stride[j] % rowMajor[d] == 0)
+        dimOf[j] = static_cast<int64_t>(d);
+    if (dimOf[j] < 0)
+      return Value();
+    coef[j] = stride[j] / rowMajor[dimOf[j]];
+    reach[dimOf[j]] += coef[j] * (size[j] - 1);
+  }
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (reach[d] >= shape[d])
+      return Value();
+  // The view dim that stays for each source dim: its last one.
+  SmallVector<int64_t> kept(shape.size(), -1);
+  for (size_t j = 0; j < size.size(); ++j)
+    if (dimOf[j] >= 0)
+      kept[dimOf[j]] = static_cast<int64_t>(j);
+  SmallVector<size_t> enumerated;
+  int64_t terms = 1;
+  for (size_t j = 0; j < size.size(); ++j)
+    if (dimOf[j] >= 0 && kept[dimOf[j]] != static_cast<int64_t>(j)) {
+      enumerated.push_back(j);
+      terms *= size[j];
+    }
+  if (terms > kMaxWindowTerms)
+    return Value();
+  // The kept dims in view order, then the permutation to source order.
+  SmallVector<int64_t> keptSources;
+  for (size_t j = 0; j < size.size(); ++j)
+    if (dimOf[j] >= 0 && kept[dimOf[j]] == static_cast<int64_t>(j))
+      keptSources.push_back(dimOf[j]);
+  SmallVector<int64_t> perm(keptSources.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  llvm::sort(perm, [&](int64_t a, int64_t c) {
+    return keptSources[a] < keptSources[c];
+  });
+  SmallVector<int64_t> index(size.size(), 0);
+  Value sum;
+  for (int64_t term = 0; term < terms; ++term) {
+    Value t = g;
+    for (size_t j = size.size(); j-- > 0;)
+      if (dimOf[j] < 0 || kept[dimOf[j]] != static_cast<int64_t>(j))
+        t = SelectOp::create(b, loc, t, j, index[j]);
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+      t = PermuteOp::create(b, loc, t, perm);
+    // Source dims no view dim steps along: one element at the offset's.
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (kept[d] < 0)
+        t = UnsqueezeOp::create(b, loc, t, d);
+    SmallVector<int64_t> extent(tensorType(t).getShape());
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t start = digit[d], step = 1;
+      if (kept[d] >= 0) {
+        step = coef[kept[d]];
+        for (size_t j : enumerated)
+          if (dimOf[j] == static_cast<int64_t>(d))
+            start += coef[j] * index[j];
+      }
+      int64_t end = start + step * (extent[d] - 1) + 1;
+      extent[d] = shape[d];
+      if (start == 0 && step == 1 && end == shape[d])
+        continue;
+      t = SliceBackwardOp::create(b, loc, t, extent, d, start, end, step);
+    }
+    sum = sum ? add(b, loc, sum, t) : t;
+    // The next combination of the enumerated indices (odometer).
+    for (size_t k = enumerated.size(); k-- > 0;) {
+      size_t j = enumerated[k];
+      if (++index[j] < size[j])
+        break;
+      index[j] = 0;
+    }
+  }
+  return sum;
+}
+
+/// as_strided reads self's row-major storage at offset + idx . stride.
+/// Windows (unfold, im2col) transpose to a sum of embedded slices
+/// (windowsTranspose); any other view, with static shapes, has constant
+/// positions, so its transpose is an accumulating index_put into the
+/// flattened zeros (overlapping views add).
 template <> struct Rule<AsStridedOp> {
   static LogicalResult vjp(AsStridedOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
@@ -262,6 +380,10 @@ template <> struct Rule<AsStridedOp> {
     int64_t n = rt.getNumElements();
     if (!g || !isFloatTensor(self) || n == 0) {
       out.push_back(Value());
+      return success();
+    }
+    if (Value windows = windowsTranspose(op, b, g)) {
+      out.push_back(castTo(b, loc, windows, st.getElementType()));
       return success();
     }
     ArrayRef<int64_t> size = op.getSize(), stride = op.getStride();

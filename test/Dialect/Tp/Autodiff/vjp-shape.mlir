@@ -156,16 +156,21 @@ func.func @unbind(%x: tensor<3x2xf32> {tp.requires_grad}) -> (tensor<3xf32>, ten
   return %y#0, %y#1 : tensor<3xf32>, tensor<3xf32>
 }
 
-// as_strided with overlapping windows: the storage positions of the view
-// are a constant, and the flattened adjoint is accumulated into zeros there.
+// as_strided with overlapping windows (each view dim steps along one source
+// dim and never past it): per value of the enumerated first view dim, the
+// adjoint's row is embedded where that window read (slice_backward at
+// start i), and the rows add: col2im as a gather, no scatter.
 // CHECK-LABEL: func.func @as_strided
 // CHECK-SAME: (%[[X:.*]]: tensor<6xf32> {tp.requires_grad}, %[[T:.*]]: tensor<3x3xf32> {tp.tangent})
 // CHECK-NEXT: %[[Y:.*]] = tp.as_strided %[[X]] {
-// CHECK-NEXT: %[[POS:.*]] = tp.constant {{.*}}dense<[0, 1, 2, 1, 2, 3, 2, 3, 4]> : tensor<9xi64>
-// CHECK-NEXT: %[[FLAT:.*]] = tp.view %[[T]] {size = array<i64: 9>{{.*}}}
-// CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}} : tensor<6xf32>
-// CHECK-NEXT: %[[ACC:.*]] = tp.index_put %[[Z]][%[[POS]]], %[[FLAT]] {accumulate = true, dims = array<i64: 0>{{.*}}}
-// CHECK-NEXT: %[[G:.*]] = tp.view %[[ACC]] {size = array<i64: 6>{{.*}}}
+// CHECK-NEXT: %[[R0:.*]] = tp.select %[[T]] {dim = 0 : i64, index = 0 : i64
+// CHECK-NEXT: %[[E0:.*]] = tp.slice_backward %[[R0]] {dim = 0 : i64, end = 3 : i64, input_sizes = array<i64: 6>, start = 0 : i64, step = 1 : i64
+// CHECK-NEXT: %[[R1:.*]] = tp.select %[[T]] {dim = 0 : i64, index = 1 : i64
+// CHECK-NEXT: %[[E1:.*]] = tp.slice_backward %[[R1]] {dim = 0 : i64, end = 4 : i64, input_sizes = array<i64: 6>, start = 1 : i64, step = 1 : i64
+// CHECK-NEXT: %[[S1:.*]] = tp.add %[[E0]], %[[E1]]
+// CHECK-NEXT: %[[R2:.*]] = tp.select %[[T]] {dim = 0 : i64, index = 2 : i64
+// CHECK-NEXT: %[[E2:.*]] = tp.slice_backward %[[R2]] {dim = 0 : i64, end = 5 : i64, input_sizes = array<i64: 6>, start = 2 : i64, step = 1 : i64
+// CHECK-NEXT: %[[G:.*]] = tp.add %[[S1]], %[[E2]]
 // CHECK-NEXT: return %[[Y]], %[[G]] :
 // x̄[k] sums t over the window positions that read x[k]:
 // [1, 2 + 4, 3 + 5 + 7, 6 + 8, 9, 0].
@@ -174,4 +179,21 @@ func.func @unbind(%x: tensor<3x2xf32> {tp.requires_grad}) -> (tensor<3xf32>, ten
 func.func @as_strided(%x: tensor<6xf32> {tp.requires_grad}) -> tensor<3x3xf32> {
   %y = tp.as_strided %x {size = array<i64: 3, 3>, stride = array<i64: 1, 1>} : tensor<6xf32> -> tensor<3x3xf32>
   return %y : tensor<3x3xf32>
+}
+
+// A view whose steps carry into another source dim (4 consecutive elements
+// of a 2 x 3 tensor) is no window: its storage positions are a constant,
+// and the flattened adjoint is accumulated into zeros there.
+// CHECK-LABEL: func.func @as_strided_carry
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32> {tp.requires_grad}, %[[T:.*]]: tensor<4xf32> {tp.tangent})
+// CHECK-NEXT: %[[Y:.*]] = tp.as_strided %[[X]] {
+// CHECK-NEXT: %[[POS:.*]] = tp.constant {{.*}}dense<[1, 2, 3, 4]> : tensor<4xi64>
+// CHECK-NEXT: %[[FLAT:.*]] = tp.view %[[T]] {size = array<i64: 4>{{.*}}}
+// CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}} : tensor<6xf32>
+// CHECK-NEXT: %[[ACC:.*]] = tp.index_put %[[Z]][%[[POS]]], %[[FLAT]] {accumulate = true, dims = array<i64: 0>{{.*}}}
+// CHECK-NEXT: %[[G:.*]] = tp.view %[[ACC]] {size = array<i64: 2, 3>{{.*}}}
+// CHECK-NEXT: return %[[Y]], %[[G]] :
+func.func @as_strided_carry(%x: tensor<2x3xf32> {tp.requires_grad}) -> tensor<4xf32> {
+  %y = tp.as_strided %x {size = array<i64: 4>, stride = array<i64: 1>, storage_offset = 1 : i64} : tensor<2x3xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
 }
