@@ -43,6 +43,46 @@ stax::codegen::linearCoefficients(affine::AffineApplyOp apply) {
   return coeffs;
 }
 
+/// The coefficient of `target` (a dim or symbol) in `e`, or nullopt when
+/// `e` is not linear in it.
+static std::optional<int64_t> coefficientIn(AffineExpr e, AffineExpr target) {
+  if (e == target)
+    return 1;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return 0; // a constant or another dim/symbol
+  std::optional<int64_t> l = coefficientIn(bin.getLHS(), target);
+  std::optional<int64_t> r = coefficientIn(bin.getRHS(), target);
+  if (!l || !r)
+    return std::nullopt;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return *l + *r;
+  case AffineExprKind::Mul:
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return *l * c.getValue();
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+      return *r * c.getValue();
+    break;
+  default: // mod, floordiv, ceildiv
+    break;
+  }
+  if (*l == 0 && *r == 0)
+    return 0;
+  return std::nullopt;
+}
+
+std::optional<int64_t>
+stax::codegen::linearCoefficientOf(affine::AffineApplyOp apply,
+                                   unsigned operand) {
+  AffineMap map = apply.getAffineMap();
+  MLIRContext *ctx = apply.getContext();
+  AffineExpr target = operand < map.getNumDims()
+                          ? getAffineDimExpr(operand, ctx)
+                          : getAffineSymbolExpr(operand - map.getNumDims(), ctx);
+  return coefficientIn(map.getResult(0), target);
+}
+
 FailureOr<SmallVector<int64_t>>
 stax::codegen::argumentCoefficients(Value address, Block &body) {
   SmallVector<int64_t> coeffs(body.getNumArguments(), 0);

@@ -17,6 +17,13 @@ namespace mlir::stax::codegen {
 /// ceildiv by constants are pure affine but move by no constant step.
 FailureOr<SmallVector<int64_t>> linearCoefficients(affine::AffineApplyOp apply);
 
+/// The coefficient of operand `operand` of `apply` (a one-result map) when
+/// the map is linear in it, whatever the others do (`d0 * 131072 + d2 -
+/// (d0 floordiv 64) * 523264` is linear in d2), or nullopt: it appears under
+/// a mod, floordiv or ceildiv, or in a product with a non-constant.
+std::optional<int64_t> linearCoefficientOf(affine::AffineApplyOp apply,
+                                           unsigned operand);
+
 /// The coefficient of each argument of `body` in `address` (an argument
 /// itself, or an affine.apply of arguments that is linear in them), or
 /// failure.

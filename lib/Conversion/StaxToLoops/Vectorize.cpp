@@ -22,21 +22,20 @@ struct Lanes {
 };
 
 /// The lane stride of an affine.apply given its operands' strides, or
-/// failure when the map is not linear in a varying operand.
+/// failure when the map is not linear in a varying operand (the uniform
+/// ones may appear anywhere: a merged row index under a floordiv).
 FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
                                const DenseMap<Value, Lanes> &lanes) {
-  auto varies = [&](Value operand) {
-    const Lanes &l = lanes.at(operand);
-    return l.kind != Lanes::Uniform && l.stride != 0;
-  };
-  FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
-  if (failed(coeffs))
-    return llvm::any_of(apply.getOperands(), varies) ? FailureOr<int64_t>()
-                                                     : FailureOr<int64_t>(0);
   int64_t stride = 0;
-  for (auto [k, operand] : llvm::enumerate(apply.getOperands()))
-    if (varies(operand))
-      stride += (*coeffs)[k] * lanes.at(operand).stride;
+  for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
+    const Lanes &l = lanes.at(operand);
+    if (l.kind == Lanes::Uniform || l.stride == 0)
+      continue;
+    std::optional<int64_t> c = linearCoefficientOf(apply, k);
+    if (!c)
+      return failure();
+    stride += *c * l.stride;
+  }
   return stride;
 }
 

@@ -247,3 +247,17 @@ func.func @cat_lanes(%x: tensor<37x5xf32>, %y: tensor<37x45xf32>) -> tensor<37x5
   %0 = tp.cat %x, %y {dim = 1 : i64} : (tensor<37x5xf32>, tensor<37x45xf32>) -> tensor<37x50xf32>
   return %0 : tensor<37x50xf32>
 }
+
+// A full sum of a permuted tensor: the split merges the two leading
+// reduction loops into rows (their address has a floordiv of the row
+// index), while the innermost loop stays contiguous. The address is linear
+// in the lane whatever the uniform row index does: a vector accumulator.
+// CHECK-LABEL: func.func @permuted_full_sum(
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xf32>)
+// CHECK: vector.load %{{.*}} : memref<524288xf32>, vector<16xf32>
+// CHECK: vector.reduction <add>
+func.func @permuted_full_sum(%x: tensor<64x8x1024xf32>) -> tensor<f32> {
+  %p = tp.permute %x {dims = array<i64: 1, 0, 2>} : tensor<64x8x1024xf32> -> tensor<8x64x1024xf32>
+  %s = tp.sum %p {dims = array<i64: 0, 1, 2>} : tensor<8x64x1024xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
