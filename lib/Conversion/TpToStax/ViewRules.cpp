@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "Stax/Dialect/Tp/IR/WindowView.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AffineExpr.h"
 
@@ -112,52 +113,25 @@ Index reshapeIndex(ArrayRef<int64_t> oldShape, ArrayRef<int64_t> newShape,
 }
 
 /// The source indices of as_strided element `index` as one affine
-/// expression per source dim, when no carry crosses a dim: every view dim
-/// steps along one source dim d (its stride a multiple of d's row-major
-/// stride, the largest that divides it) and, from the offset's own digit,
-/// the largest index each source dim reaches stays below its size. Unfold
-/// and im2col windows are such views. nullopt otherwise (the caller
-/// delinearizes the linear offset, with floordiv/mod).
+/// expression per source dim when the view is a window view (WindowView.h:
+/// no carry crosses a dim), else nullopt (the caller delinearizes the
+/// linear offset, with floordiv/mod).
 std::optional<Index> stridedIndexPerDim(ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> sizes,
                                         ArrayRef<int64_t> strides,
                                         int64_t offset,
                                         ArrayRef<AffineExpr> index,
                                         MLIRContext *ctx) {
-  if (shape.empty())
-    return std::nullopt;
-  SmallVector<int64_t> rowMajor = RuleContext::rowMajor(shape);
-  int64_t numel = rowMajor.front() * shape.front();
-  if (offset < 0 || offset >= numel)
+  std::optional<tp::WindowView> view =
+      tp::decomposeWindowView(shape, sizes, strides, offset);
+  if (!view)
     return std::nullopt;
   Index out;
-  SmallVector<int64_t> reach;
-  for (auto [d, size] : llvm::enumerate(shape)) {
-    int64_t digit = offset / rowMajor[d] % size;
-    if (d == 0)
-      digit = offset / rowMajor[d];
-    out.push_back(getAffineConstantExpr(digit, ctx));
-    reach.push_back(digit);
-  }
-  for (auto [j, size] : llvm::enumerate(sizes)) {
-    int64_t t = strides[j];
-    if (size <= 1 || t == 0)
-      continue;
-    if (t < 0)
-      return std::nullopt;
-    std::optional<size_t> dim;
-    for (size_t d = 0; d < shape.size() && !dim; ++d)
-      if (shape[d] > 1 && rowMajor[d] <= t && t % rowMajor[d] == 0)
-        dim = d;
-    if (!dim)
-      return std::nullopt;
-    int64_t coefficient = t / rowMajor[*dim];
-    reach[*dim] += coefficient * (size - 1);
-    out[*dim] = out[*dim] + index[j] * coefficient;
-  }
-  for (auto [d, size] : llvm::enumerate(shape))
-    if (reach[d] >= size)
-      return std::nullopt;
+  for (int64_t start : view->start)
+    out.push_back(getAffineConstantExpr(start, ctx));
+  for (auto [j, d] : llvm::enumerate(view->sourceDim))
+    if (d >= 0)
+      out[d] = out[d] + index[j] * view->step[j];
   return out;
 }
 

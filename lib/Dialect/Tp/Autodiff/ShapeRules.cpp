@@ -10,6 +10,7 @@
 
 #include "RuleUtils.h"
 #include "Stax/Dialect/Tp/IR/TypeInference.h"
+#include "Stax/Dialect/Tp/IR/WindowView.h"
 #include <numeric>
 
 using namespace mlir;
@@ -255,10 +256,8 @@ template <> struct Rule<StackOp> {
 /// the view dims it enumerates): a 3 x 3 x 3 kernel is 27.
 static constexpr int64_t kMaxWindowTerms = 64;
 
-/// The transpose of an as_strided view whose dims each step along one
-/// source dim without reaching past its size (the windows of unfold and
-/// im2col; the lowering indexes the view affinely, ViewRules.cpp), or a
-/// null value for other views. Per source dim, one view dim (the last
+/// The transpose of an as_strided window view (WindowView.h: the windows
+/// of unfold and im2col), or a null value for other views. Per source dim, one view dim (the last
 /// mapping to it) stays and the others are enumerated: for each
 /// combination of their indices, the adjoint selected there is embedded at
 /// the strided positions it was read from (slice_backward), and the terms
@@ -268,40 +267,16 @@ static Value windowsTranspose(AsStridedOp op, OpBuilder &b, Value g) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = tensorType(op.getSelf()).getShape();
   ArrayRef<int64_t> size = op.getSize(), stride = op.getStride();
-  int64_t offset = static_cast<int64_t>(op.getStorageOffset());
-  if (shape.empty() || llvm::is_contained(shape, 0))
+  std::optional<WindowView> view = decomposeWindowView(
+      shape, size, stride, static_cast<int64_t>(op.getStorageOffset()));
+  if (!view)
     return Value();
-  SmallVector<int64_t> rowMajor(shape.size(), 1);
-  for (size_t d = shape.size() - 1; d > 0; --d)
-    rowMajor[d - 1] = rowMajor[d] * shape[d];
-  if (offset < 0 || offset >= rowMajor[0] * shape[0])
-    return Value();
-  // Source dim, coefficient and enumeration of each view dim (-1: a dim of
-  // size 1, selected at 0).
-  SmallVector<int64_t> dimOf(size.size(), -1), coef(size.size(), 0);
-  SmallVector<int64_t> digit, reach;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    digit.push_back(d == 0 ? offset / rowMajor[0]
-                           : offset / rowMajor[d] % shape[d]);
-    reach.push_back(digit.back());
-  }
-  for (size_t j = 0; j < size.size(); ++j) {
-    if (size[j] == 1)
-      continue;
-    if (stride[j] <= 0)
+  // A broadcast view dim (stride 0) would need its adjoint summed.
+  for (auto [n, t] : llvm::zip(size, stride))
+    if (n > 1 && t == 0)
       return Value();
-    for (size_t d = 0; d < shape.size() && dimOf[j] < 0; ++d)
-      if (shape[d] > 1 && rowMajor[d] <= stride[j] &&
-          stride[j] % rowMajor[d] == 0)
-        dimOf[j] = static_cast<int64_t>(d);
-    if (dimOf[j] < 0)
-      return Value();
-    coef[j] = stride[j] / rowMajor[dimOf[j]];
-    reach[dimOf[j]] += coef[j] * (size[j] - 1);
-  }
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (reach[d] >= shape[d])
-      return Value();
+  ArrayRef<int64_t> dimOf = view->sourceDim, coef = view->step,
+                    digit = view->start;
   // The view dim that stays for each source dim: its last one.
   SmallVector<int64_t> kept(shape.size(), -1);
   for (size_t j = 0; j < size.size(); ++j)
