@@ -139,7 +139,11 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
   // Math without an LLVM intrinsic becomes libm calls, scalarized with
   // vector.extract/insert when vectorized: before the vector conversion.
-  pm.addPass(createConvertMathToLLVMPass());
+  // log1p has no intrinsic: upstream would compute log(1 + x), which
+  // loses every digit of a small x; libm's log1p is the interpreter's.
+  ConvertMathToLLVMPassOptions mathToLLVM;
+  mathToLLVM.approximateLog1p = false;
+  pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
   // The 16 x 16 transposes of staged tiles (TransposeTiles.h) as the
   // 64-shuffle network rather than 256 element moves.
