@@ -64,6 +64,13 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
     add("stax_rt_sort_i16", &stax_rt_sort_i16);
     add("stax_rt_sort_i32", &stax_rt_sort_i32);
     add("stax_rt_sort_i64", &stax_rt_sort_i64);
+    add("stax_rt_topk_f32", &stax_rt_topk_f32);
+    add("stax_rt_topk_f64", &stax_rt_topk_f64);
+    add("stax_rt_topk_i8", &stax_rt_topk_i8);
+    add("stax_rt_topk_u8", &stax_rt_topk_u8);
+    add("stax_rt_topk_i16", &stax_rt_topk_i16);
+    add("stax_rt_topk_i32", &stax_rt_topk_i32);
+    add("stax_rt_topk_i64", &stax_rt_topk_i64);
     add("stax_rt_index_error", &stax_rt_index_error);
     add("stax_rt_nan_error", &stax_rt_nan_error);
     add("stax_rt_clock_ns", &stax_rt_clock_ns);

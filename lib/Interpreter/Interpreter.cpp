@@ -112,6 +112,7 @@ static const KernelRegistry &getRegistry() {
     registerSpecialKernels(r);
     registerShapeKernels(r);
     registerReductionKernels(r);
+    registerScanKernels(r);
     registerNNKernels(r);
     registerIndexingKernels(r);
     registerLinalgKernels(r);

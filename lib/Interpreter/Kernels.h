@@ -77,6 +77,7 @@ void registerElementwiseKernels(KernelRegistry &registry);
 void registerSpecialKernels(KernelRegistry &registry);
 void registerShapeKernels(KernelRegistry &registry);
 void registerReductionKernels(KernelRegistry &registry);
+void registerScanKernels(KernelRegistry &registry);
 void registerNNKernels(KernelRegistry &registry);
 void registerIndexingKernels(KernelRegistry &registry);
 void registerLinalgKernels(KernelRegistry &registry);

@@ -284,6 +284,53 @@ LogicalResult sort(tp::SortOp op, Inputs in, SmallVectorImpl<Tensor> &out,
   return success();
 }
 
+/// topk: the first k of each slice's stable sort (SortOrder.h), found by a
+/// partial sort. A 0-d tensor is its own result.
+LogicalResult topk(tp::TopkOp op, Inputs in, SmallVectorImpl<Tensor> &out,
+                   const KernelContext &ctx) {
+  const Tensor &x = *in[0];
+  Tensor values = ctx.result(op, 0);
+  Tensor indices = ctx.result(op, 1);
+  int64_t dim =
+      x.rank() ? *tp::normalizeDim(static_cast<int64_t>(op.getDim()), x.rank())
+               : 0;
+  int64_t outer = 1, len = 1, inner = 1;
+  for (int64_t d = 0; d < x.rank(); ++d)
+    (d < dim ? outer : d == dim ? len : inner) *= x.dim(d);
+  // A 0-d self with k = 0 still has its one element as the result.
+  int64_t k = x.rank() ? static_cast<int64_t>(op.getK()) : 1;
+  bool descending = op.getLargest();
+  std::vector<int64_t> perm(len);
+  auto select = [&](auto keys, int64_t o, int64_t i) {
+    int64_t base = o * len * inner + i, outBase = o * k * inner + i;
+    for (int64_t j = 0; j < len; ++j) {
+      if constexpr (std::is_floating_point_v<typename decltype(keys)::value_type>)
+        keys[j] = x.getF(base + j * inner);
+      else
+        keys[j] = x.getI(base + j * inner);
+    }
+    partialSortPermutation(keys.data(), len, k, descending, perm.data());
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t from = base + perm[j] * inner, to = outBase + j * inner;
+      if (values.isFloat())
+        values.setF(to, x.getF(from));
+      else
+        values.setI(to, x.getI(from));
+      indices.setI(to, perm[j]);
+    }
+  };
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      if (x.isFloat())
+        select(std::vector<double>(len), o, i);
+      else
+        select(std::vector<int64_t>(len), o, i);
+    }
+  out.push_back(std::move(values));
+  out.push_back(std::move(indices));
+  return success();
+}
+
 } // namespace
 
 void stax::detail::registerReductionKernels(KernelRegistry &registry) {
@@ -379,4 +426,5 @@ void stax::detail::registerReductionKernels(KernelRegistry &registry) {
     return argExtreme(op, in, ctx, /*isMax=*/false);
   });
   registry.addMulti<SortOp>(sort);
+  registry.addMulti<TopkOp>(topk);
 }

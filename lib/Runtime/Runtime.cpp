@@ -79,26 +79,44 @@ void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
 
 namespace {
 /// Sorts every slice (`len` elements `inner` apart) of an outer x len x
-/// inner row-major tensor: the keys are copied out so that a slice along
-/// an outer dim is sorted in contiguous memory.
+/// inner row-major tensor, keeping the first `k` of each (`values` and
+/// `indices` are outer x k x inner): the keys are copied out so that a
+/// slice along an outer dim is sorted in contiguous memory; k < len takes
+/// a partial sort.
 template <typename T>
-void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t descending,
-                uintptr_t in, uintptr_t values, uintptr_t indices) {
+void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                int64_t descending, uintptr_t in, uintptr_t values,
+                uintptr_t indices) {
   auto *x = reinterpret_cast<const T *>(in);
   auto *v = reinterpret_cast<T *>(values);
   auto *idx = reinterpret_cast<int64_t *>(indices);
-  std::vector<T> keys(len);
-  std::vector<int64_t> perm(len);
+  // Per-thread scratch, kept across calls: a parallel sort calls this once
+  // per slice, and a fresh zeroed buffer per call cost more than the
+  // selection itself.
+  thread_local std::vector<T> copied;
+  thread_local std::vector<int64_t> perm;
+  if (static_cast<int64_t>(perm.size()) < len)
+    perm.resize(len);
+  if (inner > 1 && static_cast<int64_t>(copied.size()) < len)
+    copied.resize(len);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      int64_t base = o * len * inner + i;
-      for (int64_t k = 0; k < len; ++k)
-        keys[k] = x[base + k * inner];
-      mlir::stax::sortPermutation(keys.data(), len, descending != 0,
-                                  perm.data());
-      for (int64_t k = 0; k < len; ++k) {
-        v[base + k * inner] = keys[perm[k]];
-        idx[base + k * inner] = perm[k];
+      int64_t base = o * len * inner + i, outBase = o * k * inner + i;
+      // A contiguous slice is read in place.
+      const T *keys = x + base;
+      if (inner > 1) {
+        for (int64_t j = 0; j < len; ++j)
+          copied[j] = x[base + j * inner];
+        keys = copied.data();
+      }
+      if (k < len)
+        mlir::stax::partialSortPermutation(keys, len, k, descending != 0,
+                                           perm.data());
+      else
+        mlir::stax::sortPermutation(keys, len, descending != 0, perm.data());
+      for (int64_t j = 0; j < k; ++j) {
+        v[outBase + j * inner] = keys[perm[j]];
+        idx[outBase + j * inner] = perm[j];
       }
     }
 }
@@ -109,7 +127,12 @@ void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t descending,
   void stax_rt_sort_##SUFFIX(int64_t outer, int64_t len, int64_t inner,        \
                              int64_t descending, uintptr_t in,                 \
                              uintptr_t values, uintptr_t indices) {            \
-    sortSlices<T>(outer, len, inner, descending, in, values, indices);         \
+    sortSlices<T>(outer, len, inner, len, descending, in, values, indices);    \
+  }                                                                            \
+  void stax_rt_topk_##SUFFIX(int64_t outer, int64_t len, int64_t inner,        \
+                             int64_t k, int64_t descending, uintptr_t in,      \
+                             uintptr_t values, uintptr_t indices) {            \
+    sortSlices<T>(outer, len, inner, k, descending, in, values, indices);      \
   }
 STAX_RT_SORT(f32, float)
 STAX_RT_SORT(f64, double)

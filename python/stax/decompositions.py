@@ -11,10 +11,11 @@ NaN handling, ties, negative dims).  Views, gathers, selections and
 comparisons are exact; arithmetic decompositions round like PyTorch's
 kernels up to the order of their sums (covered by the error bound of
 docs/Numerics.md).  Some trade work for generality and are quadratic in
-the length of the dimension they work on (stated per entry): the
-cumulative ops and `mode`, which combine every pair of elements along
-`dim` (a prefix sum is a masked sum).  Selection (topk, kthvalue, median)
-goes through `tp.sort`.  Convolution and pooling gather one strided slice per kernel
+the length of the dimension they work on (stated per entry): `cumprod`
+and `mode`, which combine every pair of elements along `dim` (a prefix
+product is a masked product); cumsum, logcumsumexp, cummax and cummin are
+`tp` scans, linear in it.  Selection goes through `tp.topk` (topk,
+kthvalue: a partial sort) or `tp.sort` (median).  Convolution and pooling gather one strided slice per kernel
 offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 """
 
@@ -334,7 +335,7 @@ def _cross(a, b, dim=-1):
 
 
 # ---------------------------------------------------------------------------
-# Cumulative ops (quadratic in the length of `dim`)
+# Cumulative ops: tp scans, but cumprod (quadratic in the length of `dim`)
 # ---------------------------------------------------------------------------
 
 def _scan(x, dim, combine):
@@ -351,63 +352,30 @@ def _scan(x, dim, combine):
     return y.movedim(-1, d)
 
 
-def _cum_dtype(x, dtype):
+def _cum_result_dtype(x, dtype):
+    """Eager's result type of cumsum/cumprod: dtype, else integers and bool
+    widen to int64."""
     if dtype is not None:
-        return x.to(dtype)
-    if not x.is_floating_point():
-        return x.to(torch.int64)
-    return x
+        return dtype
+    return x.dtype if x.is_floating_point() else torch.int64
 
 
-@_register(aten.cumsum.default)
+def _cum_dtype(x, dtype):
+    return x.to(_cum_result_dtype(x, dtype))
+
+
 def _cumsum(x, dim, dtype=None):
-    x = _cum_dtype(x, dtype)
-    zero = torch.zeros((), dtype=x.dtype, device=x.device)
-    return _scan(x, dim, lambda v, m: torch.where(m, v, zero).sum(-1))
+    """tp.cumsum of x converted as eager converts it (CONDITIONAL below)."""
+    return torch.cumsum(_cum_dtype(x, dtype), dim)
 
 
 @_register(aten.cumprod.default)
 def _cumprod(x, dim, dtype=None):
+    # Quadratic: tp has no cumprod scan yet, because an O(n) gradient of a
+    # product with zeros that is itself differentiable needs one.
     x = _cum_dtype(x, dtype)
     one = torch.ones((), dtype=x.dtype, device=x.device)
     return _scan(x, dim, lambda v, m: torch.where(m, v, one).prod(-1))
-
-
-@_register(aten.logcumsumexp.default)
-def _logcumsumexp(x, dim):
-    ninf = torch.full((), -math.inf, dtype=x.dtype, device=x.device)
-    return _scan(x, dim, lambda v, m: torch.logsumexp(torch.where(m, v, ninf), -1))
-
-
-def _cum_extremum(x, dim, pick_max):
-    bound = _lowest(x.dtype) if pick_max else _highest(x.dtype)
-    fill = torch.full((), bound, dtype=x.dtype, device=x.device)
-    red = torch.amax if pick_max else torch.amin
-    vals = _scan(x, dim, lambda v, m: red(torch.where(m, v, fill), -1))
-    # PyTorch keeps the last index reaching the running extremum (and the
-    # last NaN once the extremum is NaN).
-    d = _dim(dim, x.dim()) if x.dim() else 0
-    n = x.shape[d] if x.dim() else 1
-    xt = x.movedim(d, -1) if x.dim() else x.reshape(1)
-    vt = vals.movedim(d, -1) if x.dim() else vals.reshape(1)
-    hit = (xt.unsqueeze(-2) == vt.unsqueeze(-1))
-    if x.is_floating_point():
-        hit = hit | torch.isnan(xt).unsqueeze(-2)
-    j = torch.arange(n, device=x.device)
-    hit = hit & _pairs(n, x.device)
-    idx = torch.where(hit, j, torch.full((), -1, dtype=torch.int64)).amax(-1)
-    idx = idx.movedim(-1, d) if x.dim() else idx.reshape(())
-    return vals, idx
-
-
-@_register(aten.cummax.default)
-def _cummax(x, dim):
-    return _cum_extremum(x, dim, True)
-
-
-@_register(aten.cummin.default)
-def _cummin(x, dim):
-    return _cum_extremum(x, dim, False)
 
 
 # ---------------------------------------------------------------------------
@@ -436,18 +404,10 @@ def _sort(x, dim=-1, descending=False):
     return torch.sort(x, dim=dim, descending=descending, stable=True)
 
 
-@_register(aten.topk.default)
-def _topk(x, k, dim=-1, largest=True, sorted=True):
-    v, i = _sort(x, dim, largest)
-    d = _dim(dim, x.dim()) if x.dim() else 0
-    if x.dim() == 0:
-        return v, i
-    return v.narrow(d, 0, k), i.narrow(d, 0, k)
-
-
 @_register(aten.kthvalue.default)
 def _kthvalue(x, k, dim=-1, keepdim=False):
-    v, i = _sort(x, dim)
+    """The last of tp.topk's k smallest (a partial sort)."""
+    v, i = torch.topk(x, k, dim, largest=False)
     if x.dim() == 0:
         return v, i
     d = _dim(dim, x.dim())
@@ -1598,6 +1558,18 @@ def _gather_0d(x, dim, index, sparse_grad=False):
 
 
 CONDITIONAL[aten.gather.default] = _gather_0d
+
+
+def _cumsum_converted(x, dim, dtype=None):
+    """cumsum whose result type is not its operand's (integers and bool sum
+    in int64, or an explicit dtype): the operand is converted first, since
+    tp.cumsum keeps its operand's type."""
+    if _cum_result_dtype(x, dtype) == x.dtype:
+        return NotImplemented
+    return _cumsum(x, dim, dtype)
+
+
+CONDITIONAL[aten.cumsum.default] = _cumsum_converted
 
 
 def _cat_mixed(tensors, dim=0):

@@ -606,6 +606,29 @@ def _sort(ctx, node, a):
         "dim": _i64(a["dim"]), "descending": _bool(bool(a["descending"]))})
 
 
+def _topk(ctx, node, a):
+    return ctx.multi("tp.topk", [a["self"]], {
+        "k": _i64(a["k"]), "dim": _i64(a["dim"]),
+        "largest": _bool(bool(a["largest"])), "sorted": _bool(bool(a["sorted"]))})
+
+
+def _scan(tp: str) -> Emitter:
+    """The cumulative ops (TpScanOps.td). tp.cumsum has no dtype: the
+    decompositions convert the operand first (CONDITIONAL), so a dtype
+    reaching here must be the operand's own."""
+    def emit(ctx, node, a):
+        dtype = a.get("dtype")
+        if dtype is not None and dtype != ctx.val(node).dtype:
+            raise StaxError(f"{tp} with dtype {dtype} of a "
+                            f"{ctx.val(node.args[0]).dtype} operand: convert "
+                            f"the operand first{ctx.where()}")
+        attrs = {"dim": _i64(a["dim"])}
+        if isinstance(ctx.val(node), (tuple, list)):
+            return ctx.multi(tp, [a["self"]], attrs)
+        return ctx.single(tp, [a["self"]], attrs)
+    return emit
+
+
 def _index(ctx, node, a):
     ops, dims = _index_operands(ctx, a["indices"])
     return ctx.single("tp.index", [a["self"]] + ops, {"dims": _dims(dims)})
@@ -871,6 +894,11 @@ def _build_table() -> Dict[Any, Emitter]:
     # tp.sort is stable; eager's unstable sort orders ties unspecifiedly.
     put(ov("sort"), _sort)
     put(ov("sort", "stable"), _sort)
+    put(ov("topk"), _topk)
+    put(ov("cumsum"), _scan("tp.cumsum"))
+    put(ov("logcumsumexp"), _scan("tp.logcumsumexp"))
+    put(ov("cummax"), _scan("tp.cummax"))
+    put(ov("cummin"), _scan("tp.cummin"))
 
     # Binary (Tensor overloads, Python numbers become .Scalar ops).
     put(ov("add", "Tensor"), _binary("tp.add", "tp.add.Scalar", alpha=True))

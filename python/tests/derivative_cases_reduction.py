@@ -37,6 +37,31 @@ def sort(dim, descending, shape):
     return text, [("float", list(shape))]
 
 
+def topk(k, dim, largest, shape, out_shape):
+    t, vt, it = _t(shape), _t(out_shape), _t(out_shape, "i64")
+    attrs = "k = %d : i64, dim = %d : i64, largest = %s" % (
+        k, dim, "true" if largest else "false")
+    text = _module([("x", t, True)],
+                   ["%%0:2 = tp.topk %%x {%s} : %s -> %s, %s" % (attrs, t, vt, it)],
+                   [("%0#0", vt), ("%0#1", it)])
+    return text, [("float", list(shape))]
+
+
+def scan(op, dim, reverse, shape):
+    t, it = _t(shape), _t(shape, "i64")
+    attrs = "dim = %d : i64%s" % (dim, ", reverse = true" if reverse else "")
+    if op in ("cummax", "cummin"):
+        text = _module([("x", t, True)],
+                       ["%%0:2 = tp.%s %%x {%s} : %s -> %s, %s"
+                        % (op, attrs, t, t, it)],
+                       [("%0#0", t), ("%0#1", it)])
+    else:
+        text = _module([("x", t, True)],
+                       ["%%0 = tp.%s %%x {%s} : %s -> %s" % (op, attrs, t, t)],
+                       [("%0", t)])
+    return text, [("float", list(shape))]
+
+
 def _cases():
     c = []
 
@@ -64,6 +89,18 @@ def _cases():
     add("sort", sort(-1, False, (3, 4)))
     add("sort_descending_dim0", sort(0, True, (3, 4)))
     add("sort_0d", sort(0, False, ()))
+    add("topk", topk(2, -1, True, (3, 5), (3, 2)))
+    add("topk_smallest_dim0", topk(3, 0, False, (4, 3), (3, 3)))
+    add("topk_0d", topk(1, 0, True, (), ()))
+    add("cumsum", scan("cumsum", 1, False, (3, 5)))
+    add("cumsum_reverse_dim0", scan("cumsum", 0, True, (4, 3)))
+    add("cumsum_0d", scan("cumsum", 0, False, ()))
+    add("logcumsumexp", scan("logcumsumexp", -1, False, (3, 5)))
+    add("logcumsumexp_reverse", scan("logcumsumexp", 0, True, (4, 2, 3)))
+    add("logcumsumexp_0d", scan("logcumsumexp", -1, False, ()))
+    add("cummax", scan("cummax", 1, False, (3, 6)))
+    add("cummin_reverse", scan("cummin", 0, True, (5, 2)))
+    add("cummax_0d", scan("cummax", 0, False, ()))
     return c
 
 

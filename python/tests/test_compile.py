@@ -130,15 +130,17 @@ def test_decomposed_operator_is_compiled():
     x = torch.randn(6, 5)
 
     def f(x):
-        return torch.cumsum(torch.relu(x) * 2, 1) + 1
+        return torch.cumprod(torch.relu(x) + 0.5, 1) + 1
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         y = stax.compile(f)(x)
     assert not [w for w in caught if "stax.compile" in str(w.message)]
-    # A prefix sum of at most 5 terms, summed in another order than eager's.
-    tol = 2 * 5 * 2.0 ** -24 * (torch.relu(x) * 2).sum(1, keepdim=True) + 1e-7
-    assert torch.all((y - f(x)).abs() <= tol)
+    # A prefix product of at most 5 factors rounded after every product
+    # (eager rounds once, from float64): at most 4 roundings of the product
+    # plus the rounding of + 1 on each side.
+    p = torch.cumprod(torch.relu(x) + 0.5, 1)
+    assert torch.all((y - f(x)).abs() <= (4 * p + 2 * (p + 1)) * 2.0 ** -24)
 
 
 def test_signature_guards_recompile():
@@ -269,3 +271,77 @@ def test_profile_times_each_node_with_its_ideal_bytes():
     assert 0 < best_ms <= total_ms
     assert nbytes == 3 * n * 4
     assert stax.cpu_take_profile() == {}
+
+
+def test_scans_are_linear_and_equal_eager():
+    # cumsum/logcumsumexp/cummax/cummin are tp scans: one pass along dim in
+    # eager's order and accumulation type (f64 for f32), so compiled values
+    # and indices equal eager's bit for bit, NaN and -inf included, in
+    # every layout the code generator distinguishes (rows, vectors of
+    # columns with a scalar remainder, one long slice) and for integers,
+    # whose cumsum widens to int64.
+    torch.manual_seed(0)
+    x = torch.randn(6, 37, 21)
+    x[1, 3, 5] = float("nan")
+    x[2, :, 4] = float("-inf")
+    n = torch.randint(-9, 9, (6, 37, 21), dtype=torch.int32)
+
+    def f(x, n):
+        return (x.cumsum(1), x.logcumsumexp(2), *x.cummax(0), *x.cummin(1),
+                n.cumsum(2), (x > 0).cumsum(1), *n.cummax(1),
+                x.reshape(-1).cumsum(0), x.flip(1).cumsum(1, dtype=torch.float64))
+
+    got, want = stax.compile(f)(x, n), f(x, n)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert torch.equal(g.isnan(), w.isnan())
+        assert torch.equal(g[~g.isnan()], w[~w.isnan()])
+
+
+def test_scan_gradients_match_eager():
+    # cumsum's VJP is the reverse scan, cummax/cummin add the adjoint at the
+    # indices (exact); logcumsumexp's is eager's formula (exp of reverse
+    # logcumsumexps), evaluated the same way: agreement to a few roundings
+    # of each term, relative to the gradient's scale.
+    torch.manual_seed(1)
+    x = torch.randn(5, 40, requires_grad=True)
+
+    def f(x):
+        return (x.cumsum(1) * x.logcumsumexp(0)).sum() + x.cummax(1)[0].sum() \
+            + (x.cummin(0)[0] ** 2).sum()
+
+    y = stax.compile(f)(x)
+    (g,) = torch.autograd.grad(y, x)
+    ye = f(x)
+    (ge,) = torch.autograd.grad(ye, x)
+    scale = 40 * 5 * float(x.detach().abs().max()) ** 2
+    assert abs(float(y - ye)) <= 8 * 200 * 2.0 ** -24 * scale
+    assert float((g - ge).abs().max()) <= 8 * 40 * 2.0 ** -24 * scale
+
+
+def test_topk_is_the_stable_sorts_prefix():
+    # tp.topk (a partial sort in the runtime): values and indices are the
+    # first k of the stable sort, so with distinct values they are eager's;
+    # with ties, the stable sort's (eager orders ties unspecifiedly). The
+    # gradient is the adjoint scattered to the indices: exact.
+    torch.manual_seed(2)
+    x = (torch.randperm(40 * 70).float() / 7).reshape(40, 70)
+    x[3, 5] = float("nan")
+    t = torch.randint(-3, 3, (40, 70)).float()
+
+    def f(x, t):
+        return (*x.topk(5, 1), *x.topk(40, 0, largest=False), *x.kthvalue(3, 1),
+                *t.topk(4, 1), *t.topk(50, 1, largest=False))
+
+    got, want = stax.compile(f)(x, t), f(x, t)
+    for g, w in zip(got[:6], want[:6]):
+        assert torch.equal(g.nan_to_num(nan=-7.0), w.nan_to_num(nan=-7.0))
+    stable = [t.sort(dim=1, descending=True, stable=True), t.sort(dim=1, stable=True)]
+    for (v, i), (sv, si), k in zip([got[6:8], got[8:10]], stable, (4, 50)):
+        assert torch.equal(v, sv[:, :k]) and torch.equal(i, si[:, :k])
+
+    w = x.nan_to_num(0.0).requires_grad_(True)
+    (g,) = torch.autograd.grad((stax.compile(lambda w: w.topk(3, 1)[0] ** 2)(w)).sum(), w)
+    (ge,) = torch.autograd.grad((w.topk(3, 1)[0] ** 2).sum(), w)
+    assert torch.equal(g, ge)

@@ -87,7 +87,8 @@ def test_what_stays():
     print(sorted(kept))
     allowed = {
         # external calls
-        "tp.mm", "tp.bmm", "tp.sort", "tp.constant",
+        "tp.mm", "tp.bmm", "tp.sort", "tp.topk", "tp.constant", "tp.cumsum",
+        "tp.logcumsumexp", "tp.cummax", "tp.cummin",
         # fallbacks (see docs/Lowering.md)
         "tp.rand", "tp.randn",
         "tp.bernoulli", "tp.dropout_seeded", "tp.native_dropout",

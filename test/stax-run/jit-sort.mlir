@@ -31,6 +31,15 @@
 // RUN: stax-run %s --entry=nan --print=exact --jit | sed 1d > %t.nan.default
 // RUN: diff %t.nan.interp %t.nan.default
 // RUN: FileCheck %s --check-prefix=CHECK-NAN --input-file=%t.nan.default
+// @topk: tp.topk (stax_rt_topk_*: a partial sort) on the same kind of
+// data, k below and above the insertion-buffer limit (32), k = 0, k = len,
+// a 0-d input; bitwise the interpreter's, which is the sort's prefix.
+// RUN: stax-run %s --entry=topk --random-inputs --int-low=-3 --int-high=3 --print=hash | sed 1d > %t.topk.interp
+// RUN: stax-run %s --entry=topk --random-inputs --int-low=-3 --int-high=3 --print=hash --jit | sed 1d > %t.topk.default
+// RUN: diff %t.topk.interp %t.topk.default
+// RUN: stax-run %s --entry=topk --random-inputs --int-low=-3 --int-high=3 --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.topk.threads
+// RUN: diff %t.topk.interp %t.topk.threads
+// RUN: stax-run %s --entry=topk_nan --print=exact --jit | FileCheck %s --check-prefix=CHECK-TOPK
 
 // CHECK-FLOATS: result #0: tensor<5x6x7xf32>
 // CHECK-FLOATS: result #5: tensor<5x6x7xi64>
@@ -89,4 +98,44 @@ func.func @nan() -> (tensor<6xf32>, tensor<6xi64>, tensor<6xi64>) {
   %d:2 = tp.sort %x {dim = 0 : i64, descending = true} : tensor<6xf32> -> tensor<6xf32>, tensor<6xi64>
   %a:2 = tp.sort %x {dim = 0 : i64} : tensor<6xf32> -> tensor<6xf32>, tensor<6xi64>
   return %d#0, %d#1, %a#1 : tensor<6xf32>, tensor<6xi64>, tensor<6xi64>
+}
+
+func.func @topk(%x: tensor<5x60x3xf32>, %i: tensor<7x40xi32>, %s: tensor<f64>)
+    -> (tensor<5x4x3xf32>, tensor<5x4x3xi64>, tensor<5x40x3xf32>, tensor<5x40x3xi64>,
+        tensor<7x0xi32>, tensor<7x0xi64>, tensor<7x40xi32>, tensor<7x40xi64>,
+        tensor<3x40xi32>, tensor<3x40xi64>, tensor<f64>, tensor<i64>) {
+  %m = tp.mul.Scalar %x {other = 3.0 : f64} : tensor<5x60x3xf32> -> tensor<5x60x3xf32>
+  %r = tp.round %m : tensor<5x60x3xf32> -> tensor<5x60x3xf32>
+  %a:2 = tp.topk %r {k = 4 : i64, dim = 1 : i64} : tensor<5x60x3xf32> -> tensor<5x4x3xf32>, tensor<5x4x3xi64>
+  %b:2 = tp.topk %r {k = 40 : i64, dim = 1 : i64, largest = false} : tensor<5x60x3xf32> -> tensor<5x40x3xf32>, tensor<5x40x3xi64>
+  %c:2 = tp.topk %i {k = 0 : i64, dim = 1 : i64} : tensor<7x40xi32> -> tensor<7x0xi32>, tensor<7x0xi64>
+  %d:2 = tp.topk %i {k = 40 : i64, dim = -1 : i64, largest = false} : tensor<7x40xi32> -> tensor<7x40xi32>, tensor<7x40xi64>
+  %e:2 = tp.topk %i {k = 3 : i64, dim = 0 : i64} : tensor<7x40xi32> -> tensor<3x40xi32>, tensor<3x40xi64>
+  %f:2 = tp.topk %s {k = 0 : i64, dim = 0 : i64} : tensor<f64> -> tensor<f64>, tensor<i64>
+  return %a#0, %a#1, %b#0, %b#1, %c#0, %c#1, %d#0, %d#1, %e#0, %e#1, %f#0, %f#1
+      : tensor<5x4x3xf32>, tensor<5x4x3xi64>, tensor<5x40x3xf32>, tensor<5x40x3xi64>,
+        tensor<7x0xi32>, tensor<7x0xi64>, tensor<7x40xi32>, tensor<7x40xi64>,
+        tensor<3x40xi32>, tensor<3x40xi64>, tensor<f64>, tensor<i64>
+}
+
+// The largest 3 of [2, NaN, 0, -1, NaN, -0.0, 2]: the NaNs first (in input
+// order), then the first 2; the smallest 3: -1, then 0 and -0.0 in input
+// order.
+// CHECK-TOPK:      result #0: tensor<3xf32>
+// CHECK-TOPK-NEXT:   [0] nan
+// CHECK-TOPK-NEXT:   [1] nan
+// CHECK-TOPK-NEXT:   [2] 2{{$}}
+// CHECK-TOPK:      result #1: tensor<3xi64>
+// CHECK-TOPK-NEXT:   [0] 1{{$}}
+// CHECK-TOPK-NEXT:   [1] 4{{$}}
+// CHECK-TOPK-NEXT:   [2] 0{{$}}
+// CHECK-TOPK:      result #2: tensor<3xi64>
+// CHECK-TOPK-NEXT:   [0] 3{{$}}
+// CHECK-TOPK-NEXT:   [1] 2{{$}}
+// CHECK-TOPK-NEXT:   [2] 5{{$}}
+func.func @topk_nan() -> (tensor<3xf32>, tensor<3xi64>, tensor<3xi64>) {
+  %x = tp.constant dense<[2.0, 0x7FC00000, 0.0, -1.0, 0x7FC00000, -0.0, 2.0]> : tensor<7xf32>
+  %l:2 = tp.topk %x {k = 3 : i64, dim = 0 : i64} : tensor<7xf32> -> tensor<3xf32>, tensor<3xi64>
+  %s:2 = tp.topk %x {k = 3 : i64, dim = 0 : i64, largest = false} : tensor<7xf32> -> tensor<3xf32>, tensor<3xi64>
+  return %l#0, %l#1, %s#1 : tensor<3xf32>, tensor<3xi64>, tensor<3xi64>
 }

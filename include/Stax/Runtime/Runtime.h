@@ -68,6 +68,31 @@ void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices);
 
+/// The first k of stax_rt_sort_*'s order in each slice (tp.topk):
+/// `values` and `indices` are outer x k x inner. A partial sort, ties
+/// broken by position, so they are the sort's first k exactly.
+void stax_rt_topk_f32(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_topk_f64(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_topk_i8(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices);
+void stax_rt_topk_u8(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                     int64_t descending, uintptr_t in, uintptr_t values,
+                     uintptr_t indices);
+void stax_rt_topk_i16(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_topk_i32(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+void stax_rt_topk_i64(int64_t outer, int64_t len, int64_t inner, int64_t k,
+                      int64_t descending, uintptr_t in, uintptr_t values,
+                      uintptr_t indices);
+
 /// The scalar special functions of stax.special_function, one per kind and
 /// type: the definitions of Stax/Support/SpecialFunctions.h that the
 /// interpreter uses (the f32 versions compute in double and round once), so

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
+#include "ScanLoops.h"
 #include "Stax/Conversion/Passes.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
@@ -191,7 +192,7 @@ private:
   LogicalResult emitContraction(Operation *op);
   LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
                                      int64_t n, int64_t k);
-  LogicalResult emitSort(tp::SortOp op);
+  LogicalResult emitSort(Operation *op);
   /// The aligned address of a tensor's storage as i64 (how the runtime
   /// takes pointers).
   Value pointerOf(Value tensor, Location loc);
@@ -281,7 +282,8 @@ LogicalResult FunctionConversion::collectBuffers() {
       for (auto [r, y] : llvm::zip(kernel.getResults(),
                                    body.getTerminator()->getOperands()))
         aliases[r] = y;
-    } else if (isa<tp::MmOp, tp::BmmOp, tp::SortOp>(op)) {
+    } else if (isa<tp::MmOp, tp::BmmOp, tp::SortOp, tp::TopkOp>(op) ||
+               isScan(&op)) {
       for (Value r : op.getResults())
         addBuffer(r, cast<RankedTensorType>(r.getType()).getNumElements(), pos);
     } else if (!isa<tp::ConstantOp, func::ReturnOp>(op)) {
@@ -458,55 +460,68 @@ static StringRef sortSuffix(Type t) {
 /// tp.sort calls stax_rt_sort_<type>(outer, len, inner, descending, in,
 /// values, indices): every slice along dim, `len` elements `inner` apart,
 /// sorted by the order of the interpreter (Stax/Support/SortOrder.h).
-LogicalResult FunctionConversion::emitSort(tp::SortOp op) {
+/// tp.topk calls stax_rt_topk_<type>(outer, len, inner, k, descending, in,
+/// values, indices), whose results keep the first k of each slice.
+LogicalResult FunctionConversion::emitSort(Operation *op) {
+  auto sort = dyn_cast<tp::SortOp>(op);
+  auto topk = dyn_cast<tp::TopkOp>(op);
   if (options.gpu)
-    return op.emitError() << "'" << op->getName()
-                          << "' has no CUDA code generation (sort on the cpu "
-                             "target, or outside Stax)";
-  Location loc = op.getLoc();
-  auto t = cast<RankedTensorType>(op.getSelf().getType());
+    return op->emitError() << "'" << op->getName()
+                           << "' has no CUDA code generation (run it on the "
+                              "cpu target, or outside Stax)";
+  Location loc = op->getLoc();
+  Value self = op->getOperand(0);
+  auto t = cast<RankedTensorType>(self.getType());
   StringRef suffix = sortSuffix(t.getElementType());
   if (suffix.empty())
-    return op.emitError() << "'" << op->getName() << "' on "
-                          << t.getElementType()
-                          << " has no CPU code generation (f32, f64, integers)";
-  // A 0-d tensor is one slice of one element.
+    return op->emitError() << "'" << op->getName() << "' on "
+                           << t.getElementType()
+                           << " has no CPU code generation (f32, f64, integers)";
+  // A 0-d tensor is one slice of one element (a 0-d topk keeps it).
   int64_t rank = t.getRank();
-  int64_t dim =
-      rank ? *tp::normalizeDim(static_cast<int64_t>(op.getDim()), rank) : 0;
+  int64_t dimAttr = static_cast<int64_t>(sort ? sort.getDim() : topk.getDim());
+  int64_t dim = rank ? *tp::normalizeDim(dimAttr, rank) : 0;
   int64_t outer = 1, len = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < dim ? outer : d == dim ? len : inner) *= t.getDimSize(d);
+  int64_t k = topk && rank ? static_cast<int64_t>(topk.getK()) : len;
+  bool descending = sort ? sort.getDescending() : topk.getLargest();
   Type i64 = b.getI64Type();
-  func::FuncOp callee = state.declare(("stax_rt_sort_" + suffix).str(),
-                                      {i64, i64, i64, i64, i64, i64, i64});
+  SmallVector<Type> params(topk ? 8 : 7, i64);
+  func::FuncOp callee = state.declare(
+      ((topk ? "stax_rt_topk_" : "stax_rt_sort_") + suffix).str(), params);
+  Value values = op->getResult(0), indices = op->getResult(1);
   auto pointers = [&] {
-    Value in = pointerOf(op.getSelf(), loc);
-    Value values = pointerOf(op.getValues(), loc);
-    Value indices = pointerOf(op.getIndices(), loc);
-    return SmallVector<Value>{in, values, indices};
+    return SmallVector<Value>{pointerOf(self, loc), pointerOf(values, loc),
+                              pointerOf(indices, loc)};
   };
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // The sizes (outer, len, inner[, k], descending) as constants.
+  auto sizes = [&](int64_t outerCount) {
+    SmallVector<Value> args;
+    for (int64_t v : {outerCount, len, inner})
+      args.push_back(cst(v));
+    if (topk)
+      args.push_back(cst(k));
+    args.push_back(cst(descending));
+    return args;
   };
   // Independent slices of the outer dims sort in parallel, one call each
   // (their pointers advanced by a slice), when there is enough work.
   bool parallelSlices =
       options.parallel && outer > 1 && outer * len * inner >= options.grain;
   if (!parallelSlices) {
-    SmallVector<Value> args;
-    for (int64_t v : {outer, len, inner, int64_t(op.getDescending())})
-      args.push_back(cst(v));
+    SmallVector<Value> args = sizes(outer);
     llvm::append_range(args, pointers());
     func::CallOp::create(b, loc, callee, args);
     return success();
   }
   SmallVector<Value> ptrs = pointers();
-  int64_t sliceElements = len * inner;
   // A bool (i1) key occupies a byte.
   int64_t keyBytes = llvm::divideCeil(
-      cast<MemRefType>(storageOf(op.getValues()).getType())
-          .getElementTypeBitWidth(),
+      cast<MemRefType>(storageOf(values).getType()).getElementTypeBitWidth(),
       8);
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, outer);
@@ -516,19 +531,15 @@ LogicalResult FunctionConversion::emitSort(tp::SortOp op) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(par.getBody());
   Value o = arith::IndexCastOp::create(b, loc, i64, par.getInductionVars()[0]);
-  auto advance = [&](Value base, int64_t bytesPerElement) -> Value {
-    Value bytes = arith::MulIOp::create(b, loc, o,
-                                        cst(sliceElements * bytesPerElement));
+  auto advance = [&](Value base, int64_t bytesPerSlice) -> Value {
+    Value bytes = arith::MulIOp::create(b, loc, o, cst(bytesPerSlice));
     return arith::AddIOp::create(b, loc, base, bytes);
   };
-  Value one = cst(1), lenV = cst(len), innerV = cst(inner),
-        descending = cst(op.getDescending());
-  Value inSlice = advance(ptrs[0], keyBytes);
-  Value valuesSlice = advance(ptrs[1], keyBytes);
-  Value indicesSlice = advance(ptrs[2], 8);
-  func::CallOp::create(b, loc, callee,
-                       ValueRange{one, lenV, innerV, descending, inSlice,
-                                  valuesSlice, indicesSlice});
+  SmallVector<Value> args = sizes(1);
+  args.push_back(advance(ptrs[0], len * inner * keyBytes));
+  args.push_back(advance(ptrs[1], k * inner * keyBytes));
+  args.push_back(advance(ptrs[2], k * inner * 8));
+  func::CallOp::create(b, loc, callee, args);
   return success();
 }
 
@@ -684,8 +695,10 @@ LogicalResult FunctionConversion::emitUnprofiled(Operation *op) {
     return emitConstant(c);
   if (isa<tp::MmOp, tp::BmmOp>(op))
     return emitContraction(op);
-  if (auto sort = dyn_cast<tp::SortOp>(op))
-    return emitSort(sort);
+  if (isa<tp::SortOp, tp::TopkOp>(op))
+    return emitSort(op);
+  if (isScan(op))
+    return emitScan(b, op, *this, options);
   if (auto ret = dyn_cast<func::ReturnOp>(op))
     return emitReturn(ret);
   return emitNode(b, op, *this, options);

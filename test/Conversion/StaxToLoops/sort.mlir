@@ -90,3 +90,21 @@ func.func @ints(%a: tensor<5xi32>, %b: tensor<5xi64>, %c: tensor<5xi1>, %d: tens
 // CHECK-DECL: func.func private @stax_rt_sort_i8(
 // CHECK-DECL-NOT: func.func private @stax_rt_sort_i8
 // CHECK-DECL: func.func private @stax_rt_sort_i16(
+
+// tp.topk calls stax_rt_topk_<type>(outer, len, inner, k, descending, in,
+// values, indices): the sizes of the input, k, and `largest` as the
+// descending flag. In parallel, the input advances by a slice of 30 x 5
+// f32 (600 bytes), the results by k x 5 (60 bytes of f32, 120 of i64).
+// CHECK-PAR-LABEL: func.func @topk(
+// CHECK-PAR: scf.parallel (%[[O:.*]]) = (%{{.*}}) to (%c4) step
+// CHECK-PAR: %[[OI:.*]] = arith.index_cast %[[O]] : index to i64
+// CHECK-PAR-DAG: arith.muli %[[OI]], %c600_i64 : i64
+// CHECK-PAR-DAG: arith.muli %[[OI]], %c60_i64 : i64
+// CHECK-PAR-DAG: arith.muli %[[OI]], %c120_i64 : i64
+// CHECK-PAR: call @stax_rt_topk_f32(%c1_i64, %c30_i64, %c5_i64, %c3_i64, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+// CHECK-LABEL: func.func @topk(
+// CHECK: call @stax_rt_topk_f32(%c4_i64, %c30_i64, %c5_i64, %c3_i64, %c0_i64,
+func.func @topk(%x: tensor<4x30x5xf32>) -> (tensor<4x3x5xf32>, tensor<4x3x5xi64>) {
+  %s:2 = tp.topk %x {k = 3 : i64, dim = 1 : i64, largest = false} : tensor<4x30x5xf32> -> tensor<4x3x5xf32>, tensor<4x3x5xi64>
+  return %s#0, %s#1 : tensor<4x3x5xf32>, tensor<4x3x5xi64>
+}

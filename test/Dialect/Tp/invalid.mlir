@@ -775,3 +775,83 @@ func.func @c95(%a: tensor<4xf32>) {
   %0 = tp._to_copy %a {dtype = ui32} : tensor<4xf32> -> tensor<4xui32>
   return
 }
+
+// -----
+
+func.func @cumsum_dim_out_of_range(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.cumsum' op dim 2 is out of range for rank 2}}
+  %0 = tp.cumsum %a {dim = 2 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'tp.cumsum' op expects integer or floating-point elements (convert bool to i64 first), got i1}}
+  %0 = tp.cumsum %a {dim = 0 : i64} : tensor<4xi1> -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @logcumsumexp_int(%a: tensor<4xi64>) {
+  // expected-error @+1 {{'tp.logcumsumexp' op expects floating-point elements, got i64}}
+  %0 = tp.logcumsumexp %a {dim = 0 : i64} : tensor<4xi64> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @cummax_index_type(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.cummax' op inferred type(s) 'tensor<4x3xf32>', 'tensor<4x3xi64>' are incompatible with return type(s) of operation 'tensor<4x3xf32>', 'tensor<4x3xi32>'}}
+  %0:2 = tp.cummax %a {dim = 0 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi32>
+  return
+}
+
+// -----
+
+func.func @cumsum_result_type(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.cumsum' op inferred type(s) 'tensor<4x3xf32>' are incompatible with return type(s) of operation 'tensor<4x3xf64>'}}
+  %0 = tp.cumsum %a {dim = 0 : i64} : tensor<4x3xf32> -> tensor<4x3xf64>
+  return
+}
+
+// -----
+
+func.func @cummax_complex(%a: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{'tp.cummax' op expects integer, bool or floating-point elements, got complex<f32>}}
+  %0:2 = tp.cummax %a {dim = 0 : i64} : tensor<4xcomplex<f32>> -> tensor<4xcomplex<f32>>, tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @topk_k_too_large(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.topk' op k 4 is out of range for a dim of size 3}}
+  %0:2 = tp.topk %a {k = 4 : i64, dim = 1 : i64} : tensor<4x3xf32> -> tensor<4x4xf32>, tensor<4x4xi64>
+  return
+}
+
+// -----
+
+func.func @topk_negative_k(%a: tensor<f32>) {
+  // expected-error @+1 {{'tp.topk' op k -1 is out of range for a dim of size 1}}
+  %0:2 = tp.topk %a {k = -1 : i64, dim = 0 : i64} : tensor<f32> -> tensor<f32>, tensor<i64>
+  return
+}
+
+// -----
+
+func.func @topk_dim(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.topk' op dim -3 is out of range for rank 2}}
+  %0:2 = tp.topk %a {k = 1 : i64, dim = -3 : i64} : tensor<4x3xf32> -> tensor<4x1xf32>, tensor<4x1xi64>
+  return
+}
+
+// -----
+
+func.func @topk_result_shape(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'tp.topk' op inferred type(s) 'tensor<4x2xf32>', 'tensor<4x2xi64>' are incompatible with return type(s) of operation 'tensor<4x3xf32>', 'tensor<4x3xi64>'}}
+  %0:2 = tp.topk %a {k = 2 : i64, dim = 1 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+  return
+}

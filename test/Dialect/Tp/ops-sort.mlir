@@ -26,3 +26,18 @@ func.func @sort(%x: tensor<4x3x2xf32>, %i: tensor<5xi32>, %b: tensor<2x3xi1>,
 }
 
 // GENERIC: "tp.sort"(%{{.*}}) <{descending = true, dim = -1 : i64}> : (tensor<4x3x2xf32>) -> (tensor<4x3x2xf32>, tensor<4x3x2xi64>)
+
+// tp.topk: dim keeps its place with size k; largest and sorted default to
+// true (and are then not printed). A 0-d tensor (k 0 or 1) stays 0-d.
+// CHECK-LABEL: func.func @topk
+func.func @topk(%x: tensor<4x30xf32>, %i: tensor<6x2xi32>, %s: tensor<f64>) {
+  // CHECK: tp.topk %{{.*}} {dim = -1 : i64, k = 3 : i64} : tensor<4x30xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+  %0:2 = tp.topk %x {k = 3 : i64, dim = -1 : i64} : tensor<4x30xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+  // CHECK: tp.topk %{{.*}} {dim = 0 : i64, k = 6 : i64, largest = false, sorted = false} : tensor<6x2xi32> -> tensor<6x2xi32>, tensor<6x2xi64>
+  %1:2 = tp.topk %i {k = 6 : i64, dim = 0 : i64, largest = false, sorted = false} : tensor<6x2xi32> -> tensor<6x2xi32>, tensor<6x2xi64>
+  // CHECK: tp.topk %{{.*}} {dim = 1 : i64, k = 0 : i64} : tensor<4x30xf32> -> tensor<4x0xf32>, tensor<4x0xi64>
+  %2:2 = tp.topk %x {k = 0 : i64, dim = 1 : i64} : tensor<4x30xf32> -> tensor<4x0xf32>, tensor<4x0xi64>
+  // CHECK: tp.topk %{{.*}} {dim = 0 : i64, k = 1 : i64} : tensor<f64> -> tensor<f64>, tensor<i64>
+  %3:2 = tp.topk %s {k = 1 : i64, dim = 0 : i64} : tensor<f64> -> tensor<f64>, tensor<i64>
+  return
+}

@@ -11,6 +11,7 @@ void tp::registerDerivativeRules(DialectRegistry &registry) {
     autodiff::attachElementwiseRules(ctx);
     autodiff::attachSpecialRules(ctx);
     autodiff::attachReductionRules(ctx);
+    autodiff::attachScanRules(ctx);
     autodiff::attachShapeRules(ctx);
     autodiff::attachNNRules(ctx);
     autodiff::attachLinalgRules(ctx);

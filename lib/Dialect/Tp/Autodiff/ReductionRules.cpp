@@ -349,9 +349,38 @@ template <> struct Rule<SortOp> {
     return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
   }
 };
+
+/// topk: the values are elements of self at distinct positions along dim,
+/// so, as for sort, the adjoint is scattered back to the indices and the
+/// tangent gathered from them. A 0-d self is its own result.
+template <> struct Rule<TopkOp> {
+  static LogicalResult vjp(TopkOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    if (int64_t dim = selectedDim(op); g && dim >= 0)
+      g = ScatterOp::create(b, op.getLoc(),
+                            zerosLike(b, op.getLoc(), op.getSelf()),
+                            op.getIndices(), g, dim);
+    out.push_back(g);
+    return success();
+  }
+  static LogicalResult jvp(TopkOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    if (int64_t dim = selectedDim(op); t && dim >= 0)
+      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
+    out.push_back(t);
+    out.push_back(Value());
+    return success();
+  }
+  static int64_t selectedDim(TopkOp op) {
+    int64_t rank = tensorType(op.getSelf()).getRank();
+    return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
+  }
+};
 } // namespace mlir::tp::autodiff
 
 void autodiff::attachReductionRules(MLIRContext *ctx) {
   attachRules<SumOp, MeanOp, ProdOp, AmaxOp, AminOp, LogsumexpOp, VarOp,
-              MaxDimOp, MinDimOp, SortOp>(ctx);
+              MaxDimOp, MinDimOp, SortOp, TopkOp>(ctx);
 }

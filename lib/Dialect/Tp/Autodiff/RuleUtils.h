@@ -55,6 +55,7 @@ template <typename... OpTs> void attachRules(MLIRContext *ctx) {
 void attachElementwiseRules(MLIRContext *ctx);
 void attachSpecialRules(MLIRContext *ctx);
 void attachReductionRules(MLIRContext *ctx);
+void attachScanRules(MLIRContext *ctx);
 void attachShapeRules(MLIRContext *ctx);
 void attachNNRules(MLIRContext *ctx);
 void attachLinalgRules(MLIRContext *ctx);

@@ -99,6 +99,34 @@ LogicalResult SortOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
   return push(types, t->getShape(), i64Type(t->getContext()));
 }
 
+/// values and indices: self's shape with `dim` of size k (0 <= k <= its
+/// size); a 0-d self (k 0 or 1) gives 0-d results.
+LogicalResult TopkOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  StringRef op = getOperationName();
+  auto t = tensorOf(loc, op, adaptor.getSelf(), "self");
+  if (failed(t))
+    return failure();
+  if (!t->getElementType().isIntOrFloat())
+    return emitInferError(loc, op,
+                          "expects integer or floating-point elements");
+  auto dim = dimOf(loc, op, static_cast<int64_t>(adaptor.getDim()),
+                   t->getRank());
+  if (failed(dim))
+    return failure();
+  int64_t k = static_cast<int64_t>(adaptor.getK());
+  int64_t size = t->getRank() ? t->getDimSize(*dim) : 1;
+  if (k < 0 || k > size)
+    return emitInferError(loc, op,
+                          "k " + Twine(k) + " is out of range for a dim of size " +
+                              Twine(size));
+  SmallVector<int64_t> shape(t->getShape());
+  if (t->getRank())
+    shape[*dim] = k;
+  (void)push(types, shape, t->getElementType());
+  return push(types, shape, i64Type(t->getContext()));
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions without identity
 //===----------------------------------------------------------------------===//

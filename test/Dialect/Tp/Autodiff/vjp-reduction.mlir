@@ -180,3 +180,16 @@ func.func @sort_0d(%x: tensor<f32> {tp.requires_grad}) -> (tensor<f32>, tensor<i
   %y:2 = tp.sort %x {dim = 0 : i64} : tensor<f32> -> tensor<f32>, tensor<i64>
   return %y#0, %y#1 : tensor<f32>, tensor<i64>
 }
+
+// topk: like sort, the adjoint of the k values is scattered into zeros at
+// their indices along the normalized dim.
+// CHECK-LABEL: func.func @topk
+// CHECK-SAME: (%[[X:.*]]: tensor<3x8xf32> {tp.requires_grad}, %[[T:.*]]: tensor<3x2xf32> {tp.tangent})
+// CHECK-NEXT: %[[V:.*]], %[[I:.*]] = tp.topk %[[X]] {dim = -1 : i64, k = 2 : i64, largest = false
+// CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}}value = 0.000000e+00 : f64} : tensor<3x8xf32>
+// CHECK-NEXT: %[[G:.*]] = tp.scatter %[[Z]], %[[I]], %[[T]] {dim = 1 : i64{{.*}}} : (tensor<3x8xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x8xf32>
+// CHECK-NEXT: return %[[V]], %[[I]], %[[G]] :
+func.func @topk(%x: tensor<3x8xf32> {tp.requires_grad}) -> (tensor<3x2xf32>, tensor<3x2xi64>) {
+  %y:2 = tp.topk %x {k = 2 : i64, dim = -1 : i64, largest = false} : tensor<3x8xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  return %y#0, %y#1 : tensor<3x2xf32>, tensor<3x2xi64>
+}

@@ -233,6 +233,7 @@ class Tp_CustomOp<string mnemonic, list<Trait> traits = []>
 include "Stax/Dialect/Tp/IR/TpElementwiseOps.td"
 include "Stax/Dialect/Tp/IR/TpSpecialOps.td"
 include "Stax/Dialect/Tp/IR/TpReductionOps.td"
+include "Stax/Dialect/Tp/IR/TpScanOps.td"
 include "Stax/Dialect/Tp/IR/TpNNOps.td"
 include "Stax/Dialect/Tp/IR/TpLinalgOps.td"
 include "Stax/Dialect/Tp/IR/TpShapeOps.td"

@@ -1,7 +1,7 @@
 //===- TpReductionOps.td - tp reductions, sorting ----------*- tablegen -*-===//
 //
-// The tp reductions, and sorting along a dim (values and indices, like
-// max.dim).
+// The tp reductions, and sorting and top-k selection along a dim (values
+// and indices, like max.dim).
 // Included by TpOps.td, which defines the base classes; C++ in
 // lib/Dialect/Tp/IR/TpReductionOps.cpp.
 //
@@ -134,6 +134,32 @@ def Tp_SortOp : Tp_Op<"sort", [Tp_External]> {
   }];
   let arguments = (ins Tp_Tensor:$self, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "false">:$descending);
+  let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
+  let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
+}
+
+def Tp_TopkOp : Tp_Op<"topk", [Tp_External]> {
+  let summary = "the `k` largest (or smallest) elements along `dim` and their indices (aten.topk)";
+  let description = [{
+    The first `k` elements of `tp.sort` of `self` along `dim` (descending
+    when `largest`, ascending otherwise) and their positions along `dim`:
+    the same order (stable, NaN largest, -0.0 equal to 0.0), found without
+    sorting the whole slice. `dim` keeps its place with size `k`
+    (0 <= k <= its size). The results are always sorted, so `sorted =
+    false` (eager may then return any order) gives the sorted answer too.
+    A 0-d `self` (k 0 or 1) is its own result, as in eager.
+
+    ```mlir
+    func.func @example(%x: tensor<4x50xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>) {
+      %v, %i = tp.topk %x {k = 3 : i64, dim = -1 : i64}
+          : tensor<4x50xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
+      return %v, %i : tensor<4x3xf32>, tensor<4x3xi64>
+    }
+    ```
+  }];
+  let arguments = (ins Tp_Tensor:$self, I64Attr:$k, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted);
   let results = (outs Tp_Tensor:$values, Tp_IndexTensor:$indices);
   let assemblyFormat = "$self attr-dict `:` type($self) `->` type(results)";
 }

@@ -28,6 +28,13 @@ enum class Promotion {
   ToBool,     ///< the result is i1 (comparisons, logical ops)
 };
 
+/// Which element types a scan op (TpScanOps.td) takes.
+enum class ScanElements {
+  NumbersNotBool, ///< integers but i1, and floats (cumsum)
+  FloatOnly,      ///< floats (logcumsumexp)
+  Any,            ///< integers, i1 and floats (cummax, cummin)
+};
+
 /// The default floating type of the eager framework (float32).
 Type getDefaultFloatType(MLIRContext *ctx);
 
@@ -74,6 +81,12 @@ LogicalResult inferReduction(std::optional<Location> loc, StringRef opName,
 LogicalResult inferReshape(std::optional<Location> loc, StringRef opName,
                            Type self, ArrayRef<int64_t> size,
                            SmallVectorImpl<Type> &types);
+
+/// A scan: the result has self's type; with `withIndices`, an i64 tensor of
+/// the same shape follows. Checks `dim` against self's rank.
+LogicalResult inferScan(std::optional<Location> loc, StringRef opName,
+                        Value self, int64_t dim, ScanElements elements,
+                        bool withIndices, SmallVectorImpl<Type> &types);
 
 LogicalResult inferArgReduction(std::optional<Location> loc, StringRef opName,
                                 Type self, std::optional<uint64_t> dim,

@@ -1,0 +1,151 @@
+//===- ScanRules.cpp - derivatives of the scans ---------------------------===//
+//
+// cumsum is linear: its VJP is the scan run the other way (eager's
+// reversed_cumsum without the two flips), its JVP the scan of the tangent.
+// logcumsumexp follows eager's logcumsumexp_backward / _jvp, in scans and
+// pointwise ops only, so that the derivatives are differentiable again.
+// cummax/cummin select elements: the adjoint is added at the returned
+// indices and the tangent gathered from them (eager's cummaxmin_backward).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleUtils.h"
+#include "Stax/Dialect/Tp/IR/TypeInference.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::autodiff;
+
+namespace {
+
+/// The normalized scan dim of `op`, or -1 for a 0-d self (a scan of one
+/// element is the identity).
+template <typename OpT> int64_t scanDim(OpT op) {
+  int64_t rank = tensorType(op.getSelf()).getRank();
+  return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
+}
+
+Value cumsum(OpBuilder &b, Location loc, Value x, int64_t dim, bool reverse) {
+  return CumsumOp::create(b, loc, x, b.getI64IntegerAttr(dim),
+                          b.getBoolAttr(reverse));
+}
+
+Value logcumsumexp(OpBuilder &b, Location loc, Value x, int64_t dim,
+                   bool reverse) {
+  return LogcumsumexpOp::create(b, loc, x, b.getI64IntegerAttr(dim),
+                                b.getBoolAttr(reverse));
+}
+
+} // namespace
+
+namespace mlir::tp::autodiff {
+
+template <> struct Rule<CumsumOp> {
+  static LogicalResult vjp(CumsumOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    if (int64_t dim = scanDim(op); g && dim >= 0)
+      g = cumsum(b, op.getLoc(), g, dim, !op.getReverse());
+    out.push_back(g);
+    return success();
+  }
+  static LogicalResult jvp(CumsumOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    if (int64_t dim = scanDim(op); t && dim >= 0)
+      t = cumsum(b, op.getLoc(), t, dim, op.getReverse());
+    out.push_back(t);
+    return success();
+  }
+};
+
+/// d y_i / d x_k = exp(x_k - y_i) for the k the scan combines into i. The
+/// VJP sums g_i exp(x_k - y_i) over those i in log space, positive and
+/// negative adjoints apart, so that nothing overflows:
+///   exp(rscan(log g+ - y) + x) - exp(rscan(log g- - y) + x).
+/// The JVP is scan(w t) / scan(w), w = exp(x - max x), zero where scan(w)
+/// underflows (eager's 1e-13 cut).
+template <> struct Rule<LogcumsumexpOp> {
+  static LogicalResult vjp(LogcumsumexpOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = adjoints[0];
+    int64_t dim = scanDim(op);
+    if (!g || dim < 0) {
+      out.push_back(g);
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value x = op.getSelf(), y = op.getResult();
+    RankedTensorType t = tensorType(y);
+    double lowest = t.getElementType().isF64()
+                        ? std::numeric_limits<double>::lowest()
+                        : std::numeric_limits<float>::lowest();
+    Value floor = full(b, loc, t, lowest);
+    Value logAbs = LogOp::create(b, loc, AbsOp::create(b, loc, g));
+    auto part = [&](Value selected) {
+      Value logG = WhereOp::create(b, loc, selected, logAbs, floor);
+      Value s = logcumsumexp(b, loc, sub(b, loc, logG, y), dim, !op.getReverse());
+      return ExpOp::create(b, loc, add(b, loc, s, x));
+    };
+    Value positive = part(GtScalarOp::create(b, loc, g, f64Attr(b, 0.0)));
+    Value negative = part(LtScalarOp::create(b, loc, g, f64Attr(b, 0.0)));
+    out.push_back(sub(b, loc, positive, negative));
+    return success();
+  }
+  static LogicalResult jvp(LogcumsumexpOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = tangents[0];
+    int64_t dim = scanDim(op);
+    if (!t || dim < 0) {
+      out.push_back(t);
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value x = op.getSelf();
+    Value m = AmaxOp::create(b, loc, x, b.getDenseI64ArrayAttr({dim}),
+                             /*keepdim=*/true, TypeAttr());
+    Value w = ExpOp::create(b, loc, sub(b, loc, x, m));
+    Value total = cumsum(b, loc, w, dim, op.getReverse());
+    Value weighted = cumsum(b, loc, mul(b, loc, w, t), dim, op.getReverse());
+    // Divide by 1 where the total underflows, so that no NaN appears even
+    // in the branch `where` discards (its derivative would carry it).
+    Value tiny = LtScalarOp::create(b, loc, total, f64Attr(b, 1e-13));
+    Value safe = WhereOp::create(b, loc, tiny, full(b, loc, tensorType(total), 1.0),
+                                 total);
+    out.push_back(WhereOp::create(b, loc, tiny, zerosLike(b, loc, total),
+                                  div(b, loc, weighted, safe)));
+    return success();
+  }
+};
+
+template <typename OpT> struct CumExtremumRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    if (int64_t dim = scanDim(op); g && dim >= 0)
+      g = ScatterAddOp::create(b, op.getLoc(),
+                               zerosLike(b, op.getLoc(), op.getSelf()),
+                               op.getIndices(), g, dim);
+    out.push_back(g);
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    if (int64_t dim = scanDim(op); t && dim >= 0)
+      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
+    out.push_back(t);
+    out.push_back(Value());
+    return success();
+  }
+};
+template <> struct Rule<CummaxOp> : CumExtremumRule<CummaxOp> {};
+template <> struct Rule<CumminOp> : CumExtremumRule<CumminOp> {};
+
+} // namespace mlir::tp::autodiff
+
+void autodiff::attachScanRules(MLIRContext *ctx) {
+  attachRules<CumsumOp, LogcumsumexpOp, CummaxOp, CumminOp>(ctx);
+}
