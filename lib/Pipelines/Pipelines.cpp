@@ -139,8 +139,10 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
   // Math without an LLVM intrinsic becomes libm calls, scalarized with
   // vector.extract/insert when vectorized: before the vector conversion.
-  // log1p has no intrinsic: upstream would compute log(1 + x), which
-  // loses every digit of a small x; libm's log1p is the interpreter's.
+  // log1p and expm1 have no intrinsic: upstream would compute log(1 + x)
+  // and exp(x) - 1, which lose every digit of a small x; libm's functions
+  // are the interpreter's.
+  pm.addPass(createStaxExactMathCalls());
   ConvertMathToLLVMPassOptions mathToLLVM;
   mathToLLVM.approximateLog1p = false;
   pm.addPass(createConvertMathToLLVMPass(mathToLLVM));

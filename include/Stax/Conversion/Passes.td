@@ -406,4 +406,33 @@ def StaxApproximateMath : Pass<"stax-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StaxExactMathCalls : Pass<"stax-exact-math-calls", "ModuleOp"> {
+  let summary = "libm calls for the math ops upstream's LLVM lowering expands inexactly";
+  let description = [{
+    `--convert-math-to-llvm` expands `math.expm1` to `exp(x) - 1`, which
+    loses every digit of a small `x` (`expm1(1e-10)` comes out with a
+    relative error near 1e-7 in f64) and disagrees with the interpreter's
+    `std::expm1`. This pass turns every `math.expm1` (f32 or f64, scalar
+    or vector: vectors are unrolled into one call per lane) into a call of
+    libm's `expm1`/`expm1f` with upstream's `populateMathToLibmConversion
+    Patterns`, leaving every other op to the LLVM lowering. Run it right
+    before `--convert-math-to-llvm`; `--stax-approximate-math` replaces
+    f32 `expm1` before, so it only meets f64 (and f32 when approximate
+    math is off). (`math.log1p` has an option of its own there,
+    `approximate-log1p=false`, which the pipeline sets.)
+
+    ```mlir
+    func.func @f(%x: f64) -> f64 {
+      %0 = math.expm1 %x : f64
+      return %0 : f64
+    }
+    ```
+
+    becomes a `func.call @expm1(%x) : (f64) -> f64` of a declared
+    `func.func private @expm1`.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // STAX_CONVERSION_PASSES_TD

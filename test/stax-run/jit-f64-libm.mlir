@@ -1,6 +1,7 @@
-// f64 log1p compiles to libm's log1p (the interpreter's), not upstream's
-// log(1 + x) expansion, which loses every digit of a small x: bitwise equal
-// to the interpreter, scalar and vectorized; 1e-20 stays 1e-20.
+// f64 log1p and expm1 compile to libm's functions (the interpreter's), not
+// upstream's log(1 + x) and exp(x) - 1 expansions, which lose every digit
+// of a small x: bitwise equal to the interpreter, scalar and vectorized;
+// 1e-20 stays 1e-20.
 // RUN: stax-opt --stax-pipeline %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-IR
 // RUN: stax-run %s --entry=small --print=exact | sed 1d > %t.interp
 // RUN: stax-run %s --entry=small --print=exact --jit | sed 1d > %t.jit
@@ -12,20 +13,27 @@
 // RUN: stax-run %s --entry=random --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.random.scalar
 // RUN: diff %t.random.interp %t.random.scalar
 
-// CHECK-IR: llvm.call @log1p
+// CHECK-IR-DAG: llvm.call @log1p
+// CHECK-IR-DAG: llvm.call @expm1
 // CHECK-IR-NOT: llvm.intr.log(
 
 // CHECK: [0] 9.9999999999999995e-21
 // CHECK: [1] 9.9999999999499986e-12
 // CHECK: [2] 0.69314718055994529
-func.func @small() -> tensor<3xf64> {
+// CHECK: result #1
+// CHECK: [0] 9.9999999999999995e-21
+// CHECK: [1] 1.000000000005e-11
+// CHECK: [2] 1.7182818284590451
+func.func @small() -> (tensor<3xf64>, tensor<3xf64>) {
   %x = tp.constant dense<[1.0e-20, 1.0e-11, 1.0]> : tensor<3xf64>
   %y = tp.log1p %x : tensor<3xf64> -> tensor<3xf64>
-  return %y : tensor<3xf64>
+  %z = tp.expm1 %x : tensor<3xf64> -> tensor<3xf64>
+  return %y, %z : tensor<3xf64>, tensor<3xf64>
 }
 
-func.func @random(%x: tensor<33x17xf64>) -> tensor<33x17xf64> {
+func.func @random(%x: tensor<33x17xf64>) -> (tensor<33x17xf64>, tensor<33x17xf64>) {
   %s = tp.mul.Scalar %x {other = 1.0e-6 : f64} : tensor<33x17xf64> -> tensor<33x17xf64>
   %y = tp.log1p %s : tensor<33x17xf64> -> tensor<33x17xf64>
-  return %y : tensor<33x17xf64>
+  %z = tp.expm1 %s : tensor<33x17xf64> -> tensor<33x17xf64>
+  return %y, %z : tensor<33x17xf64>, tensor<33x17xf64>
 }
