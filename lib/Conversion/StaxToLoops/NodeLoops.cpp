@@ -638,8 +638,10 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
     SmallVector<Value> fixed(outer);
     fixed.append(mid.begin(), mid.end());
     // Tiles store a line per row: not worth aligning.
-    VectorPlan plan{SmallVector<StagedLoad>(staged), prefetched,
-                    nontemporal && !tiles};
+    VectorPlan plan;
+    plan.staged.assign(staged.begin(), staged.end());
+    plan.prefetched = prefetched;
+    plan.nontemporal = nontemporal && !tiles;
     if (options.vectorWidth > 1 &&
         succeeded(vectorizePointwise(
             b, op, fixed, lb, ub, buffers, options.vectorWidth,

@@ -8,6 +8,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -42,8 +44,9 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
 /// Classifies the values of `body` along block argument `lane`; fails on
 /// anything the vector emitter does not handle. Index results (a
 /// scatter's address) are allowed only with `indexResults`.
-FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane,
-                                          bool indexResults = false) {
+FailureOr<DenseMap<Value, Lanes>>
+analyze(Block &body, Value lane, bool indexResults = false,
+        const DenseMap<Operation *, bool> *known = nullptr) {
   DenseMap<Value, Lanes> lanes;
   auto of = [&](Value v) -> Lanes {
     auto it = lanes.find(v);
@@ -75,7 +78,7 @@ FailureOr<DenseMap<Value, Lanes>> analyze(Block &body, Value lane,
     bool varying = llvm::any_of(op.getOperands(), [&](Value v) {
       return of(v).kind != Lanes::Uniform;
     });
-    if (!varying) {
+    if (!varying || (known && known->contains(&op))) {
       if (op.getNumRegions() != 0)
         return failure();
       for (Value r : op.getResults())
@@ -250,6 +253,12 @@ private:
   }
 
   void emitOp(Operation &op) {
+    if (auto known = plan.knownCompares.find(&op);
+        known != plan.knownCompares.end()) {
+      scalar.map(op.getResult(0), arith::ConstantIntOp::create(
+                                      b, op.getLoc(), known->second, 1));
+      return;
+    }
     auto it = op.getNumResults() ? lanes.find(op.getResult(0)) : lanes.end();
     Lanes l = it == lanes.end() ? Lanes{} : it->second;
     if (l.kind != Lanes::Vector) {
@@ -351,8 +360,9 @@ void codegen::stripMine(OpBuilder &b, Location loc, Value lb, Value ub,
 /// The checks every vectorized pointwise node passes: a result contiguous
 /// along the lane (its last loop), at least `width` lanes, no i1 or
 /// unsigned elements (stored widened), and a body `analyze` accepts.
-static FailureOr<DenseMap<Value, Lanes>> analyzePointwise(PointwiseOp op,
-                                                          int64_t width) {
+static FailureOr<DenseMap<Value, Lanes>>
+analyzePointwise(PointwiseOp op, int64_t width,
+                 const DenseMap<Operation *, bool> *known = nullptr) {
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
@@ -360,7 +370,65 @@ static FailureOr<DenseMap<Value, Lanes>> analyzePointwise(PointwiseOp op,
       op.getType().getElementType().isUnsignedInteger())
     return failure();
   Block &body = op.getBody().front();
-  return analyze(body, body.getArguments().back());
+  return analyze(body, body.getArguments().back(), /*indexResults=*/false,
+                 known);
+}
+
+namespace {
+/// A comparison `lane <pred> c` (or `c <pred> lane`) of a body's lane index
+/// with a constant: true exactly for the lane indices in [lo, hi).
+struct LaneCompare {
+  Operation *op;
+  int64_t lo, hi;
+};
+} // namespace
+
+/// The comparisons of the lane index with constants in `op`'s body
+/// (concatenation and padding masks), as the range each one holds on.
+static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
+  Block &body = op.getBody().front();
+  Value lane = body.getArguments().back();
+  constexpr int64_t lowest = std::numeric_limits<int64_t>::min();
+  constexpr int64_t highest = std::numeric_limits<int64_t>::max();
+  SmallVector<LaneCompare> found;
+  for (Operation &inner : body.without_terminator()) {
+    auto cmp = dyn_cast<arith::CmpIOp>(inner);
+    if (!cmp)
+      continue;
+    using P = arith::CmpIPredicate;
+    P pred = cmp.getPredicate();
+    Value other = cmp.getRhs();
+    if (cmp.getLhs() == cmp.getRhs())
+      continue;
+    if (cmp.getRhs() == lane) { // c <pred> lane is lane <swapped pred> c
+      other = cmp.getLhs();
+      switch (pred) {
+      case P::slt: pred = P::sgt; break;
+      case P::sle: pred = P::sge; break;
+      case P::sgt: pred = P::slt; break;
+      case P::sge: pred = P::sle; break;
+      case P::ult: pred = P::ugt; break;
+      case P::ule: pred = P::uge; break;
+      case P::ugt: pred = P::ult; break;
+      case P::uge: pred = P::ule; break;
+      default: break;
+      }
+    } else if (cmp.getLhs() != lane) {
+      continue;
+    }
+    auto c = getConstantIntValue(other);
+    if (!c || *c < 0 || *c == highest)
+      continue;
+    // Lane indices are non-negative, so signed and unsigned agree.
+    switch (pred) {
+    case P::slt: case P::ult: found.push_back({cmp, lowest, *c}); break;
+    case P::sle: case P::ule: found.push_back({cmp, lowest, *c + 1}); break;
+    case P::sgt: case P::ugt: found.push_back({cmp, *c + 1, highest}); break;
+    case P::sge: case P::uge: found.push_back({cmp, *c, highest}); break;
+    default: break;
+    }
+  }
+  return found;
 }
 
 /// The storage address of result element `args` of a node with `layout`
@@ -381,7 +449,7 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                        const DenseMap<Value, Lanes> &lanes, ValueRange args,
                        BufferMap &buffers, int64_t width,
                        function_ref<void(Value, Value)> checkStore,
-                       const VectorPlan &plan = {}, int64_t align = 0) {
+                       const VectorPlan &plan = VectorPlan(), int64_t align = 0) {
   Location loc = op.getLoc();
   VectorBody vb(b, op.getBody().front(), lanes, buffers, width, plan);
   Value v = vb.emit(args)[0];
@@ -439,6 +507,58 @@ static Value alignedStart(OpBuilder &b, PointwiseOp op, ValueRange fixed,
   return arith::MinSIOp::create(b, loc, start, ub);
 }
 
+/// The index-set split of a body with lane comparisons: [lb, ub) is cut at
+/// every comparison's bound, and each piece is strip-mined with the
+/// comparisons replaced by their value there. A concatenation then reads
+/// each operand with plain vector loads over its own columns, instead of
+/// masked loads of every operand everywhere. (Scalar tails and chunk
+/// edges keep the general body.)
+static LogicalResult
+vectorizePieces(OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb,
+                Value ub, BufferMap &buffers, int64_t width,
+                function_ref<void(Value)> scalarTail,
+                function_ref<void(Value, Value)> checkStore,
+                const VectorPlan &plan, ArrayRef<LaneCompare> compares) {
+  Location loc = op.getLoc();
+  constexpr int64_t lowest = std::numeric_limits<int64_t>::min();
+  constexpr int64_t highest = std::numeric_limits<int64_t>::max();
+  SmallVector<int64_t> cuts;
+  for (const LaneCompare &c : compares)
+    for (int64_t bound : {c.lo, c.hi})
+      if (bound != lowest && bound != highest)
+        cuts.push_back(bound);
+  llvm::sort(cuts);
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  // Pieces [cuts[k-1], cuts[k]) clamped to [lb, ub); the first starts at
+  // lb, the last ends at ub.
+  auto clamp = [&](int64_t bound) -> Value {
+    Value c = arith::ConstantIndexOp::create(b, loc, bound);
+    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, c, lb),
+                                  ub);
+  };
+  for (size_t k = 0; k <= cuts.size(); ++k) {
+    int64_t from = k ? cuts[k - 1] : lowest;
+    VectorPlan piece = plan;
+    for (const LaneCompare &c : compares)
+      piece.knownCompares[c.op] = c.lo <= from && from < c.hi;
+    FailureOr<DenseMap<Value, Lanes>> lanes =
+        analyzePointwise(op, width, &piece.knownCompares);
+    if (failed(lanes))
+      return failure();
+    Value start = k ? clamp(cuts[k - 1]) : lb;
+    Value end = k < cuts.size() ? clamp(cuts[k]) : ub;
+    stripMine(
+        b, loc, start, end, width,
+        [&](Value iv) {
+          SmallVector<Value> args(fixed);
+          args.push_back(iv);
+          storeLanes(b, op, *lanes, args, buffers, width, checkStore, piece);
+        },
+        scalarTail);
+  }
+  return success();
+}
+
 LogicalResult
 codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
                             Value lb, Value ub, BufferMap &buffers,
@@ -461,6 +581,11 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
     b.setInsertionPointToStart(prologue.getBody());
     scalarTail(prologue.getInductionVar());
   }
+  SmallVector<LaneCompare> compares = align ? SmallVector<LaneCompare>()
+                                            : laneCompares(op);
+  if (!compares.empty())
+    return vectorizePieces(b, op, fixed, lb, ub, buffers, width, scalarTail,
+                           checkStore, plan, compares);
   stripMine(
       b, loc, start, ub, width,
       [&](Value iv) {

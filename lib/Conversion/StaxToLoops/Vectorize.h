@@ -45,6 +45,11 @@ struct VectorPlan {
   /// Non-temporal vector stores, aligned by a scalar prologue (when the
   /// vector's bytes are a power of two of at least 16), then a fence.
   bool nontemporal = false;
+  /// Comparisons of the lane index with a constant whose value is known
+  /// over the whole loop range being emitted (a piece of an index-set
+  /// split): they become constants, so their masked loads fold to plain
+  /// loads or to nothing.
+  DenseMap<Operation *, bool> knownCompares;
 };
 
 /// True when vectorizePointwise would emit vector code for `op`.
@@ -61,7 +66,7 @@ LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  BufferMap &buffers, int64_t width,
                                  function_ref<void(Value)> scalarTail,
                                  function_ref<void(Value, Value)> checkStore,
-                                 const VectorPlan &plan = {});
+                                 const VectorPlan &plan = VectorPlan());
 
 /// Emits one vector evaluation of pointwise `op` at its loop indices
 /// `args`, the last one lane 0 of `width` consecutive lanes, and stores the

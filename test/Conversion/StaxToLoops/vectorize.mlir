@@ -1,6 +1,7 @@
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 parallel=false" %s | FileCheck %s --check-prefix=CHECK-SCALAR
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1" %s | FileCheck %s --check-prefix=CHECK-NOVEC
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" --canonicalize %s | FileCheck %s --check-prefix=CHECK-PIECES
 
 // With vector-width > 1 the innermost loop of a pointwise node that stores
 // contiguously runs 16 lanes at a time: unit-stride reads are vector.load,
@@ -232,20 +233,44 @@ func.func @kernel_scalar_node(%x: tensor<3x20xf32>, %b: tensor<20xf32>) -> (tens
   return %1, %2 : tensor<3x20xi1>, tensor<3x20xf32>
 }
 
-// Concatenation reads each operand through a load masked to its part:
-// masked vector loads (masked-off lanes read nothing, and are 0 as in the
-// scalar code), combined by a vector select.
-// CHECK-LABEL: func.func @cat_lanes(
+// Concatenation: the masks compare the lane index with the boundary
+// column, so the innermost loop is cut there (an index-set split) and in
+// each piece the masks are constants; after canonicalization each piece
+// is a plain copy of its operand (vector loads and stores, then a scalar
+// tail), and no masked load is left.
+// CHECK-PIECES-LABEL: func.func @cat_lanes(
+// CHECK-PIECES: scf.for %{{.*}} = %c0{{.*}} to %{{.*}} step %c16
+// CHECK-PIECES-NEXT: affine.apply
+// CHECK-PIECES-NEXT: %[[A:.*]] = vector.load %{{.*}} : memref<1480xf32>, vector<16xf32>
+// CHECK-PIECES-NEXT: affine.apply
+// CHECK-PIECES-NEXT: vector.store %[[A]]
+// CHECK-PIECES: scf.for %{{.*}} step %c1
+// CHECK-PIECES: scf.for %{{.*}} step %c16
+// CHECK-PIECES-NEXT: affine.apply
+// CHECK-PIECES-NEXT: %[[B:.*]] = vector.load %{{.*}} : memref<1665xf32>, vector<16xf32>
+// CHECK-PIECES-NEXT: affine.apply
+// CHECK-PIECES-NEXT: vector.store %[[B]]
+// CHECK-PIECES-NOT: maskedload
+// CHECK-PIECES-LABEL: func.func @cat_sum(
+func.func @cat_lanes(%x: tensor<37x40xf32>, %y: tensor<37x45xf32>) -> tensor<37x85xf32> {
+  %0 = tp.cat %x, %y {dim = 1 : i64} : (tensor<37x40xf32>, tensor<37x45xf32>) -> tensor<37x85xf32>
+  return %0 : tensor<37x85xf32>
+}
+
+// A reduction is not split: it reads each operand through a load masked
+// to its part, masked vector loads (masked-off lanes read nothing, and are
+// 0 as in the scalar code), combined by a vector select.
+// CHECK-LABEL: func.func @cat_sum(
 // CHECK: scf.for %{{.*}} step %c16
 // CHECK: %[[M1:.*]] = arith.cmpi sge, %{{.*}} : vector<16xindex>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[M1]], %{{.*}} : memref<1665xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK: %[[M0:.*]] = arith.cmpi slt, %{{.*}} : vector<16xindex>
 // CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[M0]], %{{.*}} : memref<185xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
 // CHECK: arith.select %[[M0]], %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK: vector.store
-func.func @cat_lanes(%x: tensor<37x5xf32>, %y: tensor<37x45xf32>) -> tensor<37x50xf32> {
+func.func @cat_sum(%x: tensor<37x5xf32>, %y: tensor<37x45xf32>) -> tensor<37xf32> {
   %0 = tp.cat %x, %y {dim = 1 : i64} : (tensor<37x5xf32>, tensor<37x45xf32>) -> tensor<37x50xf32>
-  return %0 : tensor<37x50xf32>
+  %1 = tp.sum %0 {dims = array<i64: 1>} : tensor<37x50xf32> -> tensor<37xf32>
+  return %1 : tensor<37xf32>
 }
 
 // A full sum of a permuted tensor: the split merges the two leading
