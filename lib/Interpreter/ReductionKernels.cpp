@@ -1,7 +1,7 @@
 //===- ReductionKernels.cpp - reductions of the reference interpreter -----===//
 //
 // sum, prod, mean, amax, amin, logsumexp, any, all, var, max.dim, min.dim,
-// argmax, argmin, and sort. Every reduction combines the elements of a group
+// argmax, argmin, sort and topk. Every reduction combines the elements of a group
 // in lexicographic order of the reduced indices (reductionGroups), starting
 // from the identity; floating values accumulate in accumulationType(result
 // type) with one rounding per primitive, integers in int64.
@@ -233,61 +233,43 @@ FailureOr<Tensor> argExtreme(OpT op, Inputs in, const KernelContext &ctx,
   return out;
 }
 
-/// Sorts the slice of `x` at `base` (`len` elements `inner` apart) into
-/// `values` and `indices`, comparing keys of type T (double for floats).
+/// Sorts the slice of `x` at `base` (`len` elements `inner` apart) and
+/// writes its first `k` elements to `values` and their positions to
+/// `indices` at `outBase` (`inner` apart), comparing keys of type T (double
+/// for floats); k < len takes a partial sort.
 template <typename T>
 void sortSlice(const Tensor &x, int64_t base, int64_t len, int64_t inner,
-               bool descending, Tensor &values, Tensor &indices) {
+               int64_t k, bool descending, Tensor &values, Tensor &indices,
+               int64_t outBase) {
   std::vector<T> keys(len);
-  for (int64_t k = 0; k < len; ++k) {
+  for (int64_t j = 0; j < len; ++j) {
     if constexpr (std::is_floating_point_v<T>)
-      keys[k] = x.getF(base + k * inner);
+      keys[j] = x.getF(base + j * inner);
     else
-      keys[k] = x.getI(base + k * inner);
+      keys[j] = x.getI(base + j * inner);
   }
   std::vector<int64_t> perm(len);
-  sortPermutation(keys.data(), len, descending, perm.data());
-  for (int64_t k = 0; k < len; ++k) {
-    int64_t from = base + perm[k] * inner, to = base + k * inner;
+  if (k < len)
+    partialSortPermutation(keys.data(), len, k, descending, perm.data());
+  else
+    sortPermutation(keys.data(), len, descending, perm.data());
+  for (int64_t j = 0; j < k; ++j) {
+    int64_t from = base + perm[j] * inner, to = outBase + j * inner;
     if (values.isFloat())
       values.setF(to, x.getF(from));
     else
       values.setI(to, x.getI(from));
-    indices.setI(to, perm[k]);
+    indices.setI(to, perm[j]);
   }
 }
 
-/// sort: a stable sort of every slice along `dim` (SortOrder.h).
-LogicalResult sort(tp::SortOp op, Inputs in, SmallVectorImpl<Tensor> &out,
-                   const KernelContext &ctx) {
-  const Tensor &x = *in[0];
-  Tensor values = ctx.result(op, 0);
-  Tensor indices = ctx.result(op, 1);
-  // A 0-d tensor is one slice of one element.
-  int64_t dim =
-      x.rank() ? *tp::normalizeDim(static_cast<int64_t>(op.getDim()), x.rank())
-               : 0;
-  int64_t outer = 1, len = 1, inner = 1;
-  for (int64_t d = 0; d < x.rank(); ++d)
-    (d < dim ? outer : d == dim ? len : inner) *= x.dim(d);
-  bool descending = op.getDescending();
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i = 0; i < inner; ++i) {
-      int64_t base = o * len * inner + i;
-      if (x.isFloat())
-        sortSlice<double>(x, base, len, inner, descending, values, indices);
-      else
-        sortSlice<int64_t>(x, base, len, inner, descending, values, indices);
-    }
-  out.push_back(std::move(values));
-  out.push_back(std::move(indices));
-  return success();
-}
-
-/// topk: the first k of each slice's stable sort (SortOrder.h), found by a
-/// partial sort. A 0-d tensor is its own result.
-LogicalResult topk(tp::TopkOp op, Inputs in, SmallVectorImpl<Tensor> &out,
-                   const KernelContext &ctx) {
+/// The first k of the stable sort of every slice along `dim` (SortOrder.h):
+/// tp.sort (k = the dim's size) and tp.topk. A 0-d tensor is one slice of
+/// one element, which it keeps whatever k.
+template <typename OpT>
+LogicalResult sortedPrefix(OpT op, Inputs in, SmallVectorImpl<Tensor> &out,
+                           const KernelContext &ctx,
+                           std::optional<int64_t> keep, bool descending) {
   const Tensor &x = *in[0];
   Tensor values = ctx.result(op, 0);
   Tensor indices = ctx.result(op, 1);
@@ -297,34 +279,16 @@ LogicalResult topk(tp::TopkOp op, Inputs in, SmallVectorImpl<Tensor> &out,
   int64_t outer = 1, len = 1, inner = 1;
   for (int64_t d = 0; d < x.rank(); ++d)
     (d < dim ? outer : d == dim ? len : inner) *= x.dim(d);
-  // A 0-d self with k = 0 still has its one element as the result.
-  int64_t k = x.rank() ? static_cast<int64_t>(op.getK()) : 1;
-  bool descending = op.getLargest();
-  std::vector<int64_t> perm(len);
-  auto select = [&](auto keys, int64_t o, int64_t i) {
-    int64_t base = o * len * inner + i, outBase = o * k * inner + i;
-    for (int64_t j = 0; j < len; ++j) {
-      if constexpr (std::is_floating_point_v<typename decltype(keys)::value_type>)
-        keys[j] = x.getF(base + j * inner);
-      else
-        keys[j] = x.getI(base + j * inner);
-    }
-    partialSortPermutation(keys.data(), len, k, descending, perm.data());
-    for (int64_t j = 0; j < k; ++j) {
-      int64_t from = base + perm[j] * inner, to = outBase + j * inner;
-      if (values.isFloat())
-        values.setF(to, x.getF(from));
-      else
-        values.setI(to, x.getI(from));
-      indices.setI(to, perm[j]);
-    }
-  };
+  int64_t k = keep && x.rank() ? *keep : len;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
+      int64_t base = o * len * inner + i, outBase = o * k * inner + i;
       if (x.isFloat())
-        select(std::vector<double>(len), o, i);
+        sortSlice<double>(x, base, len, inner, k, descending, values, indices,
+                          outBase);
       else
-        select(std::vector<int64_t>(len), o, i);
+        sortSlice<int64_t>(x, base, len, inner, k, descending, values,
+                           indices, outBase);
     }
   out.push_back(std::move(values));
   out.push_back(std::move(indices));
@@ -425,6 +389,15 @@ void stax::detail::registerReductionKernels(KernelRegistry &registry) {
   registry.add<ArgminOp>([](ArgminOp op, Inputs in, const KernelContext &ctx) {
     return argExtreme(op, in, ctx, /*isMax=*/false);
   });
-  registry.addMulti<SortOp>(sort);
-  registry.addMulti<TopkOp>(topk);
+  registry.addMulti<SortOp>([](SortOp op, Inputs in,
+                               SmallVectorImpl<Tensor> &out,
+                               const KernelContext &ctx) {
+    return sortedPrefix(op, in, out, ctx, std::nullopt, op.getDescending());
+  });
+  registry.addMulti<TopkOp>([](TopkOp op, Inputs in,
+                               SmallVectorImpl<Tensor> &out,
+                               const KernelContext &ctx) {
+    return sortedPrefix(op, in, out, ctx, static_cast<int64_t>(op.getK()),
+                        op.getLargest());
+  });
 }

@@ -319,65 +319,13 @@ template <typename OpT> struct ValueIndexRule {
 template <> struct Rule<MaxDimOp> : ValueIndexRule<MaxDimOp> {};
 template <> struct Rule<MinDimOp> : ValueIndexRule<MinDimOp> {};
 
-/// sort: the values are self permuted along dim, so the values' adjoint is
-/// scattered back to the returned indices (each position is written once:
-/// eager's value_selecting_reduction_backward), and the tangent is gathered
-/// from them. A 0-d self is its own sort. The indices carry no derivative.
-template <> struct Rule<SortOp> {
-  static LogicalResult vjp(SortOp op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
-    if (int64_t dim = sortedDim(op); g && dim >= 0)
-      g = ScatterOp::create(b, op.getLoc(),
-                            zerosLike(b, op.getLoc(), op.getSelf()),
-                            op.getIndices(), g, dim);
-    out.push_back(g);
-    return success();
-  }
-  static LogicalResult jvp(SortOp op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
-    if (int64_t dim = sortedDim(op); t && dim >= 0)
-      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
-    out.push_back(t);
-    out.push_back(Value());
-    return success();
-  }
-  /// The normalized dim, or -1 for a 0-d self (which is its own sort).
-  static int64_t sortedDim(SortOp op) {
-    int64_t rank = tensorType(op.getSelf()).getRank();
-    return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
-  }
-};
-
-/// topk: the values are elements of self at distinct positions along dim,
-/// so, as for sort, the adjoint is scattered back to the indices and the
-/// tangent gathered from them. A 0-d self is its own result.
-template <> struct Rule<TopkOp> {
-  static LogicalResult vjp(TopkOp op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
-    if (int64_t dim = selectedDim(op); g && dim >= 0)
-      g = ScatterOp::create(b, op.getLoc(),
-                            zerosLike(b, op.getLoc(), op.getSelf()),
-                            op.getIndices(), g, dim);
-    out.push_back(g);
-    return success();
-  }
-  static LogicalResult jvp(TopkOp op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
-    if (int64_t dim = selectedDim(op); t && dim >= 0)
-      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
-    out.push_back(t);
-    out.push_back(Value());
-    return success();
-  }
-  static int64_t selectedDim(TopkOp op) {
-    int64_t rank = tensorType(op.getSelf()).getRank();
-    return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
-  }
-};
+/// sort and topk: the values are elements of self at distinct positions
+/// along dim, so the values' adjoint is scattered back to the returned
+/// indices (each position is written once: eager's
+/// value_selecting_reduction_backward), and the tangent is gathered from
+/// them. A 0-d self is its own result. The indices carry no derivative.
+template <> struct Rule<SortOp> : TakenAlongDimRule<SortOp, ScatterOp> {};
+template <> struct Rule<TopkOp> : TakenAlongDimRule<TopkOp, ScatterOp> {};
 } // namespace mlir::tp::autodiff
 
 void autodiff::attachReductionRules(MLIRContext *ctx) {

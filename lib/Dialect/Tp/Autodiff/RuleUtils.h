@@ -15,6 +15,7 @@
 #define STAX_LIB_DIALECT_TP_AUTODIFF_RULEUTILS_H
 
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "Stax/Dialect/Tp/IR/TypeInference.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -135,6 +136,42 @@ template <typename OpT, typename PartialT> struct UnaryPartialRule {
     Value d = PartialT::get(op, b);
     t = castTo(b, loc, t, tensorType(op->getResult(0)).getElementType());
     out.push_back(mul(b, loc, t, d));
+    return success();
+  }
+};
+
+/// The normalized `dim` attribute of an op with a `self` operand, or -1
+/// for a 0-d self.
+template <typename OpT> int64_t normalizedDimOf(OpT op) {
+  int64_t rank = tensorType(op.getSelf()).getRank();
+  return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
+}
+
+/// The rule of an op whose first result holds elements of `self` taken
+/// along `dim` at the positions of its `indices` result (sort, topk,
+/// cummax): the VJP puts the adjoint back at those positions in zeros
+/// (ScatterT: tp.scatter when each position is taken once, tp.scatter_add
+/// when it may be taken again), the JVP gathers the tangent from them. A
+/// 0-d self is its own result; integer values and the indices carry no
+/// derivative.
+template <typename OpT, typename ScatterT> struct TakenAlongDimRule {
+  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    if (int64_t dim = normalizedDimOf(op); g && dim >= 0)
+      g = ScatterT::create(b, op.getLoc(),
+                           zerosLike(b, op.getLoc(), op.getSelf()),
+                           op.getIndices(), g, dim);
+    out.push_back(g);
+    return success();
+  }
+  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    if (int64_t dim = normalizedDimOf(op); t && dim >= 0)
+      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
+    out.push_back(t);
+    out.push_back(Value());
     return success();
   }
 };

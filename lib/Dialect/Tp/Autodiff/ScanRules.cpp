@@ -20,13 +20,6 @@ using namespace mlir::tp::autodiff;
 
 namespace {
 
-/// The normalized scan dim of `op`, or -1 for a 0-d self (a scan of one
-/// element is the identity).
-template <typename OpT> int64_t scanDim(OpT op) {
-  int64_t rank = tensorType(op.getSelf()).getRank();
-  return rank ? *normalizeDim(static_cast<int64_t>(op.getDim()), rank) : -1;
-}
-
 Value cumsum(OpBuilder &b, Location loc, Value x, int64_t dim, bool reverse) {
   return CumsumOp::create(b, loc, x, b.getI64IntegerAttr(dim),
                           b.getBoolAttr(reverse));
@@ -46,7 +39,7 @@ template <> struct Rule<CumsumOp> {
   static LogicalResult vjp(CumsumOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
     Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
-    if (int64_t dim = scanDim(op); g && dim >= 0)
+    if (int64_t dim = normalizedDimOf(op); g && dim >= 0)
       g = cumsum(b, op.getLoc(), g, dim, !op.getReverse());
     out.push_back(g);
     return success();
@@ -54,7 +47,7 @@ template <> struct Rule<CumsumOp> {
   static LogicalResult jvp(CumsumOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
     Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
-    if (int64_t dim = scanDim(op); t && dim >= 0)
+    if (int64_t dim = normalizedDimOf(op); t && dim >= 0)
       t = cumsum(b, op.getLoc(), t, dim, op.getReverse());
     out.push_back(t);
     return success();
@@ -71,7 +64,7 @@ template <> struct Rule<LogcumsumexpOp> {
   static LogicalResult vjp(LogcumsumexpOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
     Value g = adjoints[0];
-    int64_t dim = scanDim(op);
+    int64_t dim = normalizedDimOf(op);
     if (!g || dim < 0) {
       out.push_back(g);
       return success();
@@ -97,7 +90,7 @@ template <> struct Rule<LogcumsumexpOp> {
   static LogicalResult jvp(LogcumsumexpOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
     Value t = tangents[0];
-    int64_t dim = scanDim(op);
+    int64_t dim = normalizedDimOf(op);
     if (!t || dim < 0) {
       out.push_back(t);
       return success();
@@ -120,29 +113,10 @@ template <> struct Rule<LogcumsumexpOp> {
   }
 };
 
-template <typename OpT> struct CumExtremumRule {
-  static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
-                           SmallVectorImpl<Value> &out) {
-    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
-    if (int64_t dim = scanDim(op); g && dim >= 0)
-      g = ScatterAddOp::create(b, op.getLoc(),
-                               zerosLike(b, op.getLoc(), op.getSelf()),
-                               op.getIndices(), g, dim);
-    out.push_back(g);
-    return success();
-  }
-  static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,
-                           SmallVectorImpl<Value> &out) {
-    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
-    if (int64_t dim = scanDim(op); t && dim >= 0)
-      t = GatherOp::create(b, op.getLoc(), t, op.getIndices(), dim);
-    out.push_back(t);
-    out.push_back(Value());
-    return success();
-  }
-};
-template <> struct Rule<CummaxOp> : CumExtremumRule<CummaxOp> {};
-template <> struct Rule<CumminOp> : CumExtremumRule<CumminOp> {};
+/// cummax/cummin: a position may be taken at many steps, so the adjoint is
+/// added there (eager's cummaxmin_backward).
+template <> struct Rule<CummaxOp> : TakenAlongDimRule<CummaxOp, ScatterAddOp> {};
+template <> struct Rule<CumminOp> : TakenAlongDimRule<CumminOp, ScatterAddOp> {};
 
 } // namespace mlir::tp::autodiff
 

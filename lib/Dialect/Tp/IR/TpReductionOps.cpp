@@ -81,22 +81,33 @@ LogicalResult MinDimOp::inferReturnTypes(MLIRContext *, Loc loc,
 // Sorting
 //===----------------------------------------------------------------------===//
 
-/// values: self's type; indices: int64 of self's shape. The dim is only
-/// checked (every consumer normalizes it with normalizeDim).
-LogicalResult SortOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  StringRef op = getOperationName();
-  auto t = tensorOf(loc, op, adaptor.getSelf(), "self");
+/// The operand of a sort-like op (integers or floats) and its normalized
+/// dim (0 for a 0-d self).
+static FailureOr<std::pair<RankedTensorType, int64_t>>
+sortedOperand(Loc loc, StringRef op, Value self, int64_t dim) {
+  auto t = tensorOf(loc, op, self, "self");
   if (failed(t))
     return failure();
   if (!t->getElementType().isIntOrFloat())
     return emitInferError(loc, op,
                           "expects integer or floating-point elements");
-  if (failed(dimOf(loc, op, static_cast<int64_t>(adaptor.getDim()),
-                   t->getRank())))
+  auto d = dimOf(loc, op, dim, t->getRank());
+  if (failed(d))
     return failure();
-  types.push_back(*t);
-  return push(types, t->getShape(), i64Type(t->getContext()));
+  return std::make_pair(*t, *d);
+}
+
+/// values: self's type; indices: int64 of self's shape. The dim is only
+/// checked (every consumer normalizes it with normalizeDim).
+LogicalResult SortOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  auto self = sortedOperand(loc, getOperationName(), adaptor.getSelf(),
+                            static_cast<int64_t>(adaptor.getDim()));
+  if (failed(self))
+    return failure();
+  RankedTensorType t = self->first;
+  types.push_back(t);
+  return push(types, t.getShape(), i64Type(t.getContext()));
 }
 
 /// values and indices: self's shape with `dim` of size k (0 <= k <= its
@@ -104,27 +115,22 @@ LogicalResult SortOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 LogicalResult TopkOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   StringRef op = getOperationName();
-  auto t = tensorOf(loc, op, adaptor.getSelf(), "self");
-  if (failed(t))
+  auto self = sortedOperand(loc, op, adaptor.getSelf(),
+                            static_cast<int64_t>(adaptor.getDim()));
+  if (failed(self))
     return failure();
-  if (!t->getElementType().isIntOrFloat())
-    return emitInferError(loc, op,
-                          "expects integer or floating-point elements");
-  auto dim = dimOf(loc, op, static_cast<int64_t>(adaptor.getDim()),
-                   t->getRank());
-  if (failed(dim))
-    return failure();
+  auto [t, dim] = *self;
   int64_t k = static_cast<int64_t>(adaptor.getK());
-  int64_t size = t->getRank() ? t->getDimSize(*dim) : 1;
+  int64_t size = t.getRank() ? t.getDimSize(dim) : 1;
   if (k < 0 || k > size)
     return emitInferError(loc, op,
                           "k " + Twine(k) + " is out of range for a dim of size " +
                               Twine(size));
-  SmallVector<int64_t> shape(t->getShape());
-  if (t->getRank())
-    shape[*dim] = k;
-  (void)push(types, shape, t->getElementType());
-  return push(types, shape, i64Type(t->getContext()));
+  SmallVector<int64_t> shape(t.getShape());
+  if (t.getRank())
+    shape[dim] = k;
+  (void)push(types, shape, t.getElementType());
+  return push(types, shape, i64Type(t.getContext()));
 }
 
 //===----------------------------------------------------------------------===//
