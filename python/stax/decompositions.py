@@ -365,8 +365,11 @@ def _cum_dtype(x, dtype):
 
 
 def _cumsum(x, dim, dtype=None):
-    """tp.cumsum of x converted as eager converts it (CONDITIONAL below)."""
-    return torch.cumsum(_cum_dtype(x, dtype), dim)
+    """tp.cumsum of x converted as eager converts it (CONDITIONAL below).
+    The result type is passed on: an int32 operand without it would be
+    widened to int64 once more."""
+    t = _cum_result_dtype(x, dtype)
+    return torch.cumsum(x.to(t), dim, dtype=t)
 
 
 @_register(aten.cumprod.default)

@@ -289,7 +289,9 @@ def test_scans_are_linear_and_equal_eager():
     def f(x, n):
         return (x.cumsum(1), x.logcumsumexp(2), *x.cummax(0), *x.cummin(1),
                 n.cumsum(2), (x > 0).cumsum(1), *n.cummax(1),
-                x.reshape(-1).cumsum(0), x.flip(1).cumsum(1, dtype=torch.float64))
+                x.reshape(-1).cumsum(0), x.flip(1).cumsum(1, dtype=torch.float64),
+                # An explicit integer dtype is kept (not widened again).
+                (x > 0).cumsum(2, dtype=torch.int32), n.cumsum(0, dtype=torch.int32))
 
     got, want = stax.compile(f)(x, n), f(x, n)
     assert len(got) == len(want)
