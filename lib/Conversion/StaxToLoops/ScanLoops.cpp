@@ -321,13 +321,15 @@ LogicalResult codegen::emitScan(OpBuilder &b, Operation *op,
       return;
     int64_t count = p.outer * perOuter;
     forEachGroup(b, loc, count, worthThreads && count > 1, [&](Value s) {
+      // One op per statement: the order in which a call's arguments are
+      // evaluated (and so the IR's op order) differs between compilers.
       Value per = arith::ConstantIndexOp::create(b, loc, perOuter);
       Value o = arith::DivUIOp::create(b, loc, s, per);
-      Value i = arith::AddIOp::create(
-          b, loc, arith::ConstantIndexOp::create(b, loc, firstInner),
-          arith::MulIOp::create(
-              b, loc, arith::RemUIOp::create(b, loc, s, per),
-              arith::ConstantIndexOp::create(b, loc, width)));
+      Value first = arith::ConstantIndexOp::create(b, loc, firstInner);
+      Value stride = arith::ConstantIndexOp::create(b, loc, width);
+      Value group = arith::RemUIOp::create(b, loc, s, per);
+      Value offset = arith::MulIOp::create(b, loc, group, stride);
+      Value i = arith::AddIOp::create(b, loc, first, offset);
       emitSlices(o, i, width);
     });
   };

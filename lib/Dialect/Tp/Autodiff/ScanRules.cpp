@@ -105,10 +105,13 @@ template <> struct Rule<LogcumsumexpOp> {
     // Divide by 1 where the total underflows, so that no NaN appears even
     // in the branch `where` discards (its derivative would carry it).
     Value tiny = LtScalarOp::create(b, loc, total, f64Attr(b, 1e-13));
-    Value safe = WhereOp::create(b, loc, tiny, full(b, loc, tensorType(total), 1.0),
-                                 total);
-    out.push_back(WhereOp::create(b, loc, tiny, zerosLike(b, loc, total),
-                                  div(b, loc, weighted, safe)));
+    Value one = full(b, loc, tensorType(total), 1.0);
+    Value safe = WhereOp::create(b, loc, tiny, one, total);
+    // One op per statement: argument evaluation order differs between
+    // compilers, and so would the op order.
+    Value zero = zerosLike(b, loc, total);
+    Value ratio = div(b, loc, weighted, safe);
+    out.push_back(WhereOp::create(b, loc, tiny, zero, ratio));
     return success();
   }
 };
