@@ -29,6 +29,16 @@ SmallVector<bool> reducedDims(ArrayRef<int64_t> dims, int64_t rank) {
   return mask;
 }
 
+/// A 0-d operand as a one-element vector. PyTorch reduces a 0-d tensor
+/// over "dim 0" (or all dims) as over one element, starting from the
+/// identity (sum(-0.) is +0.); the result stays 0-d whatever `keepdim`
+/// says, which reducing the vector's only dim without keepdim gives.
+NodePtr asOneElement(const NodePtr &x) {
+  auto type = RankedTensorType::get({1}, x->type.getElementType());
+  return std::make_shared<ViewNode>(
+      type, x, [](ArrayRef<AffineExpr>) { return SmallVector<AffineExpr>{}; });
+}
+
 /// Builds the reduction of `input` over `mask`; `value` turns the loaded
 /// element into the value to combine.
 ValueRange reduce(RuleContext &ctx, const NodePtr &input, ArrayRef<bool> mask,
@@ -66,9 +76,12 @@ Result reduceLike(RuleContext &ctx, ReductionKind kind) {
   auto op = cast<OpT>(ctx.op);
   auto rt = cast<RankedTensorType>(op.getType());
   Type elt = rt.getElementType();
-  const NodePtr &x = ctx.operands[0];
-  if (x->type.getRank() == 0)
-    return failure();
+  NodePtr x = ctx.operands[0];
+  bool keepdim = op.getKeepdim();
+  if (x->type.getRank() == 0) {
+    x = asOneElement(x);
+    keepdim = false;
+  }
   SmallVector<bool> mask = reducedDims(op.getDims(), x->type.getRank());
   // Floats: load as the result type, combine in its computation type.
   // Integers and bools: combine in the result type (i64 for sum/prod). The
@@ -79,7 +92,7 @@ Result reduceLike(RuleContext &ctx, ReductionKind kind) {
     kind = ReductionKind::Any;
   if (elt.isInteger(1) && kind == ReductionKind::Min)
     kind = ReductionKind::All;
-  Value r = reduce(ctx, x, mask, op.getKeepdim(), rt, kind,
+  Value r = reduce(ctx, x, mask, keepdim, rt, kind,
                    [=](BodyBuilder &bb, Value v) {
                      return bb.convert(bb.convert(v, elt), combine);
                    })[0];
@@ -96,23 +109,34 @@ template <typename OpT>
 Result argReduce(RuleContext &ctx, ReductionKind kind) {
   auto op = cast<OpT>(ctx.op);
   auto rt = cast<RankedTensorType>(op.getType());
-  const NodePtr &x = ctx.operands[0];
-  int64_t rank = x->type.getRank();
-  if (rank == 0)
-    return failure();
-  SmallVector<bool> mask(rank, true);
+  NodePtr x = ctx.operands[0];
   bool keepdim = op.getKeepdim();
+  if (x->type.getRank() == 0) {
+    x = asOneElement(x);
+    keepdim = false;
+  }
+  int64_t rank = x->type.getRank();
+  SmallVector<bool> mask(rank, true);
+  // Without `dim` the position is the flat index over all dims; `keepdim`
+  // then only reshapes that one value to all-ones dims.
+  bool flatKept = !op.getDim() && keepdim;
   if (auto d = op.getDim()) {
     mask.assign(rank, false);
     mask[*tp::normalizeDim(static_cast<int64_t>(*d), rank)] = true;
-  } else if (keepdim) {
-    return failure(); // all dims reduced, kept as size 1: stays
   }
   if (!rt.getElementType().isInteger(64))
     return failure();
+  auto reducedType =
+      flatKept ? RankedTensorType::get({}, rt.getElementType()) : rt;
   // The kernel compares the stored values themselves.
-  Value r = reduce(ctx, x, mask, keepdim, rt, kind, comparable)[0];
-  return SmallVector<NodePtr>{RuleContext::rowMajorBuffer(r)};
+  Value r = reduce(ctx, x, mask, keepdim && !flatKept, reducedType, kind,
+                   comparable)[0];
+  NodePtr position = RuleContext::rowMajorBuffer(r);
+  if (!flatKept)
+    return SmallVector<NodePtr>{position};
+  return SmallVector<NodePtr>{std::make_shared<ViewNode>(
+      rt, position,
+      [](ArrayRef<AffineExpr>) { return SmallVector<AffineExpr>{}; })};
 }
 
 /// max.dim / min.dim: the position of the first extreme (an argmax/argmin
@@ -121,15 +145,19 @@ Result argReduce(RuleContext &ctx, ReductionKind kind) {
 template <typename OpT>
 Result valueAndIndex(RuleContext &ctx, ReductionKind kind) {
   auto op = cast<OpT>(ctx.op);
-  const NodePtr &x = ctx.operands[0];
+  NodePtr x = ctx.operands[0];
+  bool keepdim = op.getKeepdim();
+  if (x->type.getRank() == 0) {
+    x = asOneElement(x);
+    keepdim = false;
+  }
   int64_t rank = x->type.getRank();
   auto indicesType = ctx.resultType(1);
-  if (rank == 0 || !indicesType.getElementType().isInteger(64))
+  if (!indicesType.getElementType().isInteger(64))
     return failure();
   int64_t d = *tp::normalizeDim(static_cast<int64_t>(op.getDim()), rank);
   SmallVector<bool> mask(rank, false);
   mask[d] = true;
-  bool keepdim = op.getKeepdim();
   Value positions =
       reduce(ctx, x, mask, keepdim, indicesType, kind, comparable)[0];
   NodePtr index = RuleContext::rowMajorBuffer(positions);
