@@ -732,10 +732,14 @@ LogicalResult FunctionConversion::run() {
     storage[old] = arg;
 
   Location loc = fn.getLoc();
+  // Every intermediate is a view of the arena, even an empty one (then
+  // the arena has no bytes of its own: one alignment unit stands in).
   Value arena;
-  if (arenaBytes > 0)
+  if (llvm::any_of(buffers, [](const Buffer &buf) { return buf.output < 0; }))
     arena = memref::AllocOp::create(
-        b, loc, MemRefType::get({arenaBytes}, b.getI8Type()),
+        b, loc,
+        MemRefType::get({std::max<int64_t>(arenaBytes, kArenaAlignment)},
+                        b.getI8Type()),
         b.getI64IntegerAttr(kArenaAlignment));
   for (Buffer &buf : buffers) {
     auto type =
