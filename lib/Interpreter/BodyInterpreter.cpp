@@ -436,6 +436,7 @@ FailureOr<Step> BodyCompiler::compileArith(Operation &op) {
       .Case([&](arith::MaxUIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type t) { return ok(asUnsigned(a, t) >= asUnsigned(b, t) ? a : b); }); })
       .Case([&](arith::MinUIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type t) { return ok(asUnsigned(a, t) <= asUnsigned(b, t) ? a : b); }); })
       .Case([&](arith::ShLIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(b >= 64 || b < 0 ? 0 : static_cast<int64_t>(uint64_t(a) << b)); }); })
+      .Case([&](arith::ShRUIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type t) { unsigned w = t.isIndex() ? 64 : t.getIntOrFloatBitWidth(); return ok(b >= w || b < 0 ? 0 : static_cast<int64_t>(asUnsigned(a, t) >> b)); }); })
       .Case([&](arith::ShRSIOp) { return intBinary(op, [=](int64_t a, int64_t b, Type) { return ok(b >= 64 || b < 0 ? (a < 0 ? -1 : 0) : a >> b); }); })
       .Case([&](arith::CmpFOp c) -> FailureOr<Step> {
         unsigned a = slotOf(c.getLhs()), b = slotOf(c.getRhs()), r = define(c.getResult());

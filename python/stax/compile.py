@@ -126,6 +126,23 @@ def _copy_back_indices(module_text: str) -> List[int]:
     return [int(k) for k in re.findall(r"tp\.copy_back = (\d+)", header)]
 
 
+def _has_rng_state(module_text: str) -> bool:
+    """Whether @forward takes the RNG state of the random ops."""
+    header = next(line for line in module_text.splitlines()
+                  if "func.func" in line and "@forward(" in line)
+    return "tp.rng_state" in header
+
+
+def _rng_state(inputs) -> torch.Tensor:
+    """A fresh RNG state [seed, 0] for one call: the seed is drawn from
+    PyTorch's default generator, so torch.manual_seed makes compiled random
+    ops reproducible (their stream is Stax's Philox one, not PyTorch's).
+    The backward recomputes or saves the forward's draws from this state."""
+    device = inputs[0].device if inputs else torch.device("cpu")
+    seed = torch.empty((), dtype=torch.int64).random_()
+    return torch.stack([seed, torch.zeros((), dtype=torch.int64)]).to(device)
+
+
 def _write_back(plan, inputs, outs) -> None:
     """Copies the new values of written inputs into them."""
     if not plan.copy_back:
@@ -163,6 +180,10 @@ class _Plan:
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
         self.copy_back = _copy_back_indices(text)
+        # Random ops (dropout, rand, bernoulli) read a trailing RNG state
+        # argument [seed, offset] (TpRandomOps.td): each call draws a fresh
+        # seed from PyTorch's default generator (_rng_state).
+        self.random = _has_rng_state(text)
         self.grad = grad
         if not grad:
             self.fw = owner._compile(text, "forward")
@@ -335,11 +356,17 @@ class CompiledFunction:
                            for t in inputs))
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._build(flat_fn, inputs, grad)
+            # Tracing runs the random ops eagerly: it must not advance the
+            # generator the calls draw their seeds from (a first call would
+            # then draw differently from later ones under the same seed).
+            with torch.random.fork_rng(devices=[]):
+                plan = self._build(flat_fn, inputs, grad)
             self._plans[key] = plan
             self._count += 1
         if callable(plan) and not isinstance(plan, _Plan):
             return plan(*inputs)
+        if plan.random:
+            inputs = inputs + [_rng_state(inputs)]
         if plan.grad:
             outs = _CompiledRegion.apply(plan, *inputs)
         else:

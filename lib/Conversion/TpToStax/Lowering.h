@@ -183,6 +183,7 @@ void registerPointwiseRules(RuleTable &rules);
 void registerReductionRules(RuleTable &rules);
 void registerViewRules(RuleTable &rules);
 void registerIndirectRules(RuleTable &rules);
+void registerRandomRules(RuleTable &rules);
 
 /// The element of `node` broadcast (numpy rules) to an output index.
 llvm::SmallVector<AffineExpr> broadcastIndex(llvm::ArrayRef<int64_t> inShape,

@@ -38,6 +38,7 @@ const RuleTable &rules() {
     registerReductionRules(t);
     registerViewRules(t);
     registerIndirectRules(t);
+    registerRandomRules(t);
     return t;
   }();
   return table;
