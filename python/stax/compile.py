@@ -185,6 +185,7 @@ class _Plan:
         # seed from PyTorch's default generator (_rng_state).
         self.random = _has_rng_state(text)
         self.grad = grad
+        self.constant = False
         if not grad:
             self.fw = owner._compile(text, "forward")
             return
@@ -193,9 +194,22 @@ class _Plan:
             dot_path = os.path.join(tmp, "mincut.dot")
             budget = (" memory-budget=%s" % owner.memory_budget
                       if owner.memory_budget is not None else "")
-            split = run_pipeline(text, "builtin.module(stax-joint-graph,"
-                                 "stax-mincut{report=%s dot=%s%s})"
-                                 % (report_path, dot_path, budget))
+            try:
+                split = run_pipeline(text, "builtin.module(stax-joint-graph,"
+                                     "stax-mincut{report=%s dot=%s%s})"
+                                     % (report_path, dot_path, budget))
+            except StaxError as e:
+                if "depends differentiably" not in str(e):
+                    raise
+                # No result depends differentiably on the inputs: only the
+                # forward is compiled. PyTorch gives some such results a
+                # grad_fn (fill, zero_, a p=0 norm: their gradient is zero)
+                # and others none (comparisons cast to float); which, one
+                # eager run on copies of the inputs says.
+                self.grad, self.constant = False, True
+                self.fw = owner._compile(text, "forward")
+                self.differentiable = _eager_requires_grad(flat_fn, inputs)
+                return
             with open(report_path) as f:
                 [report] = json.load(f)["functions"]
             if owner.debug_dir:
@@ -271,6 +285,37 @@ class _CompiledRegion(torch.autograd.Function):
         for i, g in zip(plan.grad_inputs, grads_in):
             result[i] = g
         return (None, *result)
+
+
+class _ConstantRegion(torch.autograd.Function):
+    """A compiled forward whose results do not depend differentiably on its
+    inputs: the gradient of every input is zero, as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx, plan, *inputs):
+        outs = _run(plan.fw, "forward", list(inputs))
+        _write_back(plan, inputs, outs)
+        ctx.inputs_meta = [(t.shape, t.dtype, t.device) for t in inputs]
+        user = outs[:plan.num_outputs]
+        ctx.mark_non_differentiable(*[o for o, d in zip(user, plan.differentiable)
+                                      if not d])
+        return tuple(user)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None, *[torch.zeros(s, dtype=d, device=v) if needed else None
+                        for needed, (s, d, v) in zip(ctx.needs_input_grad[1:],
+                                                     ctx.inputs_meta)])
+
+
+def _eager_requires_grad(flat_fn, inputs) -> List[bool]:
+    """Which flat results of `flat_fn` require grad in eager PyTorch (run on
+    copies: a module's buffers are inputs and must not be updated twice)."""
+    copies = [t.detach().clone().requires_grad_(t.requires_grad)
+              if t.is_floating_point() else t.clone() for t in inputs]
+    with torch.enable_grad():
+        outs, _ = tree_flatten(flat_fn(*copies))
+    return [isinstance(o, torch.Tensor) and o.requires_grad for o in outs]
 
 
 def _with_device_chip(options: str, device: str) -> str:
@@ -369,6 +414,8 @@ class CompiledFunction:
             inputs = inputs + [_rng_state(inputs)]
         if plan.grad:
             outs = _CompiledRegion.apply(plan, *inputs)
+        elif plan.constant:
+            outs = _ConstantRegion.apply(plan, *inputs)
         else:
             outs = _run(plan.fw, "forward", inputs)
             _write_back(plan, inputs, outs)

@@ -98,6 +98,25 @@ def test_gradient_through_a_zero_factor_keeps_nan_like_eager():
     assert np.isnan(x.grad[0]) and not np.isnan(x.grad[1:]).any()
 
 
+def test_results_that_do_not_depend_differentiably_are_like_eager():
+    # Nothing to differentiate: only the forward is compiled (no fallback
+    # warning). fill and a p=0 norm have a grad_fn in eager (gradient
+    # zero), a comparison cast to float has none.
+    x = torch.randn(3, 4, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        filled = stax.compile(lambda x: torch.fill(x, 2.0))(x)
+        count = stax.compile(lambda x: x.norm(p=0) * torch.ones(2))(x)
+        positive = stax.compile(lambda x: (x > 0).float())(x)
+    assert torch.equal(filled, torch.full((3, 4), 2.0))
+    assert torch.equal(count, x.detach().norm(p=0) * torch.ones(2))
+    for y in (filled, count):
+        (g,) = torch.autograd.grad(y.sum(), x)
+        assert torch.equal(g, torch.zeros(3, 4))
+    assert not positive.requires_grad
+    assert torch.equal(positive, (x > 0).float())
+
+
 def test_double_backward_raises_the_explicit_error():
     x = torch.randn(4, 8, requires_grad=True)
     f = stax.compile(lambda x: (x * x * x).sum())
