@@ -369,6 +369,28 @@ BinaryFns divide(std::optional<tp::RoundingMode> mode) {
           nullptr};
 }
 
+/// Integer division (truncating or flooring) by the nonzero constant `c`,
+/// as the kernel divides: -1 negates with wrap-around (INT_MIN / -1 would
+/// trap), a floor steps the truncated quotient down where the remainder's
+/// sign differs from c's.
+std::function<Value(BodyBuilder &, Value, Value)> divideByConstant(bool floor,
+                                                                   int64_t c) {
+  return [=](BodyBuilder &bb, Value a, Value b) -> Value {
+    Type t = a.getType();
+    if (c == -1)
+      return arith::SubIOp::create(bb.b, bb.loc, bb.constantInt(0, t), a);
+    Value q = arith::DivSIOp::create(bb.b, bb.loc, a, b);
+    if (!floor)
+      return q;
+    Value r = arith::RemSIOp::create(bb.b, bb.loc, a, b);
+    Value zero = bb.constantInt(0, t);
+    auto pred = c < 0 ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt;
+    Value differ = arith::CmpIOp::create(bb.b, bb.loc, pred, r, zero);
+    Value down = arith::SubIOp::create(bb.b, bb.loc, q, bb.constantInt(1, t));
+    return arith::SelectOp::create(bb.b, bb.loc, differ, down, q);
+  };
+}
+
 /// Python's remainder: the sign of the divisor. Floats: fmod, then `+ b`
 /// where the signs differ, in f64 and rounded once (the kernel's
 /// m.r(floatRemainder(a, b))). Integers: remsi, then `+ b` likewise.
@@ -528,7 +550,17 @@ void registerBinary(RuleTable &r) {
   r["tp.rsub.Scalar"] = addScalarLike(true, true);
   r["tp.mul.Scalar"] = scalarBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
   r["tp.div.Scalar"] = [](RuleContext &ctx) -> Result {
-    return scalarBinary(divide(cast<tp::DivScalarOp>(ctx.op).getRoundingMode()), true)(ctx);
+    auto op = cast<tp::DivScalarOp>(ctx.op);
+    BinaryFns fns = divide(op.getRoundingMode());
+    // Dividing by a nonzero integer constant cannot fail: it lowers (ui8
+    // stays, as its scalar is stored wider than its type).
+    auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
+    auto c = dyn_cast<IntegerAttr>(op.getOther());
+    if (op.getRoundingMode() && elt && elt.isSignless() && elt.getWidth() > 1 &&
+        c && c.getValue().getSExtValue() != 0)
+      fns.i = divideByConstant(*op.getRoundingMode() == tp::RoundingMode::Floor,
+                               c.getValue().getSExtValue());
+    return scalarBinary(fns, true)(ctx);
   };
   r["tp.fmod.Scalar"] = scalarBinary({arithOp<arith::RemFOp>(), nullptr}, true);
   r["tp.remainder.Scalar"] = [](RuleContext &ctx) -> Result {
