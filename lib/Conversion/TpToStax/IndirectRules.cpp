@@ -44,12 +44,30 @@ AffineExpr indirect(BodyBuilder &bb, const NodePtr &index, ArrayRef<AffineExpr> 
   return bb.symbol(op);
 }
 
+/// A 0-d `self` indexed along "dim 0" (a dim of size 1 to PyTorch): the
+/// result is `self` itself once the one index is checked to be 0 (or -1
+/// where `wrapNegative`).
+NodePtr indexScalar(RuleContext &ctx, const NodePtr &self, const NodePtr &index,
+                    bool wrapNegative) {
+  Location loc = ctx.op->getLoc();
+  return std::make_shared<ComputedNode>(
+      ctx.resultType(), [=](BodyBuilder &bb, ArrayRef<AffineExpr>) {
+        Index at(index->type.getRank(), getAffineConstantExpr(0, bb.b.getContext()));
+        (void)indirect(bb, index, at, 1, wrapNegative, loc);
+        return self->load(bb, {});
+      });
+}
+
 Result indexSelect(RuleContext &ctx) {
   Location loc = ctx.op->getLoc();
   auto op = cast<tp::IndexSelectOp>(ctx.op);
   NodePtr self = ctx.operands[0], index = ctx.operands[1];
   int64_t rank = self->type.getRank();
-  if (rank == 0 || index->type.getRank() > 1)
+  if (index->type.getRank() > 1)
+    return failure();
+  if (rank == 0 && index->type.getNumElements() == 1)
+    return SmallVector<NodePtr>{indexScalar(ctx, self, index, false)};
+  if (rank == 0)
     return failure();
   int64_t d = *tp::normalizeDim(op.getDim(), rank);
   int64_t size = self->type.getDimSize(d);
@@ -70,6 +88,8 @@ Result gather(RuleContext &ctx) {
   auto op = cast<tp::GatherOp>(ctx.op);
   NodePtr self = ctx.operands[0], index = ctx.operands[1];
   int64_t rank = self->type.getRank();
+  if (rank == 0 && index->type.getNumElements() == 1)
+    return SmallVector<NodePtr>{indexScalar(ctx, self, index, false)};
   if (rank == 0 || index->type.getRank() != rank)
     return failure();
   int64_t d = *tp::normalizeDim(op.getDim(), rank);

@@ -47,3 +47,23 @@ func.func @argmax_flat_kept(%x: tensor<3x4xf32>) -> tensor<1x1xi64> {
   %0 = tp.argmax %x {keepdim = true} : tensor<3x4xf32> -> tensor<1x1xi64>
   return %0 : tensor<1x1xi64>
 }
+
+// A 0-d tensor indexed along "dim 0": the one index is checked against a
+// dim of size 1, and the value is the tensor's.
+// CHECK-LABEL: func.func @index_select_scalar
+// CHECK: stax.pointwise layout <[]> : tensor<f32>
+// CHECK: %[[I:.*]] = stax.load %arg1[%c0] : tensor<1xi64>
+// CHECK: stax.indirect_index %[[I]], 1 {check_bounds} : i64
+// CHECK: stax.load %arg0[%c0] : tensor<f32>
+func.func @index_select_scalar(%x: tensor<f32>, %i: tensor<1xi64>) -> tensor<f32> {
+  %0 = tp.index_select %x, %i {dim = 0 : i64} : (tensor<f32>, tensor<1xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @gather_scalar
+// CHECK: %[[I:.*]] = stax.load %arg1[%c0] : tensor<i64>
+// CHECK: stax.indirect_index %[[I]], 1 {check_bounds} : i64
+func.func @gather_scalar(%x: tensor<f32>, %i: tensor<i64>) -> tensor<f32> {
+  %0 = tp.gather %x, %i {dim = -1 : i64} : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
