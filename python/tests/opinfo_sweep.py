@@ -23,6 +23,13 @@ gradient        `--stax-joint-graph` with a random cotangent per
                 (PyTorch's own gradcheck rejects its analytical gradient).
 lowering        `stax-decompose,func.func(stax-lower)` interpreted in
                 float32 must be bitwise equal to the `tp` function.
+compiled        `stax.compile` (default options: vectorized, parallel,
+                approximated math; no graph split, so a function Stax
+                cannot compile fails here) called in float32: its results
+                against the float64 reference of the forward stage, and its
+                gradients (through the compiled backward) against
+                `torch.autograd.grad` in float64, with the same cotangents
+                and the float32 tolerance.
 
 Tolerance (forward and gradient).  Both sides evaluate the same exact
 function of the same inputs in floating point with unit roundoff u.  A
@@ -170,8 +177,10 @@ class Failure(Exception):
 
 
 def _first_line(e: BaseException) -> str:
+    """The first error line of a message (a pipeline's remarks come first)."""
     s = str(e).strip().splitlines()
-    return (type(e).__name__ + ": " + (s[0] if s else "")).strip()[:300]
+    line = next((l for l in s if "error:" in l), s[0] if s else "")
+    return (type(e).__name__ + ": " + line).strip()[:300]
 
 
 @dataclass
@@ -289,7 +298,8 @@ def _is_random(op, text: str) -> bool:
         "empty", "empty_like", "new_empty", "new_empty_strided")
 
 
-def check_sample(op, s, stages=("forward", "grad", "lower")) -> Optional[str]:
+def check_sample(op, s, stages=("forward", "grad", "lower", "compiled")
+                 ) -> Optional[str]:
     """Runs the stages on one sample; returns the name of the last stage
     reached (all passed) or raises Failure."""
     smp = _make_sample(op, s)
@@ -322,11 +332,17 @@ def check_sample(op, s, stages=("forward", "grad", "lower")) -> Optional[str]:
                     raise Failure("grad", _first_line(e)) from None
         if "lower" in stages:
             _check_lower(text, xs, ours32)
+        if "compiled" in stages:
+            got = _compiled_forward(smp, xs)
+            _compare("compiled", [np.zeros(o.shape, np.float64) for o in got],
+                     [torch.zeros(r.shape, dtype=torch.float64) for r in ref32],
+                     xs, 2.0 ** -24)
         return stages[-1]
     if _narrowing(text):
         # The function rounds to a narrower type on purpose: float64 eager
         # is another function; compare with eager float32.
         _compare("forward", ours32, ref32, xs, 2.0 ** -24)
+        ref = ref32
     else:
         xs64 = [_to(x, torch.float64) for x in xs]
         with torch.no_grad():
@@ -336,11 +352,76 @@ def check_sample(op, s, stages=("forward", "grad", "lower")) -> Optional[str]:
         _compare("forward", ours32, ref64, xs, 2.0 ** -24)
         ours64 = _interpret("forward", text, xs64, f64=True)[:len(ref64)]
         _compare("forward", ours64, ref64, xs64, 2.0 ** -53)
+        ref = ref64
     if "grad" in stages:
         _check_grad(op, smp, text)
     if "lower" in stages:
         _check_lower(text, xs, ours32)
+    if "compiled" in stages:
+        _compare("compiled", _compiled_forward(smp, xs), ref, xs, 2.0 ** -24)
+        _check_compiled_grad(op, smp, text)
     return stages[-1]
+
+
+def _compiled(smp):
+    # partition=False: an operator Stax cannot compile is a failure here,
+    # not a silent fallback to PyTorch.
+    return stax.CompiledFunction(smp.fn, partition=False)
+
+
+def _compiled_forward(smp, xs) -> List[np.ndarray]:
+    try:
+        with torch.no_grad():
+            outs = _outputs(_compiled(smp)(*[x.detach() for x in xs]))
+    except Failure:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise Failure("compiled", _first_line(e)) from None
+    return [_np(o) for o in outs]
+
+
+def _check_compiled_grad(op, smp, text):
+    """The compiled function's gradients (forward and backward compiled,
+    composed with autograd) against PyTorch's in float64 (float32 where
+    _check_grad compares in float32), with _check_grad's cotangents."""
+    xs = smp.tensors
+    diff = [i for i, x in enumerate(xs) if x.requires_grad]
+    if not diff or not op.supports_autograd:
+        return
+    f32 = _narrowing(text) or entry_name(op) in F32_GRADIENT
+    dtype = torch.float32 if f32 else torch.float64
+    xs64 = [_to(x, dtype).requires_grad_(i in diff) for i, x in enumerate(xs)]
+    outs = _outputs(smp.fn(*xs64))
+    douts = [o for o in outs if o.is_floating_point()]
+    if not douts or not any(o.requires_grad for o in douts):
+        return
+    gen = torch.Generator().manual_seed(0)
+    cts = [(torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
+            ).to(o.dtype)
+           if o.requires_grad else torch.zeros(o.shape, dtype=o.dtype)
+           for o in douts]
+    if entry_name(op) in NUMERICAL_GRADIENT:
+        return          # PyTorch's gradient is wrong: no oracle to compare
+    want = _torch_grads(douts, cts, xs64, diff)
+    leaves = [x.detach().clone().requires_grad_(x.requires_grad) for x in xs]
+    try:
+        got_outs = [o for o in _outputs(_compiled(smp)(*leaves))
+                    if o.is_floating_point()]
+        live = [(o, c) for o, c in zip(got_outs, cts) if o.requires_grad]
+        if not live:
+            raise Failure("compiled", "no compiled result requires grad; "
+                                      "PyTorch's do")
+        gs = torch.autograd.grad([o for o, _ in live], [leaves[i] for i in diff],
+                                 [c.to(o.dtype) for o, c in live],
+                                 allow_unused=True)
+    except Failure:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise Failure("compiled", "backward: " + _first_line(e)) from None
+    got = [_np(g) if g is not None else np.zeros(tuple(leaves[i].shape),
+                                                  _np(leaves[i]).dtype)
+           for g, i in zip(gs, diff)]
+    _compare("compiled", got, want, xs + cts, 2.0 ** -24)
 
 
 def _torch_grads(outs, cts, xs64, diff):
@@ -484,7 +565,7 @@ def _check_lower(text, xs, ours32):
 # One entry, the sweep
 # ---------------------------------------------------------------------------
 
-STAGES = ("forward", "grad", "lower")
+STAGES = ("forward", "grad", "lower", "compiled")
 
 
 @dataclass
@@ -514,7 +595,7 @@ def check_entry(op, max_samples: int = 3) -> Result:
             res.samples += 1
         except Failure as f:
             res.failure = f
-            order = ["eager", "import", "forward", "grad", "lower"]
+            order = ["eager", "import", "forward", "grad", "lower", "compiled"]
             k = order.index(f.stage) if f.stage in order else 0
             reached &= {st for st in STAGES if order.index(st) < k}
             break

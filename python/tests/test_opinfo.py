@@ -1,8 +1,9 @@
 """A slice of the OpInfo sweep (opinfo_sweep.py) in the test suite.
 
-Each entry below must pass all three stages (forward against eager PyTorch
+Each entry below must pass all four stages (forward against eager PyTorch
 in float32 and float64, joint-graph gradients against torch.autograd.grad,
-lowering bitwise equal to the tp function) on its first two sample inputs.
+lowering bitwise equal to the tp function, stax.compile's results and
+gradients against eager float64) on its first two sample inputs.
 The slice covers every decomposition family of stax/decompositions.py and
 PyTorch decompositions the importer relies on; the whole database is
 `python/tests/opinfo_sweep.py` (see its docstring).
@@ -41,6 +42,10 @@ SLICE = [
     "scatter_reduce.amax", "scatter_reduce.mean", "index_add",
     "masked_scatter", "searchsorted", "nn.functional.embedding_bag",
     "as_strided_scatter", "multinomial", "sgn",
+    # compiled code: 0-d reductions and indexing, random ops, integer
+    # floor division, results with zero gradients, empty tensors
+    "sum", "argmax", "index_select", "gather", "uniform", "bernoulli",
+    "nn.functional.dropout", "nanmedian", "fill", "zero_", "fliplr",
 ]
 
 _ENTRIES = {sweep.entry_name(op): (op, why) for op, why in sweep.load_entries()}
