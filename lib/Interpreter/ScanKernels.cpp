@@ -1,7 +1,8 @@
 //===- ScanKernels.cpp - the scans of the reference interpreter -----------===//
 //
-// cumsum, logcumsumexp, cummax and cummin: every slice along `dim` is
-// scanned in order (from the end with `reverse`). Sums of floats accumulate
+// cumsum, cumprod, logcumsumexp, cummax and cummin: every slice along `dim`
+// is scanned in order (from the end with `reverse`). Sums and products of
+// floats accumulate
 // in f64 (f32 for f16/bf16: eager's CPU acc_type) and round once per
 // result; integers in int64, wrapping to the element width when stored.
 //
@@ -53,16 +54,21 @@ Type scanAccumulator(Type elt) {
   return Float64Type::get(elt.getContext());
 }
 
-FailureOr<Tensor> cumsum(tp::CumsumOp op, Inputs in, const KernelContext &ctx) {
+/// cumsum (`product` false) and cumprod: one running sum or product per
+/// slice, from 0 or 1.
+template <typename OpT>
+FailureOr<Tensor> arithmeticScan(OpT op, Inputs in, const KernelContext &ctx,
+                                 bool product) {
   const Tensor &x = *in[0];
   Tensor out = ctx.result(op);
   ScanSlices s = ScanSlices::of(op, x);
   if (!x.isFloat()) {
     s.forEachSlice([&](int64_t o, int64_t i) {
-      uint64_t acc = 0; // wraps like the two's complement sum
+      uint64_t acc = product ? 1 : 0; // wraps like two's complement
       for (int64_t k = 0; k < s.len; ++k) {
         int64_t p = s.position(o, i, k);
-        acc += static_cast<uint64_t>(x.getI(p));
+        auto v = static_cast<uint64_t>(x.getI(p));
+        acc = product ? acc * v : acc + v;
         out.setI(p, static_cast<int64_t>(acc));
       }
     });
@@ -70,10 +76,10 @@ FailureOr<Tensor> cumsum(tp::CumsumOp op, Inputs in, const KernelContext &ctx) {
   }
   FloatMath m{scanAccumulator(x.elementType())};
   s.forEachSlice([&](int64_t o, int64_t i) {
-    double acc = 0.0;
+    double acc = product ? 1.0 : 0.0;
     for (int64_t k = 0; k < s.len; ++k) {
       int64_t p = s.position(o, i, k);
-      acc = m.add(acc, x.getF(p));
+      acc = product ? m.mul(acc, x.getF(p)) : m.add(acc, x.getF(p));
       out.setF(p, acc);
     }
   });
@@ -142,7 +148,12 @@ LogicalResult cumExtremum(OpT op, Inputs in, SmallVectorImpl<Tensor> &out,
 
 void stax::detail::registerScanKernels(KernelRegistry &registry) {
   using namespace mlir::tp;
-  registry.add<CumsumOp>(cumsum);
+  registry.add<CumsumOp>([](CumsumOp op, Inputs in, const KernelContext &ctx) {
+    return arithmeticScan(op, in, ctx, /*product=*/false);
+  });
+  registry.add<CumprodOp>([](CumprodOp op, Inputs in, const KernelContext &ctx) {
+    return arithmeticScan(op, in, ctx, /*product=*/true);
+  });
   registry.add<LogcumsumexpOp>(logcumsumexp);
   registry.addMulti<CummaxOp>([](CummaxOp op, Inputs in,
                                  SmallVectorImpl<Tensor> &out,

@@ -11,10 +11,9 @@ NaN handling, ties, negative dims).  Views, gathers, selections and
 comparisons are exact; arithmetic decompositions round like PyTorch's
 kernels up to the order of their sums (covered by the error bound of
 docs/Numerics.md).  Some trade work for generality and are quadratic in
-the length of the dimension they work on (stated per entry): `cumprod`
-and `mode`, which combine every pair of elements along `dim` (a prefix
-product is a masked product); cumsum, logcumsumexp, cummax and cummin are
-`tp` scans, linear in it.  Selection goes through `tp.topk` (topk,
+the length of the dimension they work on (stated per entry): `mode`,
+which compares every pair of elements along `dim`; cumsum, cumprod,
+logcumsumexp, cummax and cummin are `tp` scans, linear in it.  Selection goes through `tp.topk` (topk,
 kthvalue: a partial sort) or `tp.sort` (median).  Convolution and pooling gather one strided slice per kernel
 offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 """
@@ -51,13 +50,6 @@ def _lowest(dtype):
 
 def _highest(dtype):
     return math.inf if dtype.is_floating_point else torch.iinfo(dtype).max
-
-
-def _pairs(n: int, device):
-    """(j <= i) as an [n(i), n(j)] boolean mask."""
-    i = torch.arange(n, device=device).unsqueeze(1)
-    j = torch.arange(n, device=device).unsqueeze(0)
-    return j <= i
 
 
 # ---------------------------------------------------------------------------
@@ -335,22 +327,8 @@ def _cross(a, b, dim=-1):
 
 
 # ---------------------------------------------------------------------------
-# Cumulative ops: tp scans, but cumprod (quadratic in the length of `dim`)
+# Cumulative ops: tp scans
 # ---------------------------------------------------------------------------
-
-def _scan(x, dim, combine):
-    """combine(masked, mask) over j <= i for every i along `dim`: the
-    operand is moved last and paired with every prefix."""
-    if x.dim() == 0:
-        return combine(x.unsqueeze(0).unsqueeze(0),
-                       torch.ones(1, 1, dtype=torch.bool)).squeeze(0)
-    d = _dim(dim, x.dim())
-    xt = x.movedim(d, -1)
-    n = xt.shape[-1]
-    mask = _pairs(n, x.device)                      # [i, j]
-    y = combine(xt.unsqueeze(-2).expand(*xt.shape[:-1], n, n), mask)
-    return y.movedim(-1, d)
-
 
 def _cum_result_dtype(x, dtype):
     """Eager's result type of cumsum/cumprod: dtype, else integers and bool
@@ -358,10 +336,6 @@ def _cum_result_dtype(x, dtype):
     if dtype is not None:
         return dtype
     return x.dtype if x.is_floating_point() else torch.int64
-
-
-def _cum_dtype(x, dtype):
-    return x.to(_cum_result_dtype(x, dtype))
 
 
 def _cumsum(x, dim, dtype=None):
@@ -372,13 +346,10 @@ def _cumsum(x, dim, dtype=None):
     return torch.cumsum(x.to(t), dim, dtype=t)
 
 
-@_register(aten.cumprod.default)
 def _cumprod(x, dim, dtype=None):
-    # Quadratic: tp has no cumprod scan yet, because an O(n) gradient of a
-    # product with zeros that is itself differentiable needs one.
-    x = _cum_dtype(x, dtype)
-    one = torch.ones((), dtype=x.dtype, device=x.device)
-    return _scan(x, dim, lambda v, m: torch.where(m, v, one).prod(-1))
+    """tp.cumprod of x converted as eager converts it (CONDITIONAL below)."""
+    t = _cum_result_dtype(x, dtype)
+    return torch.cumprod(x.to(t), dim, dtype=t)
 
 
 # ---------------------------------------------------------------------------
@@ -1024,7 +995,11 @@ def _angle(x):
 @_register(aten.aminmax.default)
 def _aminmax(x, dim=None, keepdim=False):
     dims = [] if dim is None else [dim]
-    return torch.amin(x, dims, keepdim), torch.amax(x, dims, keepdim)
+    lo, hi = torch.amin(x, dims, keepdim), torch.amax(x, dims, keepdim)
+    if x.dim() == 0 and dim is not None and keepdim:
+        # Eager's kernel resizes its 0-d outputs to [1] here.
+        lo, hi = lo.reshape(1), hi.reshape(1)
+    return lo, hi
 
 
 @_register(aten.narrow_copy.default)
@@ -1573,6 +1548,29 @@ def _cumsum_converted(x, dim, dtype=None):
 
 
 CONDITIONAL[aten.cumsum.default] = _cumsum_converted
+
+
+def _masked_fill_broadcast(x, mask, value):
+    """masked_fill whose mask has more (or larger) dims than self: eager
+    broadcasts self to the common shape (tp.masked_fill takes self's)."""
+    shape = torch.broadcast_shapes(x.shape, mask.shape)
+    if tuple(shape) == tuple(x.shape):
+        return NotImplemented
+    return x.expand(shape).masked_fill(mask, value)
+
+
+CONDITIONAL[aten.masked_fill.Scalar] = _masked_fill_broadcast
+CONDITIONAL[aten.masked_fill.Tensor] = _masked_fill_broadcast
+
+
+def _cumprod_converted(x, dim, dtype=None):
+    """cumprod whose result type is not its operand's, as cumsum."""
+    if _cum_result_dtype(x, dtype) == x.dtype:
+        return NotImplemented
+    return _cumprod(x, dim, dtype)
+
+
+CONDITIONAL[aten.cumprod.default] = _cumprod_converted
 
 
 def _cat_mixed(tensors, dim=0):

@@ -613,7 +613,7 @@ def _topk(ctx, node, a):
 
 
 def _scan(tp: str) -> Emitter:
-    """The cumulative ops (TpScanOps.td). tp.cumsum has no dtype: the
+    """The cumulative ops (TpScanOps.td). tp.cumsum/cumprod have no dtype: the
     decompositions convert the operand first (CONDITIONAL), so a dtype
     reaching here must be the operand's own."""
     def emit(ctx, node, a):
@@ -896,6 +896,7 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("sort", "stable"), _sort)
     put(ov("topk"), _topk)
     put(ov("cumsum"), _scan("tp.cumsum"))
+    put(ov("cumprod"), _scan("tp.cumprod"))
     put(ov("logcumsumexp"), _scan("tp.logcumsumexp"))
     put(ov("cummax"), _scan("tp.cummax"))
     put(ov("cummin"), _scan("tp.cummin"))

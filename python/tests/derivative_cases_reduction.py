@@ -95,6 +95,11 @@ def _cases():
     add("cumsum", scan("cumsum", 1, False, (3, 5)))
     add("cumsum_reverse_dim0", scan("cumsum", 0, True, (4, 3)))
     add("cumsum_0d", scan("cumsum", 0, False, ()))
+    # Operands without zeros here (random in [-1, 1]); the rules at zeros
+    # are checked by hand in test/Dialect/Tp/Autodiff/vjp-scan.mlir.
+    add("cumprod", scan("cumprod", 1, False, (3, 5)))
+    add("cumprod_reverse_dim0", scan("cumprod", 0, True, (4, 3)))
+    add("cumprod_0d", scan("cumprod", 0, False, ()))
     add("logcumsumexp", scan("logcumsumexp", -1, False, (3, 5)))
     add("logcumsumexp_reverse", scan("logcumsumexp", 0, True, (4, 2, 3)))
     add("logcumsumexp_0d", scan("logcumsumexp", -1, False, ()))

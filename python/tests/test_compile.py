@@ -293,7 +293,7 @@ def test_profile_times_each_node_with_its_ideal_bytes():
 
 
 def test_scans_are_linear_and_equal_eager():
-    # cumsum/logcumsumexp/cummax/cummin are tp scans: one pass along dim in
+    # cumsum/cumprod/logcumsumexp/cummax/cummin are tp scans: one pass along dim in
     # eager's order and accumulation type (f64 for f32), so compiled values
     # and indices equal eager's bit for bit, NaN and -inf included, in
     # every layout the code generator distinguishes (rows, vectors of
@@ -310,7 +310,10 @@ def test_scans_are_linear_and_equal_eager():
                 n.cumsum(2), (x > 0).cumsum(1), *n.cummax(1),
                 x.reshape(-1).cumsum(0), x.flip(1).cumsum(1, dtype=torch.float64),
                 # An explicit integer dtype is kept (not widened again).
-                (x > 0).cumsum(2, dtype=torch.int32), n.cumsum(0, dtype=torch.int32))
+                (x > 0).cumsum(2, dtype=torch.int32), n.cumsum(0, dtype=torch.int32),
+                # cumprod: f64 accumulation, int64 for integers (wrapping).
+                (x * 0.5 + 1).cumprod(1), n.cumprod(2), (x > 0).cumprod(0),
+                x.cumprod(2, dtype=torch.float64))
 
     got, want = stax.compile(f)(x, n), f(x, n)
     assert len(got) == len(want)
@@ -339,6 +342,32 @@ def test_scan_gradients_match_eager():
     scale = 40 * 5 * float(x.detach().abs().max()) ** 2
     assert abs(float(y - ye)) <= 8 * 200 * 2.0 ** -24 * scale
     assert float((g - ge).abs().max()) <= 8 * 40 * 2.0 ** -24 * scale
+
+
+def test_cumprod_gradients_with_zeros_match_float64():
+    # cumprod's gradient masks around each slice's first zero (before it
+    # y / x, at it the product of the other factors, after it 0): exact
+    # with no, one and several zeros; the forward is a linear scan.
+    torch.manual_seed(2)
+    x = torch.randn(4, 30)
+    x[1, 7] = 0.0
+    x[2, 3] = x[2, 20] = 0.0
+    x[3, 0] = 0.0
+    c = torch.randn(4, 30)
+
+    def f(x):
+        return (x.cumprod(1) * c).sum()
+
+    xs = x.clone().requires_grad_()
+    (g,) = torch.autograd.grad(stax.compile(f)(xs), xs)
+    x64 = x.double().requires_grad_()
+    (ge,) = torch.autograd.grad(f(x64), x64)
+    # Each gradient entry sums <= 30 terms of <= 30 rounded factors.
+    scale = float((c.abs().double() * x64.detach().abs().cumprod(1)).sum()) + 1
+    assert torch.all((g.double() - ge).abs() <= 2 * 60 * 30 * 2.0 ** -24 * scale)
+    assert torch.equal(g[2, 21:], torch.zeros(9))   # after a second zero
+    text = stax.import_torch(lambda x: x.cumprod(1), torch.zeros(1, 4).requires_grad_())
+    assert "tp.cumprod" in text and "tp.prod" not in text
 
 
 def test_topk_is_the_stable_sorts_prefix():

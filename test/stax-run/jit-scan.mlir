@@ -16,6 +16,14 @@
 // RUN: stax-run %s --entry=mixed --random-inputs --int-low=-100 --int-high=100 --print=hash --jit --pipeline-options="vector-width=1 parallel=false" 2>/dev/null | sed 1d > %t.mixed.scalar
 // RUN: diff %t.mixed.interp %t.mixed.scalar
 //
+// @products: cumprod of f32 (f64 accumulation), f64 reversed and i32
+// (int64 accumulation wrapping to 32 bits).
+// RUN: stax-run %s --entry=products --random-inputs --int-low=-100 --int-high=100 --print=hash | sed 1d > %t.products.interp
+// RUN: stax-run %s --entry=products --random-inputs --int-low=-100 --int-high=100 --print=hash --jit 2>/dev/null | sed 1d > %t.products.default
+// RUN: diff %t.products.interp %t.products.default
+// RUN: stax-run %s --entry=products --random-inputs --int-low=-100 --int-high=100 --print=hash --jit --pipeline-options="vector-width=1 grain=1" --num-threads=4 2>/dev/null | sed 1d > %t.products.scalar
+// RUN: diff %t.products.interp %t.products.scalar
+//
 // @special: NaN, infinities, ties, -0.0, i8 wrapping, bool, a 0-d and an
 // empty tensor; every element printed.
 // RUN: stax-run %s --entry=special --print=exact | sed 1d > %t.special.interp
@@ -98,4 +106,13 @@ func.func @special() -> (tensor<6xf32>, tensor<6xi64>, tensor<5xf32>, tensor<4xi
   %es = tp.cumsum %e {dim = 1 : i64, reverse = true} : tensor<0x3xf32> -> tensor<0x3xf32>
   return %m#0, %m#1, %l, %n#0, %n#1, %s, %zs, %es
       : tensor<6xf32>, tensor<6xi64>, tensor<5xf32>, tensor<4xi1>, tensor<4xi64>, tensor<3xi8>, tensor<f32>, tensor<0x3xf32>
+}
+
+func.func @products(%x: tensor<4x5x33xf32>, %d: tensor<2x3x17xf64>, %i: tensor<6x2x40xi32>)
+    -> (tensor<4x5x33xf32>, tensor<4x5x33xf32>, tensor<2x3x17xf64>, tensor<6x2x40xi32>) {
+  %a = tp.cumprod %x {dim = 2 : i64} : tensor<4x5x33xf32> -> tensor<4x5x33xf32>
+  %b = tp.cumprod %x {dim = 0 : i64} : tensor<4x5x33xf32> -> tensor<4x5x33xf32>
+  %c = tp.cumprod %d {dim = 1 : i64, reverse = true} : tensor<2x3x17xf64> -> tensor<2x3x17xf64>
+  %e = tp.cumprod %i {dim = -1 : i64} : tensor<6x2x40xi32> -> tensor<6x2x40xi32>
+  return %a, %b, %c, %e : tensor<4x5x33xf32>, tensor<4x5x33xf32>, tensor<2x3x17xf64>, tensor<6x2x40xi32>
 }

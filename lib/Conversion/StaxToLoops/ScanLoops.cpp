@@ -25,7 +25,7 @@ using namespace mlir::stax::codegen;
 
 namespace {
 
-enum class ScanKind { Sum, LogSumExp, Max, Min };
+enum class ScanKind { Sum, Prod, LogSumExp, Max, Min };
 
 /// What one scan op computes and where.
 struct ScanPlan {
@@ -146,9 +146,12 @@ private:
   SmallVector<Value> initialState(function_ref<Value(Value)> position) {
     switch (p.kind) {
     case ScanKind::Sum:
+    case ScanKind::Prod: {
+      double identity = p.kind == ScanKind::Prod ? 1.0 : 0.0;
       if (isa<FloatType>(p.accumulator))
-        return {floatConst(p.accumulator, 0.0)};
-      return {splat(b.getI64IntegerAttr(0))};
+        return {floatConst(p.accumulator, identity)};
+      return {splat(b.getI64IntegerAttr(static_cast<int64_t>(identity)))};
+    }
     case ScanKind::LogSumExp:
       return {floatConst(p.accumulator, -INFINITY)};
     case ScanKind::Max:
@@ -187,6 +190,10 @@ private:
       if (isa<FloatType>(p.accumulator))
         return {arith::AddFOp::create(b, loc, acc, widened(x))};
       return {arith::AddIOp::create(b, loc, acc, widened(x))};
+    case ScanKind::Prod:
+      if (isa<FloatType>(p.accumulator))
+        return {arith::MulFOp::create(b, loc, acc, widened(x))};
+      return {arith::MulIOp::create(b, loc, acc, widened(x))};
     case ScanKind::LogSumExp:
       return {logAddExp(widened(x), acc)};
     case ScanKind::Max:
@@ -247,6 +254,7 @@ private:
 std::optional<ScanPlan> planFor(Operation *op, BufferMap &buffers) {
   return llvm::TypeSwitch<Operation *, std::optional<ScanPlan>>(op)
       .Case([&](tp::CumsumOp o) { return planOf(o, ScanKind::Sum, buffers); })
+      .Case([&](tp::CumprodOp o) { return planOf(o, ScanKind::Prod, buffers); })
       .Case([&](tp::LogcumsumexpOp o) {
         return planOf(o, ScanKind::LogSumExp, buffers);
       })
@@ -258,7 +266,8 @@ std::optional<ScanPlan> planFor(Operation *op, BufferMap &buffers) {
 } // namespace
 
 bool codegen::isScan(Operation *op) {
-  return isa<tp::CumsumOp, tp::LogcumsumexpOp, tp::CummaxOp, tp::CumminOp>(op);
+  return isa<tp::CumsumOp, tp::CumprodOp, tp::LogcumsumexpOp, tp::CummaxOp,
+             tp::CumminOp>(op);
 }
 
 /// One loop over `count` slice groups (an scf.parallel when `parallel`),

@@ -794,6 +794,14 @@ func.func @cumsum_bool(%a: tensor<4xi1>) {
 
 // -----
 
+func.func @cumprod_bool(%a: tensor<2x4xi1>) {
+  // expected-error @+1 {{'tp.cumprod' op expects integer or floating-point elements (convert bool to i64 first), got i1}}
+  %0 = tp.cumprod %a {dim = -1 : i64} : tensor<2x4xi1> -> tensor<2x4xi1>
+  return
+}
+
+// -----
+
 func.func @logcumsumexp_int(%a: tensor<4xi64>) {
   // expected-error @+1 {{'tp.logcumsumexp' op expects floating-point elements, got i64}}
   %0 = tp.logcumsumexp %a {dim = 0 : i64} : tensor<4xi64> -> tensor<4xi64>

@@ -2,6 +2,8 @@
 //
 // cumsum is linear: its VJP is the scan run the other way (eager's
 // reversed_cumsum without the two flips), its JVP the scan of the tangent.
+// cumprod's rules are cumsum/cumprod scans masked around the operand's
+// first zero, exact with zeros.
 // logcumsumexp follows eager's logcumsumexp_backward / _jvp, in scans and
 // pointwise ops only, so that the derivatives are differentiable again.
 // cummax/cummin select elements: the adjoint is added at the returned
@@ -24,6 +26,31 @@ Value cumsum(OpBuilder &b, Location loc, Value x, int64_t dim, bool reverse) {
   return CumsumOp::create(b, loc, x, b.getI64IntegerAttr(dim),
                           b.getBoolAttr(reverse));
 }
+
+Value cumprod(OpBuilder &b, Location loc, Value x, int64_t dim, bool reverse) {
+  return CumprodOp::create(b, loc, x, b.getI64IntegerAttr(dim),
+                           b.getBoolAttr(reverse));
+}
+
+/// Where the zeros of a cumprod's operand are, in the scan's order: no zero
+/// up to and including a position (`none`), the first zero itself
+/// (`first`), exactly one zero so far (`one`), and the operand with that
+/// first zero replaced by 1 (`skipFirst`) and with every position from it
+/// on replaced by 1 (`safe`, a divisor).
+struct ZerosOfScan {
+  ZerosOfScan(OpBuilder &b, Location loc, Value x, int64_t dim, bool reverse) {
+    Value zero = EqScalarOp::create(b, loc, x, b.getI64IntegerAttr(0));
+    Value counts = castTo(b, loc, zero, b.getI64Type());
+    Value seen = cumsum(b, loc, counts, dim, reverse);
+    none = EqScalarOp::create(b, loc, seen, b.getI64IntegerAttr(0));
+    one = EqScalarOp::create(b, loc, seen, b.getI64IntegerAttr(1));
+    first = LogicalAndOp::create(b, loc, zero, one);
+    Value ones = full(b, loc, tensorType(x), 1.0);
+    skipFirst = WhereOp::create(b, loc, first, ones, x);
+    safe = WhereOp::create(b, loc, none, x, ones);
+  }
+  Value none, one, first, skipFirst, safe;
+};
 
 Value logcumsumexp(OpBuilder &b, Location loc, Value x, int64_t dim,
                    bool reverse) {
@@ -50,6 +77,61 @@ template <> struct Rule<CumsumOp> {
     if (int64_t dim = normalizedDimOf(op); t && dim >= 0)
       t = cumsum(b, op.getLoc(), t, dim, op.getReverse());
     out.push_back(t);
+    return success();
+  }
+};
+
+/// y_j = prod_{i <= j} x_i (in the scan's order). d y_j / d x_i is y_j / x_i
+/// before the first zero of x; at the first zero k it is the product of the
+/// other factors, cumprod of x with x_k replaced by 1; after k it is 0 (x_k
+/// is a factor). So, with R the scan the other way,
+///   VJP_i = R(g y)_i / x_i before k,  R(g cumprod(x'))_k at k,  0 after,
+/// exact with any number of zeros (eager's cumprod_backward computes the
+/// same), and built from scans and pointwise ops: differentiable again.
+template <> struct Rule<CumprodOp> {
+  static LogicalResult vjp(CumprodOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    Value g = isFloatTensor(op.getSelf()) ? adjoints[0] : Value();
+    int64_t dim = normalizedDimOf(op);
+    if (!g || dim < 0) {
+      out.push_back(g);
+      return success();
+    }
+    Location loc = op.getLoc();
+    bool rev = op.getReverse();
+    ZerosOfScan z(b, loc, op.getSelf(), dim, rev);
+    Value before = cumsum(b, loc, mul(b, loc, g, op.getResult()), dim, !rev);
+    before = div(b, loc, before, z.safe);
+    Value others = cumprod(b, loc, z.skipFirst, dim, rev);
+    Value at = cumsum(b, loc, mul(b, loc, g, others), dim, !rev);
+    Value zero = zerosLike(b, loc, g);
+    Value atFirst = WhereOp::create(b, loc, z.first, at, zero);
+    out.push_back(WhereOp::create(b, loc, z.none, before, atFirst));
+    return success();
+  }
+  /// dy_j = y_j scan(t / x)_j before the first zero k, t_k cumprod(x')_j
+  /// while k is the only zero so far, 0 after a second one.
+  static LogicalResult jvp(CumprodOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
+    int64_t dim = normalizedDimOf(op);
+    if (!t || dim < 0) {
+      out.push_back(t);
+      return success();
+    }
+    Location loc = op.getLoc();
+    bool rev = op.getReverse();
+    ZerosOfScan z(b, loc, op.getSelf(), dim, rev);
+    Value ratios = cumsum(b, loc, div(b, loc, t, z.safe), dim, rev);
+    Value before = mul(b, loc, op.getResult(), ratios);
+    Value zero = zerosLike(b, loc, t);
+    Value tFirst = WhereOp::create(b, loc, z.first, t, zero);
+    Value tk = sumKeepDims(b, loc, tFirst, {dim});
+    Value others = cumprod(b, loc, z.skipFirst, dim, rev);
+    Value afterFirst = mul(b, loc, broadcastTo(b, loc, tk, tensorType(t).getShape()),
+                           others);
+    Value single = WhereOp::create(b, loc, z.one, afterFirst, zero);
+    out.push_back(WhereOp::create(b, loc, z.none, before, single));
     return success();
   }
 };
@@ -124,5 +206,5 @@ template <> struct Rule<CumminOp> : TakenAlongDimRule<CumminOp, ScatterAddOp> {}
 } // namespace mlir::tp::autodiff
 
 void autodiff::attachScanRules(MLIRContext *ctx) {
-  attachRules<CumsumOp, LogcumsumexpOp, CummaxOp, CumminOp>(ctx);
+  attachRules<CumsumOp, CumprodOp, LogcumsumexpOp, CummaxOp, CumminOp>(ctx);
 }

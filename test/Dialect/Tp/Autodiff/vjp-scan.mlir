@@ -3,6 +3,9 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: stax-run %s --entry=inputs --output-dir=%t
 // RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=cumsum --print=exact --input=%t/result0.npy --input=%t/result0.npy | FileCheck %s --check-prefix=VALUES
+// RUN: mkdir -p %t/p && stax-run %s --entry=product_inputs --output-dir=%t/p
+// RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=cumprod --print=exact --input=%t/p/result0.npy --input=%t/p/result1.npy | FileCheck %s --check-prefix=PROD
+// RUN: stax-opt %s --stax-jvp | stax-run - --entry=cumprod --print=exact --input=%t/p/result0.npy --input=%t/p/result1.npy | FileCheck %s --check-prefix=PROD-JVP
 
 // The VJPs and JVPs of ScanRules.cpp. The phase attribute is not matched.
 
@@ -102,4 +105,56 @@ func.func @cummin_0d(%x: tensor<f32> {tp.requires_grad}) -> (tensor<f32>, tensor
 func.func @cumsum_int(%x: tensor<4xi64>) -> tensor<4xi64> {
   %y = tp.cumsum %x {dim = 0 : i64} : tensor<4xi64> -> tensor<4xi64>
   return %y : tensor<4xi64>
+}
+
+// cumprod: R(g y) / x before the operand's first zero, R(g cumprod(x'))
+// at it (x' has that zero replaced by 1: the product of the other
+// factors), 0 after it; exact with zeros.
+// CHECK-LABEL: func.func @cumprod
+// CHECK: %[[Y:.*]] = tp.cumprod %{{.*}} {dim = 1 : i64
+// CHECK: tp.eq.Scalar
+// CHECK: tp.cumsum %{{.*}} {dim = 1 : i64, tp.phase
+// CHECK: tp.cumsum %{{.*}} {dim = 1 : i64, reverse = true
+// CHECK: tp.div
+// CHECK: tp.cumprod %{{.*}} {dim = 1 : i64, tp.phase
+// CHECK: tp.cumsum %{{.*}} {dim = 1 : i64, reverse = true
+// CHECK: tp.where
+// CHECK: tp.where
+// With g = 1: d/dx of sum_j prod_{i<=j} x_i, by hand.
+// PROD: result #1: tensor<3x4xf32>
+// PROD-NEXT: [0,0] 33
+// PROD-NEXT: [0,1] 16
+// PROD-NEXT: [0,2] 10
+// PROD-NEXT: [0,3] 6
+// PROD-NEXT: [1,0] 1
+// PROD-NEXT: [1,1] 8
+// PROD-NEXT: [1,2] 0
+// PROD-NEXT: [1,3] 0
+// PROD-NEXT: [2,0] 21
+// PROD-NEXT: [2,1] 0
+// PROD-NEXT: [2,2] 0
+// PROD-NEXT: [2,3] 0
+// The JVP with t = 1: sum_{i<=j} prod_{l<=j, l!=i} x_l.
+// PROD-JVP: result #1: tensor<3x4xf32>
+// PROD-JVP-NEXT: [0,0] 1
+// PROD-JVP-NEXT: [0,1] 3
+// PROD-JVP-NEXT: [0,2] 11
+// PROD-JVP-NEXT: [0,3] 50
+// PROD-JVP-NEXT: [1,0] 1
+// PROD-JVP-NEXT: [1,1] 2
+// PROD-JVP-NEXT: [1,2] 6
+// PROD-JVP-NEXT: [1,3] 0
+// PROD-JVP-NEXT: [2,0] 1
+// PROD-JVP-NEXT: [2,1] 5
+// PROD-JVP-NEXT: [2,2] 5
+// PROD-JVP-NEXT: [2,3] 10
+func.func @product_inputs() -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %x = tp.constant dense<[[1.0, 2.0, 3.0, 4.0], [2.0, 0.0, 3.0, 0.0], [0.0, 5.0, 1.0, 2.0]]> : tensor<3x4xf32>
+  %g = tp.full {value = 1.0 : f64} : tensor<3x4xf32>
+  return %x, %g : tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+func.func @cumprod(%x: tensor<3x4xf32> {tp.requires_grad}) -> tensor<3x4xf32> {
+  %y = tp.cumprod %x {dim = 1 : i64} : tensor<3x4xf32> -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
 }

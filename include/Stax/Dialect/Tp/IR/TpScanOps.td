@@ -1,9 +1,10 @@
 //===- TpScanOps.td - tp cumulative ops (scans) ------------*- tablegen -*-===//
 //
-// The cumulative operators (aten.cumsum, logcumsumexp, cummax, cummin): an
-// inclusive scan along one dim. They are external ops: the lowering keeps
-// them whole and code generation emits one sequential loop per slice, O(n)
-// along the dim (a masked reduction per prefix would be O(n^2)).
+// The cumulative operators (aten.cumsum, cumprod, logcumsumexp, cummax,
+// cummin): an inclusive scan along one dim. They are external ops: the
+// lowering keeps them whole and code generation emits one sequential loop
+// per slice, O(n) along the dim (a masked reduction per prefix would be
+// O(n^2)).
 // Included by TpOps.td; C++ in lib/Dialect/Tp/IR/TpScanOps.cpp, the
 // combine rules in include/Stax/Support/ScanCombine.h.
 //
@@ -48,6 +49,7 @@ class Tp_ScanOp<string mnemonic, string combine, string elements>
 }
 
 def Tp_CumsumOp : Tp_ScanOp<"cumsum", "a + x", "NumbersNotBool">;
+def Tp_CumprodOp : Tp_ScanOp<"cumprod", "a * x", "NumbersNotBool">;
 def Tp_LogcumsumexpOp
     : Tp_ScanOp<"logcumsumexp", "log(exp(a) + exp(x))", "FloatOnly">;
 
