@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+import torch
 
 import stax
 from stax import corpus
@@ -24,8 +25,21 @@ PTXAS = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin" / "ptxas"
 @pytest.mark.parametrize("name", corpus.names())
 def test_corpus_model_reaches_ptx(name, tmp_path):
     model = corpus.get(name)
-    inputs = model.make_inputs()
-    text = stax.import_torch(model.fn, *inputs)
+    _assert_reaches_ptx(model.fn, model.make_inputs(), tmp_path)
+
+
+def test_random_ops_and_products_reach_ptx(tmp_path):
+    # Dropout, normals (Philox bodies: 32/64-bit integer products) and
+    # cumprod (a thread per slice), forward and backward.
+    def fn(x):
+        h = torch.nn.functional.dropout(x, 0.25) + torch.randn_like(x) * 0.1
+        return h.cumprod(1).sum()
+
+    _assert_reaches_ptx(fn, [torch.randn(64, 33, requires_grad=True)], tmp_path)
+
+
+def _assert_reaches_ptx(fn, inputs, tmp_path):
+    text = stax.import_torch(fn, *inputs)
     if any(t.requires_grad for t in inputs):
         text = stax.run_pipeline(text, "builtin.module(stax-joint-graph,stax-mincut)")
     lowered = stax.run_pipeline(text, "builtin.module(stax-pipeline{target=cuda})")
