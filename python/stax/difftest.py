@@ -4,7 +4,7 @@
 
 A program is a random list of operator steps over a small pool of values
 (pointwise ops with broadcasting, views, reductions, normalizations,
-matmul, concatenation, gathers, cumulative ops and sorting), built so that
+matmul, concatenation, gathers, cumulative sums and products and sorting), built so that
 every step is well typed and values stay bounded.  Each program is checked
 in six stages:
 
@@ -186,6 +186,7 @@ def _choose(rng: random.Random, vals: List[torch.Tensor]) -> Optional[Step]:
             ("softmax", lambda x: torch.softmax(x, d)),
             ("log_softmax", lambda x: torch.log_softmax(x, d)),
             ("cumsum", lambda x: torch.cumsum(x, d)),
+            ("cumprod", lambda x: torch.cumprod(x, d)),
         ])
         return Step(name, f, [i])
     if kind == 8 and r >= 2:
