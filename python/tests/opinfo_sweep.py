@@ -398,11 +398,7 @@ def _check_compiled_grad(op, smp, narrow: bool):
     douts = [o for o in outs if o.is_floating_point()]
     if not douts or not any(o.requires_grad for o in douts):
         return
-    gen = torch.Generator().manual_seed(0)
-    cts = [(torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
-            ).to(o.dtype)
-           if o.requires_grad else torch.zeros(o.shape, dtype=o.dtype)
-           for o in douts]
+    cts = _cotangents(douts)
     if entry_name(op) in NUMERICAL_GRADIENT:
         return          # PyTorch's gradient is wrong: no oracle to compare
     want = _torch_grads(douts, cts, xs64, diff)
@@ -489,6 +485,17 @@ def _narrowing(text: str) -> bool:
     return re.search(r"tp\._to_copy .*dtype = (f16|bf16|f32)", text) is not None
 
 
+def _cotangents(douts) -> List[torch.Tensor]:
+    """A fixed random cotangent per floating result. Results PyTorch defines
+    as not differentiable (the mean and rstd of native_layer_norm) get zero
+    cotangents on both sides."""
+    gen = torch.Generator().manual_seed(0)
+    return [(torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
+             ).to(o.dtype)
+            if o.requires_grad else torch.zeros(o.shape, dtype=o.dtype)
+            for o in douts]
+
+
 def _check_grad(op, smp, text, narrow: bool = False):
     xs = smp.tensors
     diff = [i for i, x in enumerate(xs) if x.requires_grad]
@@ -502,13 +509,7 @@ def _check_grad(op, smp, text, narrow: bool = False):
     douts = [o for o in outs if o.is_floating_point()]
     if not douts:
         return
-    gen = torch.Generator().manual_seed(0)
-    # Results PyTorch defines as not differentiable (the mean and rstd of
-    # native_layer_norm) get zero cotangents on both sides.
-    cts = [(torch.rand(o.shape, generator=gen, dtype=torch.float64) * 2 - 1
-            ).to(o.dtype)
-           if o.requires_grad else torch.zeros(o.shape, dtype=o.dtype)
-           for o in douts]
+    cts = _cotangents(douts)
     if entry_name(op) in NUMERICAL_GRADIENT:
         def float_outputs(o):
             return [t for t in _outputs(o) if t.is_floating_point()]

@@ -28,6 +28,11 @@ namespace {
 using Result = RuleResult;
 using Words = std::array<Value, 4>;
 
+/// v * scale (a constant of v's type).
+Value scaled(BodyBuilder &bb, Value v, double scale) {
+  return arith::MulFOp::create(bb.b, bb.loc, v, bb.constant(scale, v.getType()));
+}
+
 /// Integer arithmetic on u32 words (i32 values) and u64 (i64) in a body.
 struct WordBuilder {
   explicit WordBuilder(BodyBuilder &bb)
@@ -53,15 +58,34 @@ struct WordBuilder {
   Value select(Value c, Value a, Value b) {
     return arith::SelectOp::create(bb.b, bb.loc, c, a, b);
   }
+  // One op-creating call per statement below: the order of argument
+  // evaluation differs between compilers, and so would the IR.
+
   /// `v & mask` is not zero (an i1).
   Value bitSet(Value v, uint64_t mask) {
-    Value m = v.getType() == i64 ? u64(mask) : u32(static_cast<uint32_t>(mask));
-    return arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::ne,
-                                 and_(v, m), v.getType() == i64 ? u64(0) : u32(0));
+    bool wide64 = v.getType() == i64;
+    Value m = wide64 ? u64(mask) : u32(static_cast<uint32_t>(mask));
+    Value bits = and_(v, m);
+    Value zero = wide64 ? u64(0) : u32(0);
+    return arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::ne, bits,
+                                 zero);
   }
   /// Double word lo | hi << 32.
   Value dword(Value lo32, Value hi32) {
-    return or_(wide(lo32), shl(wide(hi32), u64(32)));
+    Value low = wide(lo32);
+    Value high = shl(wide(hi32), u64(32));
+    return or_(low, high);
+  }
+  /// (v >> shift) as an exact f64, plus `plus` (v's type).
+  Value shiftedToF64(Value v, unsigned shift, uint64_t plus = 0) {
+    bool wide64 = v.getType() == i64;
+    Value amount = wide64 ? u64(shift) : u32(shift);
+    Value top = shr(v, amount);
+    if (plus) { // no overflow: the shift freed the top bits
+      Value c = wide64 ? u64(plus) : u32(static_cast<uint32_t>(plus));
+      top = add(top, c);
+    }
+    return toF64(top);
   }
   /// The exact f64 value of the unsigned integer `v` (< 2^53 here).
   Value toF64(Value v) {
@@ -75,7 +99,9 @@ struct WordBuilder {
     Value k0 = lo(seed), k1 = hi(seed);
     Words c = {lo(b), hi(b), u32(0), u32(0)};
     auto product = [&](uint32_t m, Value x) {
-      return arith::MulIOp::create(bb.b, bb.loc, u64(m), wide(x));
+      Value factor = u64(m);
+      Value x64 = wide(x);
+      return arith::MulIOp::create(bb.b, bb.loc, factor, x64);
     };
     for (unsigned r = 0; r < 10; ++r) {
       if (r > 0) {
@@ -99,15 +125,15 @@ struct WordBuilder {
 struct Draw {
   Draw(BodyBuilder &bb, const NodePtr &state, uint64_t counter,
        ArrayRef<int64_t> shape, ArrayRef<AffineExpr> idx)
-      : w(bb) {
+      : w(bb), index(idx) {
     AffineExpr linear = getAffineConstantExpr(0, bb.b.getContext());
     for (auto [e, stride] : llvm::zip(idx, RuleContext::rowMajor(shape)))
       linear = linear + e * stride;
     i = arith::IndexCastOp::create(bb.b, bb.loc, w.i64, bb.index(linear));
     MLIRContext *ctx = bb.b.getContext();
     seed = state->load(bb, {getAffineConstantExpr(0, ctx)});
-    base = w.add(state->load(bb, {getAffineConstantExpr(1, ctx)}),
-                 w.u64(counter));
+    Value offset = state->load(bb, {getAffineConstantExpr(1, ctx)});
+    base = w.add(offset, w.u64(counter));
   }
   /// The block of element i when each block serves 2^shift elements.
   Words blockOf(unsigned shift) {
@@ -117,42 +143,50 @@ struct Draw {
   Value word() {
     Words c = blockOf(2);
     Value b0 = w.bitSet(i, 1), b1 = w.bitSet(i, 2);
-    return w.select(b1, w.select(b0, c[3], c[2]), w.select(b0, c[1], c[0]));
+    Value high = w.select(b0, c[3], c[2]);
+    Value low = w.select(b0, c[1], c[0]);
+    return w.select(b1, high, low);
   }
   /// The uniform (word i >> 8) * 2^-24 in f64 (exact).
   Value uniform24() {
-    Value u = w.toF64(w.shr(word(), w.u32(8)));
-    return arith::MulFOp::create(w.bb.b, w.bb.loc, u,
-                                 w.bb.constant(0x1.0p-24, w.bb.b.getF64Type()));
+    Value u = w.shiftedToF64(word(), 8);
+    return scaled(w.bb, u, 0x1.0p-24);
   }
 
   WordBuilder w;
+  ArrayRef<AffineExpr> index; // the element's indices
   Value i, seed, base;
 };
 
-Value scaled(BodyBuilder &bb, Value v, double scale) {
-  return arith::MulFOp::create(bb.b, bb.loc, v, bb.constant(scale, v.getType()));
+/// The node of a random op of type `rt`: `draw(bb, d)` is the element at
+/// the stream position `d` describes.
+NodePtr randomNode(RankedTensorType rt, NodePtr state, uint64_t counter,
+                   std::function<Value(BodyBuilder &, Draw &)> draw) {
+  return std::make_shared<ComputedNode>(
+      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
+        Draw d(bb, state, counter, rt.getShape(), idx);
+        return draw(bb, d);
+      });
 }
 
 Result lowerRand(RuleContext &ctx) {
   auto op = cast<tp::RandOp>(ctx.op);
   RankedTensorType rt = ctx.resultType();
   Type elt = rt.getElementType();
-  NodePtr state = ctx.operands[0];
-  uint64_t counter = op.getCounter();
-  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
-      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
-        Draw d(bb, state, counter, rt.getShape(), idx);
+  return SmallVector<NodePtr>{randomNode(
+      rt, ctx.operands[0], op.getCounter(), [=](BodyBuilder &bb, Draw &d) {
         WordBuilder &w = d.w;
         if (elt.isF64()) {
           // Double word i: words 2i, 2i + 1, two per block.
           Words c = d.blockOf(1);
           Value odd = w.bitSet(d.i, 1);
-          Value dw = w.dword(w.select(odd, c[2], c[0]), w.select(odd, c[3], c[1]));
-          return scaled(bb, w.toF64(w.shr(dw, w.u64(11))), 0x1.0p-53);
+          Value low = w.select(odd, c[2], c[0]);
+          Value high = w.select(odd, c[3], c[1]);
+          Value dw = w.dword(low, high);
+          return scaled(bb, w.shiftedToF64(dw, 11), 0x1.0p-53);
         }
         unsigned bits = elt.isF16() ? 11 : elt.isBF16() ? 8 : 24;
-        Value u = w.toF64(w.shr(d.word(), w.u32(32 - bits)));
+        Value u = w.shiftedToF64(d.word(), 32 - bits);
         return bb.convert(scaled(bb, u, std::ldexp(1.0, -int(bits))), elt);
       })};
 }
@@ -162,29 +196,24 @@ Result lowerRandn(RuleContext &ctx) {
   auto op = cast<tp::RandnOp>(ctx.op);
   RankedTensorType rt = ctx.resultType();
   Type elt = rt.getElementType();
-  NodePtr state = ctx.operands[0];
-  uint64_t counter = op.getCounter();
-  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
-      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
-        Draw d(bb, state, counter, rt.getShape(), idx);
+  return SmallVector<NodePtr>{randomNode(
+      rt, ctx.operands[0], op.getCounter(), [=](BodyBuilder &bb, Draw &d) {
         WordBuilder &w = d.w;
         Value u1, u2;
         if (elt.isF64()) {
           // Double words 2k, 2k + 1: one block per pair.
           Words c = d.blockOf(1);
           Value a = w.dword(c[0], c[1]), b = w.dword(c[2], c[3]);
-          u1 = w.toF64(w.add(w.shr(a, w.u64(11)), w.u64(1)));
-          u1 = scaled(bb, u1, 0x1.0p-53);
-          u2 = scaled(bb, w.toF64(w.shr(b, w.u64(11))), 0x1.0p-53);
+          u1 = scaled(bb, w.shiftedToF64(a, 11, /*plus=*/1), 0x1.0p-53);
+          u2 = scaled(bb, w.shiftedToF64(b, 11), 0x1.0p-53);
         } else {
           // Words 2k, 2k + 1: two pairs per block.
           Words c = d.blockOf(2);
           Value second = w.bitSet(d.i, 2);
           Value a = w.select(second, c[2], c[0]);
           Value b = w.select(second, c[3], c[1]);
-          u1 = w.toF64(w.add(w.wide(w.shr(a, w.u32(8))), w.u64(1)));
-          u1 = scaled(bb, u1, 0x1.0p-24);
-          u2 = scaled(bb, w.toF64(w.shr(b, w.u32(8))), 0x1.0p-24);
+          u1 = scaled(bb, w.shiftedToF64(a, 8, /*plus=*/1), 0x1.0p-24);
+          u2 = scaled(bb, w.shiftedToF64(b, 8), 0x1.0p-24);
         }
         Value logU1 = math::LogOp::create(bb.b, bb.loc, u1);
         Value r = math::SqrtOp::create(bb.b, bb.loc, scaled(bb, logU1, -2.0));
@@ -201,19 +230,20 @@ Result lowerBernoulli(RuleContext &ctx) {
   auto op = cast<tp::BernoulliOp>(ctx.op);
   RankedTensorType rt = ctx.resultType();
   Type elt = rt.getElementType();
-  NodePtr self = ctx.operands[0], state = ctx.operands[1];
-  uint64_t counter = op.getCounter();
+  NodePtr self = ctx.operands[0];
   std::optional<double> p;
   if (auto attr = op.getPAttr())
     p = attr.getValueAsDouble();
-  return SmallVector<NodePtr>{std::make_shared<ComputedNode>(
-      rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
-        Draw d(bb, state, counter, rt.getShape(), idx);
+  return SmallVector<NodePtr>{randomNode(
+      rt, ctx.operands[1], op.getCounter(), [=](BodyBuilder &bb, Draw &d) {
         Type f64 = bb.b.getF64Type();
-        Value pi = p ? bb.constant(*p, f64) : bb.convert(self->load(bb, idx), f64);
+        Value pi = p ? bb.constant(*p, f64)
+                     : bb.convert(self->load(bb, d.index), f64);
         Value hit = arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT,
                                           d.uniform24(), pi);
-        return d.w.select(hit, bb.constant(1.0, elt), bb.constant(0.0, elt));
+        Value one = bb.constant(1.0, elt);
+        Value zero = bb.constant(0.0, elt);
+        return d.w.select(hit, one, zero);
       })};
 }
 
@@ -225,12 +255,12 @@ Result lowerDropout(RuleContext &ctx) {
   NodePtr x = ctx.operands[0], state = ctx.operands[1];
   uint64_t counter = op.getCounter();
   double keepProb = 1.0 - op.getP().convertToDouble();
-  auto keep = std::make_shared<ComputedNode>(
-      ctx.resultType(1), [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
-        Draw d(bb, state, counter, rt.getShape(), idx);
-        return arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT,
-                                     d.uniform24(),
-                                     bb.constant(keepProb, bb.b.getF64Type()));
+  NodePtr keep = randomNode(
+      ctx.resultType(1), state, counter, [=](BodyBuilder &bb, Draw &d) -> Value {
+        Value u = d.uniform24();
+        Value threshold = bb.constant(keepProb, bb.b.getF64Type());
+        return arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, u,
+                                     threshold);
       });
   auto out = std::make_shared<ComputedNode>(
       rt, [=](BodyBuilder &bb, ArrayRef<AffineExpr> idx) -> Value {
@@ -238,9 +268,10 @@ Result lowerDropout(RuleContext &ctx) {
         Value scale = bb.convert(
             bb.constant(keepProb == 0.0 ? 0.0 : 1.0 / keepProb, bb.b.getF64Type()),
             ct);
-        Value m = arith::SelectOp::create(bb.b, bb.loc, keep->load(bb, idx),
-                                          bb.constant(1.0, ct),
-                                          bb.constant(0.0, ct));
+        Value kept = keep->load(bb, idx);
+        Value one = bb.constant(1.0, ct);
+        Value zero = bb.constant(0.0, ct);
+        Value m = arith::SelectOp::create(bb.b, bb.loc, kept, one, zero);
         Value v = arith::MulFOp::create(bb.b, bb.loc,
                                         bb.convert(x->load(bb, idx), ct), m);
         return bb.convert(arith::MulFOp::create(bb.b, bb.loc, v, scale), elt);
