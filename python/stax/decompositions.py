@@ -65,6 +65,21 @@ def _flip(x, dims):
     return x
 
 
+@_register(aten.rot90.default)
+def _rot90(x, k=1, dims=(0, 1)):
+    """Eager's rot90: flips and a transpose; k = 0 (mod 4) is a copy
+    (PyTorch's decomposition writes it with an in-place prims.copy_to)."""
+    d0, d1 = _dim(dims[0], x.dim()), _dim(dims[1], x.dim())
+    k %= 4
+    if k == 1:
+        return _flip(x, [d1]).transpose(d0, d1)
+    if k == 2:
+        return _flip(x, [d0, d1])
+    if k == 3:
+        return _flip(x, [d0]).transpose(d0, d1)
+    return x.clone()
+
+
 @_register(aten.roll.default)
 def _roll(x, shifts, dims=()):
     if not dims:
@@ -437,6 +452,13 @@ def _nanmedian(x):
 # ---------------------------------------------------------------------------
 # Scatter with reduction (a dense mask over output positions x sources)
 # ---------------------------------------------------------------------------
+
+@_register(aten.scatter.value)
+def _scatter_value(x, dim, index, value):
+    """scatter of one value: the tp scatter of a constant source."""
+    return x.scatter(dim, index, torch.full(index.shape, value, dtype=x.dtype,
+                                            device=x.device))
+
 
 @_register(aten.scatter_reduce.two)
 def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
@@ -1529,7 +1551,11 @@ def _nll_loss2d_forward(x, target, weight, reduction, ignore_index):
 
 def _gather_0d(x, dim, index, sparse_grad=False):
     """gather of a 0-d tensor with a one-element index (PyTorch reads the
-    0-d tensor as 1-d); other patterns are the tp op's."""
+    0-d tensor as 1-d), or with an empty index of any integer type (eager
+    checks the type only when there is an element to read); other patterns
+    are the tp op's."""
+    if index.numel() == 0 and index.dtype not in (torch.int64, torch.int32):
+        return x.gather(dim, index.to(torch.int64))
     if x.dim() != 0 or index.dim() == 0:
         return NotImplemented
     return x.reshape(1).gather(0, index.reshape(1)).view(index.shape)

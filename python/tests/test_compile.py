@@ -117,6 +117,29 @@ def test_results_that_do_not_depend_differentiably_are_like_eager():
     assert torch.equal(positive, (x > 0).float())
 
 
+def test_zero_dim_operands_and_empty_tensors_compile():
+    # PyTorch treats a 0-d tensor as one element along "dim 0": reductions,
+    # indexing and scatters over it compile (no fallback warning) and give
+    # eager's values exactly; so do intermediates with no elements.
+    x, y, i = torch.tensor(-0.0), torch.tensor(2.5), torch.tensor(0)
+    e = torch.randn(5, 0, 10)
+
+    def f(x, y, i, e):
+        return (x.sum(0), x.sum(), x.argmax(0, keepdim=True), x.max(0)[0],
+                torch.argmax(torch.arange(6.0).reshape(2, 3).flip(1) + y, keepdim=True),
+                y.index_select(0, i.reshape(1)), y.gather(0, i),
+                x.scatter_add(0, i, y), x.scatter(-1, i, y),
+                e.fliplr() * 2, torch.div(i - 7, 2, rounding_mode="floor"))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(x, y, i, e)
+    want = f(x, y, i, e)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        assert torch.equal(g, w) and torch.equal(g.signbit(), w.signbit())
+
+
 def test_double_backward_raises_the_explicit_error():
     x = torch.randn(4, 8, requires_grad=True)
     f = stax.compile(lambda x: (x * x * x).sum())

@@ -392,12 +392,18 @@ _OP_CASES = {
                                        a[:3], i, 10, -1, False),
                                    torch.ops.aten.threshold_backward(a, a, 0.5)),
                      (_X, _I), True),
-    # A mask larger than self broadcasts self; a 0-d aminmax with dim and
-    # keepdim gives [1] results (eager's resize).
-    "broadcast_quirks": (lambda a: (a[0].masked_fill(a > 0, 2.0),
-                                    a[:, :1].masked_fill(a < 0, torch.tensor(-1.0)),
-                                    *torch.aminmax(a[0, 0], dim=0, keepdim=True)),
-                         (_X,), True),
+    # Corners of eager's semantics: a mask larger than self broadcasts
+    # self; a 0-d aminmax with dim and keepdim gives [1] results (eager's
+    # resize); rot90 by a multiple of 4 copies; scatter of a value; an empty
+    # gather index of another integer type; 0-d scatters.
+    "eager_corners": (lambda a: (a[0].masked_fill(a > 0, 2.0),
+                                 a[:, :1].masked_fill(a < 0, torch.tensor(-1.0)),
+                                 *torch.aminmax(a[0, 0], dim=0, keepdim=True),
+                                 torch.rot90(a, 4), torch.rot90(a, -1, (1, 0)),
+                                 a.scatter(1, torch.tensor([[0], [2]]), 5.0),
+                                 a.gather(1, torch.zeros(4, 0, dtype=torch.uint8)),
+                                 a[0, 0].scatter_add(0, torch.tensor(0), a[1, 1])),
+                      (_X,), True),
     "dropout": (lambda a: (torch.ops.aten.native_dropout(a, 0.0, True),
                            F.dropout(a, 0.5, training=False)), (_X,), True),
 }

@@ -310,8 +310,20 @@ Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
   NodePtr self = ctx.operands[0], index = ctx.operands[1], src = ctx.operands[2];
   int64_t rank = self->type.getRank();
   Type elt = self->type.getElementType();
-  if (rank == 0 || index->type.getRank() != rank || !scatterable(elt))
+  if (index->type.getRank() != rank || !scatterable(elt))
     return failure();
+  if (rank == 0) {
+    // A 0-d self along "dim 0" of size 1: one write, once the index is
+    // checked to be 0.
+    return scatterInto(
+        ctx, self, mode, {},
+        [=](BodyBuilder &bb, ArrayRef<AffineExpr>, Type t) {
+          (void)indirect(bb, index, {}, 1, /*wrapNegative=*/false, loc);
+          Value addr = bb.index(getAffineConstantExpr(0, bb.b.getContext()));
+          Value value = bb.convert(bb.convert(src->load(bb, {}), elt), t);
+          return std::make_pair(addr, value);
+        });
+  }
   int64_t d = *tp::normalizeDim(dim, rank);
   SmallVector<int64_t> shape(self->type.getShape());
   int64_t size = shape[d];

@@ -67,3 +67,18 @@ func.func @gather_scalar(%x: tensor<f32>, %i: tensor<i64>) -> tensor<f32> {
   %0 = tp.gather %x, %i {dim = -1 : i64} : (tensor<f32>, tensor<i64>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// scatter and scatter_add into a 0-d tensor: one write (no loop), once
+// the index is checked against size 1.
+// CHECK-LABEL: func.func @scatter_scalar
+// CHECK: stax.scatter accumulate %arg0 [] layout <[]> : tensor<f32>
+// CHECK: %[[I:.*]] = stax.load %arg1[%c0] : tensor<i64>
+// CHECK: stax.indirect_index %[[I]], 1 {check_bounds} : i64
+// CHECK: %[[V:.*]] = stax.load %arg2[%c0] : tensor<f32>
+// CHECK: stax.yield %c0, %[[V]] : index, f32
+// CHECK: stax.scatter overwrite %arg0 [] layout <[]> : tensor<f32>
+func.func @scatter_scalar(%x: tensor<f32>, %i: tensor<i64>, %s: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %0 = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<f32>, tensor<i64>, tensor<f32>) -> tensor<f32>
+  %1 = tp.scatter %x, %i, %s {dim = -1 : i64} : (tensor<f32>, tensor<i64>, tensor<f32>) -> tensor<f32>
+  return %0, %1 : tensor<f32>, tensor<f32>
+}
