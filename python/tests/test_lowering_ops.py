@@ -88,11 +88,9 @@ def test_what_stays():
     allowed = {
         # external calls
         "tp.mm", "tp.bmm", "tp.sort", "tp.topk", "tp.constant", "tp.cumsum",
-        "tp.logcumsumexp", "tp.cummax", "tp.cummin",
+        "tp.cumprod", "tp.logcumsumexp", "tp.cummax", "tp.cummin",
         # fallbacks (see docs/Lowering.md)
-        "tp.rand", "tp.randn",
-        "tp.bernoulli", "tp.dropout_seeded", "tp.native_dropout",
-        "tp.div", "tp.remainder", "tp.as_strided",
+        "tp.native_dropout", "tp.div", "tp.remainder", "tp.as_strided",
         # its decomposition declines these attributes (scale_grad_by_freq)
         "tp.embedding_dense_backward",
     }
