@@ -46,6 +46,7 @@ def cases():
         "cumsum(0)": (lambda a: a.cumsum(0), (a,)),
         "cumsum 1-D": (lambda a: a.reshape(-1).cumsum(0), (a,)),
         "logcumsumexp(1)": (lambda a: a.logcumsumexp(1), (a,)),
+        "cumprod(1)": (lambda a: (a * 0.01 + 1).cumprod(1), (a,)),
         "cummax(0)": (lambda a: a.cummax(0)[0], (a,)),
         "gather(1)": (lambda a, i: a.gather(1, i), (a, idx)),
         "scatter_add(0)": (lambda a, i, c: a.scatter_add(0, i, c), (a, idx, c)),
