@@ -14,6 +14,10 @@ derivative through the compiled backward raises Listing 5.5's explicit
 error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
 partition that Stax cannot compile runs in PyTorch too, with a warning.
+Random ops (training-mode dropout, rand, randn, bernoulli) are compiled: each
+call passes a fresh RNG state whose seed comes from PyTorch's default
+generator (so torch.manual_seed makes calls reproducible; the numbers are
+Stax's Philox stream, not PyTorch's).
 
 `stax.compile(fn, target="cuda")` runs the kernels on the GPU through the
 CUDA launcher (libcuda.so.1, loaded at run time): CUDA tensors are passed
