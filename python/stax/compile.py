@@ -4,8 +4,9 @@
     y = f(x, w)                      # traces, compiles, runs; y is a torch tensor
     y.sum().backward()               # the compiled backward (Section 5.6)
 
-On the first call for an input signature (shapes, dtypes, requires_grad and
-whether grad mode is on) the function is traced with make_fx and imported
+On the first call for an input signature (shapes, dtypes, requires_grad,
+whether grad mode is on and, for a module, the training flags of its
+submodules) the function is traced with make_fx and imported
 as `tp`. With gradients needed, `--stax-joint-graph` and `--stax-mincut`
 split it into a forward that also returns the values the backward needs and
 a backward compiled on its first use; a `torch.autograd.Function` ties them
@@ -403,6 +404,10 @@ class CompiledFunction:
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
                            for t in inputs))
+        if isinstance(self.fn, torch.nn.Module):
+            # train() / eval() change what the module computes (dropout,
+            # batch norm statistics): each mode has its own plan.
+            key += (tuple(m.training for m in self.fn.modules()),)
         plan = self._plans.get(key)
         if plan is None:
             # Tracing runs the random ops eagerly: it must not advance the

@@ -194,6 +194,29 @@ def test_signature_guards_recompile():
     assert len(f._plans) == 3
 
 
+def test_train_and_eval_modes_have_their_own_plans():
+    # A module compiled in training mode (dropout draws, batch norm uses
+    # the batch statistics) must not be reused after eval(), nor the other
+    # way round.
+    torch.manual_seed(3)
+    m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5),
+                            torch.nn.BatchNorm1d(8))
+    f = stax.compile(m)
+    x = torch.randn(16, 8)
+    with torch.no_grad():
+        f(x)
+        m.eval()
+        y, ye = f(x), m(x)
+        m[1].train()                        # a submodule's mode counts too
+        z = f(x)
+    # Eval: a dot product of 8 terms and a fixed affine normalization, each
+    # side at most ~16 roundings of terms below |y| + 1 (unit inputs and
+    # weights).
+    assert torch.all((y - ye).abs() <= 64 * 2.0 ** -24 * (ye.abs() + 1))
+    assert len(f._plans) == 3
+    assert not torch.equal(z, y)
+
+
 def test_mlp_trains_like_eager():
     torch.manual_seed(2)
     def make():
