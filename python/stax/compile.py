@@ -15,6 +15,10 @@ derivative through the compiled backward raises Listing 5.5's explicit
 error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
 partition that Stax cannot compile runs in PyTorch too, with a warning.
+Tensors the function captures (closures, globals) that require grad are
+passed as arguments on every call (they get gradients; an optimizer's
+updates are seen); other captured tensors are constants, and one changed in
+place since tracing makes the next call trace again.
 Random ops (training-mode dropout, rand, randn, bernoulli) are compiled: each
 call passes a fresh RNG state whose seed comes from PyTorch's default
 generator (so torch.manual_seed makes calls reproducible; the numbers are
@@ -169,7 +173,7 @@ class _Plan:
     """Compiled code for one input signature."""
 
     def __init__(self, owner: "CompiledFunction", flat_fn, inputs, grad: bool):
-        from .importer import import_torch
+        from .importer import import_torch_lifting
         self.owner = owner
         self.spec = None
 
@@ -180,7 +184,14 @@ class _Plan:
 
         examples = [t.detach().requires_grad_(t.requires_grad and grad)
                     if t.is_floating_point() else t.detach() for t in inputs]
-        text = import_torch(traced, *examples, name="forward")
+        # Tensors the function captures (closures, globals): those that
+        # require grad become trailing arguments, passed afresh each call,
+        # so that they get gradients and an optimizer's updates are seen;
+        # the others are constants, and a plan whose constant was changed in
+        # place since tracing is rebuilt (stale()).
+        text, self.lifted, constants = import_torch_lifting(traced, *examples,
+                                                            name="forward")
+        self.constants = [(t, t._version) for t in constants]
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
@@ -224,10 +235,14 @@ class _Plan:
         self.split = split
         self.saved_inputs = [int(e["name"].split("_")[1]) - 1
                              for e in report["saved"] if e["kind"] == "input"]
-        self.grad_inputs = [i for i, t in enumerate(inputs)
+        self.grad_inputs = [i for i, t in enumerate(list(inputs) + self.lifted)
                             if t.requires_grad and t.is_floating_point()]
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
+
+    def stale(self) -> bool:
+        """A captured constant was written in place since tracing."""
+        return any(t._version != v for t, v in self.constants)
 
     def backward_executable(self) -> Executable:
         if self.bw is None:
@@ -409,16 +424,24 @@ class CompiledFunction:
             # batch norm statistics): each mode has its own plan.
             key += (tuple(m.training for m in self.fn.modules()),)
         plan = self._plans.get(key)
+        if isinstance(plan, _Plan) and plan.stale():
+            plan = None
         if plan is None:
             # Tracing runs the random ops eagerly: it must not advance the
             # generator the calls draw their seeds from (a first call would
             # then draw differently from later ones under the same seed).
             with torch.random.fork_rng(devices=[]):
                 plan = self._build(flat_fn, inputs, grad)
+                if (isinstance(plan, _Plan) and not grad
+                        and torch.is_grad_enabled()
+                        and any(t.requires_grad for t in plan.lifted)):
+                    # Only a captured tensor requires grad: differentiate.
+                    plan = self._build(flat_fn, inputs, True)
             self._plans[key] = plan
             self._count += 1
         if callable(plan) and not isinstance(plan, _Plan):
             return plan(*inputs)
+        inputs = inputs + plan.lifted
         if plan.random:
             inputs = inputs + [_rng_state(inputs)]
         if plan.grad:

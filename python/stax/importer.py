@@ -1478,6 +1478,49 @@ def _module_as_function(module: torch.nn.Module, inputs: Sequence[Any]):
     return call, list(inputs) + state, {n + i: s for i, s in enumerate(names)}
 
 
+def lift_tensor_constants(gm: fx.GraphModule, predicate) -> List[torch.Tensor]:
+    """Turns the tensor constants of `gm` (get_attr nodes: tensors the traced
+    function captured, held as the very objects) for which `predicate`
+    holds into trailing placeholders, and returns those tensors in
+    placeholder order."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    last = placeholders[-1] if placeholders else None
+    lifted: List[torch.Tensor] = []
+    for n in list(gm.graph.nodes):
+        if n.op != "get_attr":
+            continue
+        val = gm
+        for part in str(n.target).split("."):
+            val = getattr(val, part, None)
+        if not isinstance(val, torch.Tensor) or not predicate(val):
+            continue
+        if last is None:
+            with gm.graph.inserting_before(next(iter(gm.graph.nodes))):
+                ph = gm.graph.placeholder(f"captured_{len(lifted)}")
+        else:
+            with gm.graph.inserting_after(last):
+                ph = gm.graph.placeholder(f"captured_{len(lifted)}")
+        last = ph
+        n.replace_all_uses_with(ph)
+        gm.graph.erase_node(n)
+        lifted.append(val)
+    gm.recompile()
+    return lifted
+
+
+def tensor_constants(gm: fx.GraphModule) -> List[torch.Tensor]:
+    """The tensors `gm` holds as constants (get_attr nodes)."""
+    out = []
+    for n in gm.graph.nodes:
+        if n.op == "get_attr":
+            val = gm
+            for part in str(n.target).split("."):
+                val = getattr(val, part, None)
+            if isinstance(val, torch.Tensor):
+                out.append(val)
+    return out
+
+
 def import_torch(fn, *example_inputs, name: str = "forward",
                  functionalize: bool = True, decompose: bool = True) -> str:
     """Traces `fn(*example_inputs)` (see `trace`) and returns the verified,
@@ -1491,15 +1534,33 @@ def import_torch(fn, *example_inputs, name: str = "forward",
     `functionalize=False` keeps the in-place ops make_fx records (as
     in-place `tp` ops where they have one: the raw form that
     `--stax-functionalize` rewrites)."""
+    text, _, _ = import_torch_lifting(fn, *example_inputs, name=name,
+                                      functionalize=functionalize,
+                                      decompose=decompose,
+                                      lift=lambda t: False)
+    return text
+
+
+def import_torch_lifting(fn, *example_inputs, name: str = "forward",
+                         functionalize: bool = True, decompose: bool = True,
+                         lift=lambda t: t.requires_grad):
+    """`import_torch`, with the captured tensors for which `lift` holds (by
+    default those that require grad: they must get gradients) made trailing
+    arguments of the function instead of constants. Returns (text, the
+    lifted tensors in argument order, the tensors still baked in as
+    constants)."""
     arg_names = None
     if isinstance(fn, torch.nn.Module):
         fn, example_inputs, arg_names = _module_as_function(fn, example_inputs)
     gm = trace(fn, *example_inputs, functionalize=functionalize,
                decompose=decompose)
-    text = _emit_graph(gm, list(example_inputs), name, none_outputs="error",
+    lifted = lift_tensor_constants(gm, lift)
+    constants = tensor_constants(gm)
+    example_inputs = list(example_inputs) + lifted
+    text = _emit_graph(gm, example_inputs, name, none_outputs="error",
                        arg_names=arg_names)
     if not functionalize:
-        return text
+        return text, lifted, constants
     # Writes to inputs (copy_ into an argument) become copy-back results;
     # decompositions run below PyTorch's functionalization and may write in
     # place (index_put_) too. Functionalization replays a view for every
@@ -1508,8 +1569,9 @@ def import_torch(fn, *example_inputs, name: str = "forward",
     from . import run_pipeline
     inplace = any(n.target in _INPLACE_OPS for n in gm.graph.nodes
                   if n.op == "call_function")
-    return run_pipeline(text, "builtin.module(%sfunc.func(cse))"
+    text = run_pipeline(text, "builtin.module(%sfunc.func(cse))"
                         % ("stax-functionalize," if inplace else ""))
+    return text, lifted, constants
 
 
 def trace_joint(fn, *example_inputs):

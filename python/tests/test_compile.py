@@ -194,6 +194,40 @@ def test_signature_guards_recompile():
     assert len(f._plans) == 3
 
 
+def test_captured_tensors_get_gradients_and_are_read_afresh():
+    # A function that closes over tensors: those that require grad are
+    # arguments of the compiled code (they get .grad, and an optimizer's
+    # updates are seen by the next call); a captured constant changed in
+    # place makes the plan stale, so the next call traces again.
+    torch.manual_seed(4)
+    w = torch.randn(4, 3, requires_grad=True)
+    scale = torch.tensor(2.0)
+    x = torch.randn(5, 4)
+
+    def loss(x):
+        return ((x @ w).tanh() * scale).square().mean()
+
+    f = stax.compile(loss)
+    opt = torch.optim.SGD([w], lr=0.1)
+    w_eager = w.detach().clone().requires_grad_()
+    opt_eager = torch.optim.SGD([w_eager], lr=0.1)
+    for _ in range(3):
+        opt.zero_grad()
+        f(x).backward()
+        opt.step()
+        opt_eager.zero_grad()
+        ((x @ w_eager).tanh() * scale).square().mean().backward()
+        opt_eager.step()
+    # Three steps of a 4-term dot product, tanh and a mean of 15 squares:
+    # a few dozen roundings of O(1) terms.
+    assert torch.all((w.detach() - w_eager.detach()).abs() <= 256 * 2.0 ** -24)
+    with torch.no_grad():
+        before = f(x)
+        scale.mul_(3.0)
+        after = f(x)
+    assert torch.allclose(after, 9 * before, rtol=8 * 2.0 ** -24, atol=0)
+
+
 def test_train_and_eval_modes_have_their_own_plans():
     # A module compiled in training mode (dropout draws, batch norm uses
     # the batch statistics) must not be reused after eval(), nor the other
