@@ -144,6 +144,10 @@ def models(reps):
     enc = torch.nn.TransformerEncoderLayer(128, 4, 256, dropout=0.0, batch_first=True)
     cases.append(("TransformerEncoderLayer d=128 (2x64 tokens)", enc,
                   (torch.randn(2, 64, 128),)))
+    # PyTorch's default dropout (0.1), training mode: compiled random ops.
+    enc_drop = torch.nn.TransformerEncoderLayer(128, 4, 256, batch_first=True)
+    cases.append(("  the same with dropout 0.1", enc_drop,
+                  (torch.randn(2, 64, 128),)))
     ratios = model_table("model (forward+backward)", "larger models", cases,
                          reps, 44, "ms", 1e3)
     for name, model, args in cases:
