@@ -14,7 +14,8 @@ to autograd. Under `torch.no_grad()` only the forward is compiled. A second
 derivative through the compiled backward raises Listing 5.5's explicit
 error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
-partition that Stax cannot compile runs in PyTorch too, with a warning.
+partition that Stax cannot compile runs in PyTorch too, with a warning, and
+so does a function make_fx cannot trace (data-dependent control flow).
 Tensors the function captures (closures, globals) that require grad are
 passed as arguments on every call (they get gradients; an optimizer's
 updates are seen); other captured tensors are constants, and one changed in
@@ -455,11 +456,14 @@ class CompiledFunction:
         return tree_unflatten(list(outs), plan.spec)
 
     def _build(self, flat_fn, inputs, grad):
-        if self.partition:
-            split = _split_unsupported(flat_fn, inputs, self)
-            if split is not None:
-                return split
         try:
+            if self.partition:
+                # Tracing fails on data-dependent control flow (make_fx
+                # refuses to read a value): the function then runs in
+                # PyTorch, with the warning below.
+                split = _split_unsupported(flat_fn, inputs, self)
+                if split is not None:
+                    return split
             return _Plan(self, flat_fn, inputs, grad)
         except StaxError as e:
             if not self.partition:

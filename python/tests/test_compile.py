@@ -168,6 +168,22 @@ def test_unsupported_operator_is_split_out_with_one_warning():
     assert torch.equal(y, f(x))  # relu, *2, +1 compiled: class 1
 
 
+def test_untraceable_function_runs_in_pytorch_with_one_warning():
+    # make_fx refuses data-dependent control flow; the function then runs
+    # in PyTorch (both branches right), with one warning saying why.
+    def f(x):
+        return x * 2 if x.sum() > 0 else x - 1
+
+    g = stax.compile(f)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        up, down = g(torch.ones(3)), g(-torch.ones(3))
+    msgs = [str(w.message) for w in caught if "stax.compile" in str(w.message)]
+    assert len(msgs) == 1 and "data-dependent control flow" in msgs[0]
+    assert torch.equal(up, torch.full((3,), 2.0))
+    assert torch.equal(down, torch.full((3,), -2.0))
+
+
 def test_decomposed_operator_is_compiled():
     x = torch.randn(6, 5)
 
