@@ -40,6 +40,12 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
     pm.addPass(tp::createStaxDecompose(decompose));
   }
   OpPassManager &fn = pm.nest<func::FuncOp>();
+  // Decompositions repeat work that the joint graph split apart (batch
+  // norm's mean inside its var and again for the running mean): one pass
+  // over an activation per duplicate reduction. tp ops are pure functions
+  // of their operands and attributes (random ops included), so merging
+  // them keeps every value bit for bit.
+  fn.addPass(createCSEPass());
   StaxLowerOptions lower;
   lower.target = options.target;
   lower.strict = options.strict;

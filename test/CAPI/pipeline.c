@@ -103,7 +103,7 @@ static int testPassManager(MlirContext ctx) {
   mlirModuleDestroy(module);
   return mlirLogicalResultIsFailure(result);
 }
-// CHECK-LABEL: pass pipeline: {{any|builtin.module}}(stax-joint-graph{{.*}}stax-decompose{{.*}}func.func(stax-lower{{.*}}target=cpu
+// CHECK-LABEL: pass pipeline: {{any|builtin.module}}(stax-joint-graph{{.*}}stax-decompose{{.*}}func.func(cse,stax-lower{{.*}}target=cpu
 // CHECK: func.func @square_sum(
 // CHECK-SAME: -> (tensor<f32>, tensor<4x8xf32>)
 // CHECK: stax.pointwise

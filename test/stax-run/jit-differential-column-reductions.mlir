@@ -44,12 +44,13 @@ func.func @long(%x: tensor<4096x64xf32>) -> tensor<64xf32> {
   return %0 : tensor<64xf32>
 }
 
-// The walk of 8 vectors: eight vector<16xf32> accumulators through the
-// rows, then one vector at a time. @long's output loop runs in parallel
-// chunks of 16 columns.
+// The walk of 8 vectors: eight vector<16xi32> accumulators through the
+// rows for amin, then one vector at a time (the float reductions share a
+// kernel with the variance's mean: 16 columns per chunk). @long's output
+// loop runs in parallel chunks of 16 columns.
 // CHECK-IR-LABEL: func.func @columns
 // CHECK-IR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c128 {
-// CHECK-IR: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-IR: scf.for {{.*}} -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK-IR-LABEL: func.func @long
 // CHECK-IR: scf.parallel
 // CHECK-IR: arith.muli %{{.*}}, %c16

@@ -466,10 +466,16 @@ FailureOr<Results> var(OpBuilder &b, tp::VarOp op) {
   auto [dims, n] = reduced(shapeOf(x), op.getDims());
   Value mu = d.divRaw(d.sum(x, dims, true), static_cast<double>(n));
   Value dx = d.sub(x, mu);
-  Value ss = d.sum(d.mul(dx, dx), dims, op.getKeepdim());
+  // The sum keeps its dims whatever keepdim says, and a view drops them:
+  // var with and without keepdim of one tensor (batch norm computes both)
+  // then share every reduction once CSE runs.
+  Value ss = d.sum(d.mul(dx, dx), dims, true);
   double divisor = std::max(0.0, static_cast<double>(n) -
                                      op.getCorrection().convertToDouble());
-  return Results{d.done(d.divRaw(ss, divisor))};
+  Value v = d.divRaw(ss, divisor);
+  if (!op.getKeepdim())
+    v = d.view(v, shapeOf(op.getResult()));
+  return Results{d.done(v)};
 }
 
 // m = amax (0 where infinite); log(sum(exp(x - m))) + m.

@@ -32,8 +32,9 @@ func.func @mean_f16(%x: tensor<3x4xf16>) -> tensor<1x1xf16> {
 // CHECK-NEXT: %[[M:.*]] = tp.div.Scalar %[[S]] {other = 4.000000e+00 : f64}
 // CHECK-NEXT: %[[D:.*]] = tp.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[D2:.*]] = tp.mul %[[D]], %[[D]]
-// CHECK-NEXT: %[[SS:.*]] = tp.sum %[[D2]] {dims = array<i64: 1>} : tensor<3x4xf32> -> tensor<3xf32>
-// CHECK-NEXT: %[[R:.*]] = tp.div.Scalar %[[SS]] {other = 3.000000e+00 : f64}
+// CHECK-NEXT: %[[SS:.*]] = tp.sum %[[D2]] {dims = array<i64: 1>, keepdim = true} : tensor<3x4xf32> -> tensor<3x1xf32>
+// CHECK-NEXT: %[[Q:.*]] = tp.div.Scalar %[[SS]] {other = 3.000000e+00 : f64}
+// CHECK-NEXT: %[[R:.*]] = tp.view %[[Q]] {size = array<i64: 3>} : tensor<3x1xf32> -> tensor<3xf32>
 // CHECK-NEXT: return %[[R]]
 func.func @var(%x: tensor<3x4xf32>) -> tensor<3xf32> {
   %0 = tp.var %x {dims = array<i64: 1>} : tensor<3x4xf32> -> tensor<3xf32>
