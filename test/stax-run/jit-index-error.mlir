@@ -28,6 +28,17 @@ func.func @index(%x: tensor<8xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// 32 indices: two vectors of 16 lanes, checked a vector at a time. The
+// first bad lane (position 21) is reported, with the value read there.
+// RUN: not stax-run %s --entry=lanes --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-LANES
+// RUN: not stax-run %s --entry=lanes --random-inputs --jit --pipeline-options="vector-width=1" 2>&1 | FileCheck %s --check-prefix=CHECK-LANES
+// CHECK-LANES: stax-run: run-time error: index -12 is out of bounds for a dimension of size 8 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+3]]:8)
+func.func @lanes(%x: tensor<8xf32>) -> tensor<32xf32> {
+  %idx = tp.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, -1, -2, -3, -4, -5, -6, -7, -8, 0, 1, 2, 3, 4, -12, 6, 7, 9, 1, 2, 3, 4, 5, 6, 7]> : tensor<32xi64>
+  %0 = tp.index %x[%idx] {dims = array<i64: 0>} : (tensor<8xf32>, tensor<32xi64>) -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}
+
 // The value reported is the one read, before the negative wrap.
 // CHECK-NEGATIVE: stax-run: run-time error: index -9 is out of bounds for a dimension of size 8 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+3]]:8)
 func.func @negative(%x: tensor<8xf32>) -> tensor<4xf32> {

@@ -1182,6 +1182,59 @@ static Value firstSetLane(OpBuilder &b, Location loc, Value mask) {
                                      picked);
 }
 
+Value codegen::emitIndirectIndexLanes(OpBuilder &b, IndirectIndexOp op,
+                                      Value raw, BufferMap &buffers) {
+  Location loc = op.getLoc();
+  auto rawType = cast<VectorType>(raw.getType());
+  int64_t n = rawType.getNumElements();
+  auto i64s = VectorType::get({n}, b.getI64Type());
+  auto splat = [&](int64_t c) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i64s, b.getI64IntegerAttr(c)));
+  };
+  Value v = raw;
+  if (rawType.getElementTypeBitWidth() < 64)
+    v = arith::ExtSIOp::create(b, loc, i64s, v);
+  Value size = splat(op.getSize());
+  if (op.getWrapNegative()) {
+    Value zero = splat(0);
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, zero);
+    Value wrapped = arith::AddIOp::create(b, loc, v, size);
+    v = arith::SelectOp::create(b, loc, neg, wrapped, v);
+  }
+  if (op.getCheckBounds()) {
+    // Unsigned compare: negatives are out of range too. One test per
+    // vector; the bad lane is only looked for on the (cold) error path.
+    Value inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v, size);
+    auto maskType = VectorType::get({n}, b.getI1Type());
+    Value ones = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(maskType, true));
+    Value bad = arith::XOrIOp::create(b, loc, inBounds, ones);
+    Value any =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, bad);
+    auto ifOp = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value site =
+          arith::ConstantIntOp::create(b, loc, buffers.errorSite(op), 64);
+      Value lane = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                              firstSetLane(b, loc, bad));
+      Value orig = vector::ExtractOp::create(b, loc, raw, OpFoldResult(lane));
+      if (rawType.getElementTypeBitWidth() < 64)
+        orig = arith::ExtSIOp::create(b, loc, b.getI64Type(), orig);
+      Value sizeScalar = arith::ConstantIntOp::create(b, loc, op.getSize(), 64);
+      func::CallOp::create(b, loc, buffers.indexErrorCallee(),
+                           ValueRange{site, orig, sizeScalar});
+    }
+    Value zero = splat(0);
+    v = arith::SelectOp::create(b, loc, inBounds, v, zero);
+  }
+  return arith::IndexCastOp::create(
+      b, loc, VectorType::get({n}, b.getIndexType()), v);
+}
+
 void codegen::emitNanCheck(OpBuilder &b, Location loc, Operation *node,
                            Value value, Value position, BufferMap &buffers,
                            const LoopOptions &options) {

@@ -78,6 +78,12 @@ LogicalResult emitNode(OpBuilder &b, Operation *node, BufferMap &buffers,
 Value emitIndirectIndex(OpBuilder &b, IndirectIndexOp op, Value raw,
                         BufferMap &buffers, bool gpu);
 
+/// The same for a vector of operands `raw` (vector<N x iK>, CPU code):
+/// a vector<N x index>; an index out of range reports the first bad lane's
+/// value, and every bad lane goes on clamped to 0.
+Value emitIndirectIndexLanes(OpBuilder &b, IndirectIndexOp op, Value raw,
+                             BufferMap &buffers);
+
 /// With `options.checkNan`, tests a floating-point `value` that `node` is
 /// about to store at `position` (an index into its result's storage; lane
 /// k of a vector goes to position + k): a NaN calls stax_rt_nan_error with

@@ -126,22 +126,21 @@ public:
 
   Value storageOf(Value v) const override { return storage.lookup(resolve(v)); }
   int64_t errorSite(Operation *op) override {
+    // One site per op: a vector loop and its scalar tail share it.
+    auto it = sites.find(op);
+    if (it != sites.end())
+      return it->second;
     std::string loc;
     llvm::raw_string_ostream os(loc);
     os << op->getName() << " at " << op->getLoc();
     state.errorSites.push_back(StringAttr::get(fn.getContext(), loc));
-    return state.errorSites.size() - 1;
+    return sites[op] = state.errorSites.size() - 1;
   }
   func::FuncOp indexErrorCallee() override {
     Type i64 = b.getI64Type();
     return state.declare("stax_rt_index_error", {i64, i64, i64});
   }
-  int64_t nanErrorSite(Operation *node) override {
-    auto it = nanSites.find(node);
-    if (it != nanSites.end())
-      return it->second;
-    return nanSites[node] = errorSite(node);
-  }
+  int64_t nanErrorSite(Operation *node) override { return errorSite(node); }
   func::FuncOp nanErrorCallee() override {
     Type i64 = b.getI64Type();
     return state.declare("stax_rt_nan_error", {i64, i64});
@@ -159,7 +158,7 @@ private:
   DenseMap<Value, Value> aliases;  // kernel result -> the yielded node result
   SmallVector<Buffer> buffers;
   SmallVector<Operation *> ops; // the top-level ops, in order
-  DenseMap<Operation *, int64_t> nanSites; // node -> its NaN checks' site
+  DenseMap<Operation *, int64_t> sites; // op -> its checks' error site
   /// Transpose nodes whose only readers are BLAS calls that read the
   /// source with a transpose flag: not emitted.
   DenseSet<Operation *> absorbed;

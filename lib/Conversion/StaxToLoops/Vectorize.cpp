@@ -17,11 +17,17 @@ using namespace mlir::stax::codegen;
 
 namespace {
 
-/// How a body value varies along the vectorized loop.
+/// How a body value varies along the vectorized loop. `Gathered` index
+/// values depend on data per lane (an indirect index of loaded values and
+/// the addresses computed from it): a vector of indices.
 struct Lanes {
-  enum Kind { Uniform, Strided, Vector } kind = Uniform;
+  enum Kind { Uniform, Strided, Vector, Gathered } kind = Uniform;
   int64_t stride = 0; ///< for Strided (index) values: the per-lane step
 };
+
+/// The `stride` of a load whose address is Gathered: no step relates one
+/// lane's address to the next (a gather, as any stride but 0 and 1).
+constexpr int64_t kDataDependentStride = std::numeric_limits<int64_t>::min();
 
 /// The lane stride of an affine.apply given its operands' strides, or
 /// failure when the map is not linear in a varying operand (the uniform
@@ -54,11 +60,26 @@ analyze(Block &body, Value lane, bool indexResults = false,
   };
   for (BlockArgument a : body.getArguments())
     lanes[a] = a == lane ? Lanes{Lanes::Strided, 1} : Lanes{};
+  auto gathered = [&](Value v) { return of(v).kind == Lanes::Gathered; };
   for (Operation &op : body.without_terminator()) {
-    // Data-dependent indices that vary per lane keep the scalar loop; an
-    // indirect index uniform along the lane (a gathered row: embedding,
-    // index_select) is computed once per vector.
-    if (isa<IndirectIndexOp>(op) && of(op.getOperand(0)).kind != Lanes::Uniform)
+    // An indirect index uniform along the lane (a gathered row: embedding,
+    // index_select) is computed once per vector; one that varies gives a
+    // vector of indices, which only addresses (affine.apply) and the loads
+    // at them (gathers) may use.
+    if (isa<IndirectIndexOp>(op) && of(op.getOperand(0)).kind != Lanes::Uniform) {
+      lanes[op.getResult(0)] = Lanes{Lanes::Gathered, 0};
+      continue;
+    }
+    if (isa<affine::AffineApplyOp>(op) && llvm::any_of(op.getOperands(), gathered)) {
+      lanes[op.getResult(0)] = Lanes{Lanes::Gathered, 0};
+      continue;
+    }
+    if (auto load = dyn_cast<LoadOp>(op); load && gathered(load.getAddress()) &&
+                                          !(load.getMask() && gathered(load.getMask()))) {
+      lanes[load.getResult()] = Lanes{Lanes::Vector, kDataDependentStride};
+      continue;
+    }
+    if (llvm::any_of(op.getOperands(), gathered))
       return failure();
     // Special functions are runtime calls of one scalar each: these are rare
     // functions (lgamma, erfinv, ...), not the transcendental functions of
@@ -103,7 +124,7 @@ analyze(Block &body, Value lane, bool indexResults = false,
     lanes[op.getResult(0)] = Lanes{Lanes::Vector, 0};
   }
   for (Value v : body.getTerminator()->getOperands())
-    if (v.getType().isIndex() && !indexResults)
+    if ((v.getType().isIndex() && !indexResults) || gathered(v))
       return failure();
   return lanes;
 }
@@ -237,6 +258,90 @@ private:
                                     mask, pass);
   }
 
+  /// The lanes of a load at a Gathered address: one gather, masked by the
+  /// load's mask (masked-off lanes read nothing and are 0).
+  Value gatheredLanes(LoadOp load) {
+    Location loc = load.getLoc();
+    Value mem = buffers.storageOf(load.getBuffer());
+    auto type = VectorType::get({width}, load.getType());
+    Value mask = load.getMask();
+    if (mask) {
+      mask = asVector(mask);
+    } else {
+      auto maskType = VectorType::get({width}, b.getI1Type());
+      mask = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(maskType, true));
+    }
+    Value pass = zeroOf(load, type);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value idx = vector.lookup(load.getAddress());
+    // 32-bit offsets where the buffer allows them: x86 gathers 16 lanes of
+    // 32-bit offsets at once, but only 8 of 64-bit ones.
+    auto memType = cast<MemRefType>(mem.getType());
+    if (memType.hasStaticShape() &&
+        memType.getNumElements() <= std::numeric_limits<int32_t>::max())
+      idx = arith::IndexCastOp::create(
+          b, loc, VectorType::get({width}, b.getI32Type()), idx);
+    return vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
+                                    mask, pass);
+  }
+
+  /// A Gathered index: an indirect index of a vector of loaded values, or
+  /// an affine.apply of one, evaluated lane-wise on vector<N x index>.
+  void emitGathered(Operation &op) {
+    if (auto index = dyn_cast<IndirectIndexOp>(op)) {
+      vector[index.getResult()] = emitIndirectIndexLanes(
+          b, index, asVector(index.getValue()), buffers);
+      return;
+    }
+    auto apply = cast<affine::AffineApplyOp>(op);
+    AffineMap map = apply.getAffineMap();
+    SmallVector<Value> operands;
+    for (Value v : apply.getOperands())
+      operands.push_back(asVector(v));
+    ArrayRef<Value> all(operands);
+    vector[apply.getResult()] =
+        laneExpr(apply.getLoc(), map.getResult(0),
+                 all.take_front(map.getNumDims()),
+                 all.drop_front(map.getNumDims()));
+  }
+
+  /// `e` over vector<N x index> dims and symbols, with arith's lane-wise
+  /// ops (affine's mod is non-negative: remsi, then + c where negative).
+  Value laneExpr(Location loc, AffineExpr e, ArrayRef<Value> dims,
+                 ArrayRef<Value> syms) {
+    auto type = VectorType::get({width}, b.getIndexType());
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return dims[d.getPosition()];
+    if (auto s = dyn_cast<AffineSymbolExpr>(e))
+      return syms[s.getPosition()];
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getIndexAttr(c.getValue())));
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    Value l = laneExpr(loc, bin.getLHS(), dims, syms);
+    Value r = laneExpr(loc, bin.getRHS(), dims, syms);
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return arith::AddIOp::create(b, loc, l, r);
+    case AffineExprKind::Mul:
+      return arith::MulIOp::create(b, loc, l, r);
+    case AffineExprKind::FloorDiv:
+      return arith::FloorDivSIOp::create(b, loc, l, r);
+    case AffineExprKind::CeilDiv:
+      return arith::CeilDivSIOp::create(b, loc, l, r);
+    default: {
+      Value rem = arith::RemSIOp::create(b, loc, l, r);
+      Value zero = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getIndexAttr(0)));
+      Value neg =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+      Value up = arith::AddIOp::create(b, loc, rem, r);
+      return arith::SelectOp::create(b, loc, neg, up, rem);
+    }
+    }
+  }
+
   /// The lanes of staged load `s` at the body's current arguments.
   Value stagedLanes(const StagedLoad &s, VectorType type) {
     Location loc = s.load->getLoc();
@@ -261,6 +366,10 @@ private:
     }
     auto it = op.getNumResults() ? lanes.find(op.getResult(0)) : lanes.end();
     Lanes l = it == lanes.end() ? Lanes{} : it->second;
+    if (l.kind == Lanes::Gathered) {
+      emitGathered(op);
+      return;
+    }
     if (l.kind != Lanes::Vector) {
       // Vector code is CPU code (CUDA nodes have one lane).
       if (auto index = dyn_cast<IndirectIndexOp>(op)) {
@@ -287,7 +396,9 @@ private:
       const PrefetchedLoad *prefetch = llvm::find_if(
           plan.prefetched,
           [&](const PrefetchedLoad &p) { return p.load == &op; });
-      if (Value mask = load.getMask()) {
+      if (l.stride == kDataDependentStride) {
+        v = gatheredLanes(load);
+      } else if (Value mask = load.getMask()) {
         // Masked-off lanes read nothing (their address may be out of
         // range: concatenation, padding) and are 0, as in scalar code.
         v = maskedLanes(load, l.stride, asVector(mask));

@@ -4,20 +4,42 @@
 // scatter address are checked at run time: out of range, the code calls
 // stax_rt_index_error(site, value, size) and goes on with a clamped index.
 // The module lists each site's location in stax.error_sites, in site
-// order. Bodies with indirect indices keep the scalar loop even with
-// vector-width=16.
+// order (one site per op: a vector loop and its scalar tail share it).
 
 // (g1's line is not checked: its site carries the location of the fused
 // node, the tp.mul.Scalar, not the tp.index. The scatter's
 // indirect index and address are both at the tp.scatter_add.)
 // CHECK-DAG: #[[MOD:.*]] = affine_map<(d0) -> ((d0 * 3) mod 128)>
-// CHECK: module attributes {stax.error_sites = ["stax.indirect_index at loc({{.*}}indirect.mlir{{.*}}:{{[0-9]+}}:8)", "stax.indirect_index at loc({{.*}}indirect.mlir{{.*}}:[[@LINE+79]]:8)", "stax.scatter at loc({{.*}}indirect.mlir{{.*}}:[[@LINE+79]]:8)"]}
+// CHECK: module attributes {stax.error_sites = ["stax.indirect_index at loc({{.*}}indirect.mlir{{.*}}:{{[0-9]+}}:8)", "stax.indirect_index at loc({{.*}}indirect.mlir{{.*}}:[[@LINE+102]]:8)", "stax.scatter at loc({{.*}}indirect.mlir{{.*}}:[[@LINE+102]]:8)"]}
 
 // Example 6.3's g1: idx comes from memory, so negative indices wrap (+128)
-// and the bounds check stays (Listing 6.5).
+// and the bounds check stays (Listing 6.5). With vector-width=16 the
+// indices of 16 lanes are checked at once: one test per vector, the first
+// bad lane's value reported; the reads are one gather (32-bit offsets: the
+// buffer has fewer than 2^31 elements). The scalar tail
+// checks one index at a time, at the same site.
 // CHECK-LABEL: func.func @g1(
 // CHECK-SAME: %[[X:[^:]*]]: memref<128xf32>, %[[IDX:[^:]*]]: memref<128xi64>, %[[OUT:[^:]*]]: memref<128xf32> {stax.output})
-// CHECK-NOT: vector.
+// CHECK: %[[VRAW:.*]] = vector.load %[[IDX]][%{{.*}}] : memref<128xi64>, vector<16xi64>
+// CHECK: %[[VSIZE:.*]] = arith.constant dense<128> : vector<16xi64>
+// CHECK: %[[VNEG:.*]] = arith.cmpi slt, %[[VRAW]], %{{.*}} : vector<16xi64>
+// CHECK: %[[VPLUS:.*]] = arith.addi %[[VRAW]], %[[VSIZE]] : vector<16xi64>
+// CHECK: %[[VWRAPPED:.*]] = arith.select %[[VNEG]], %[[VPLUS]], %[[VRAW]]
+// CHECK: %[[VOK:.*]] = arith.cmpi ult, %[[VWRAPPED]], %[[VSIZE]] : vector<16xi64>
+// CHECK: %[[VBAD:.*]] = arith.xori %[[VOK]], %{{.*}} : vector<16xi1>
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[VBAD]] : vector<16xi1> into i1
+// CHECK: scf.if %[[ANY]] {
+// CHECK: %[[VSITE:.*]] = arith.constant 0 : i64
+// CHECK: %[[LANE:.*]] = vector.reduction <minsi>
+// CHECK: %[[L:.*]] = arith.index_cast %[[LANE]] : i64 to index
+// CHECK: %[[BADRAW:.*]] = vector.extract %[[VRAW]][%[[L]]] : i64 from vector<16xi64>
+// CHECK: func.call @stax_rt_index_error(%[[VSITE]], %[[BADRAW]], %{{.*}}) : (i64, i64, i64) -> ()
+// CHECK: }
+// CHECK: %[[VCLAMPED:.*]] = arith.select %[[VOK]], %[[VWRAPPED]], %{{.*}} : vector<16xi1>, vector<16xi64>
+// CHECK: %[[VI:.*]] = arith.index_cast %[[VCLAMPED]] : vector<16xi64> to vector<16xindex>
+// CHECK: %[[VI32:.*]] = arith.index_cast %[[VI]] : vector<16xindex> to vector<16xi32>
+// CHECK: vector.gather %[[X]][%{{.*}}] [%[[VI32]]]
+// CHECK: vector.store
 // CHECK: %[[RAW:.*]] = memref.load %[[IDX]][%{{.*}}] : memref<128xi64>
 // CHECK: %[[SIZE:.*]] = arith.constant 128 : i64
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i64

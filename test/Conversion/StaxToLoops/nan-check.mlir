@@ -9,7 +9,7 @@
 // cmpf uno and an `or` reduction; only on that cold path is its first NaN
 // lane found (a select of the lane numbers and a min reduction). Integer
 // results get no check.
-// CHECK: module attributes {stax.error_sites = ["stax.pointwise at loc({{[^)]*}}:[[@LINE+43]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+61]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+77]]:8)", "tp.mm at loc({{[^)]*}}:[[@LINE+103]]:8)", "stax.indirect_index at {{[^"]*}}", "stax.scatter at {{[^"]*}}", "stax.scatter at {{[^"]*}}"]}
+// CHECK: module attributes {stax.error_sites = ["stax.pointwise at loc({{[^)]*}}:[[@LINE+43]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+61]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+77]]:8)", "tp.mm at loc({{[^)]*}}:[[@LINE+103]]:8)", "stax.indirect_index at {{[^"]*}}", "stax.scatter at {{[^"]*}}"]}
 
 // Without the option nothing is emitted: no check, no callee, and only the
 // scatter's index checks have sites.
