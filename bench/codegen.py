@@ -141,6 +141,13 @@ def models(reps):
                   lambda x, w: torch.nn.functional.gelu(x @ w).sum(),
                   (torch.randn(512, 1024, requires_grad=True),
                    torch.randn(1024, 1024, requires_grad=True))))
+    nn = torch.nn
+    cnn = nn.Sequential(nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
+                        nn.MaxPool2d(2), nn.Conv2d(32, 64, 3, padding=1),
+                        nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                        nn.Linear(64 * 8 * 8, 10))
+    cases.append(("CNN 2x(conv3x3,BN,ReLU,pool)+Linear, b32", cnn,
+                  (torch.randn(32, 3, 32, 32),)))
     enc = torch.nn.TransformerEncoderLayer(128, 4, 256, dropout=0.0, batch_first=True)
     cases.append(("TransformerEncoderLayer d=128 (2x64 tokens)", enc,
                   (torch.randn(2, 64, 128),)))

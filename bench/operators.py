@@ -49,6 +49,7 @@ def cases():
         "cumprod(1)": (lambda a: (a * 0.01 + 1).cumprod(1), (a,)),
         "cummax(0)": (lambda a: a.cummax(0)[0], (a,)),
         "gather(1)": (lambda a, i: a.gather(1, i), (a, idx)),
+        "tanh(gather(1))": (lambda a, i: torch.tanh(a.gather(1, i)), (a, idx)),
         "scatter_add(0)": (lambda a, i, c: a.scatter_add(0, i, c), (a, idx, c)),
         "index_select(0)": (lambda a, r: a.index_select(0, r), (a, rows)),
         "where": (lambda a, c: torch.where(a > 0, a, c), (a, c)),
