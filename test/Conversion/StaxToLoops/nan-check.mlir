@@ -8,7 +8,8 @@
 // element's index in the result's storage. A vector is tested with one
 // cmpf uno and an `or` reduction; only on that cold path is its first NaN
 // lane found (a select of the lane numbers and a min reduction). Integer
-// results get no check.
+// results get no check. The scatter's NaN check and its address check
+// share the scatter's site (one site per op).
 // CHECK: module attributes {stax.error_sites = ["stax.pointwise at loc({{[^)]*}}:[[@LINE+43]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+61]]:8)", "stax.reduction at loc({{[^)]*}}:[[@LINE+77]]:8)", "tp.mm at loc({{[^)]*}}:[[@LINE+103]]:8)", "stax.indirect_index at {{[^"]*}}", "stax.scatter at {{[^"]*}}"]}
 
 // Without the option nothing is emitted: no check, no callee, and only the
