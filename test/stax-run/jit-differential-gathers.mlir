@@ -65,3 +65,24 @@ func.func @pool_pad(%x: tensor<4x3x64x64xf32>) -> tensor<4x3x34x34xf32> {
   %p = tp.cat %z2, %h, %z2 {dim = 2 : i64} : (tensor<4x3x1x34xf32>, tensor<4x3x32x34xf32>, tensor<4x3x1x34xf32>) -> tensor<4x3x34x34xf32>
   return %p : tensor<4x3x34x34xf32>
 }
+
+// A whole-tensor sum of rows gathered by index (an embedding's sum): the
+// reduction is vectorized along the rows (100 = 6 vectors + a scalar tail
+// of 4) with the indirect index uniform per row; the tail evaluates the
+// body as the scalar loop does (checked indirect index included). Integers
+// sum exactly in any order, so the values are the interpreter's.
+// RUN: stax-run %s --entry=rows_sum --random-inputs --int-high=33 --print=hash | sed 1d > %t.r.interp
+// RUN: FileCheck %s --check-prefix=CHECK-R --input-file=%t.r.interp
+// RUN: stax-run %s --entry=rows_sum --random-inputs --int-high=33 --print=hash --jit | sed 1d > %t.r.jit
+// RUN: diff %t.r.interp %t.r.jit
+// CHECK-R: result #0: tensor<i64> fnv1a64=0x{{[0-9a-f]+}}
+// CHECK-R-NOT: result
+// CHECK-IR-LABEL: func.func @rows_sum
+// CHECK-IR: vector.reduction <add>
+// CHECK-IR-NOT: stax.indirect_index
+// CHECK-IR: return
+func.func @rows_sum(%x: tensor<33x100xi64>, %i: tensor<20x8xi64>) -> tensor<i64> {
+  %e = tp.index %x[%i] {dims = array<i64: 0>} : (tensor<33x100xi64>, tensor<20x8xi64>) -> tensor<20x8x100xi64>
+  %s = tp.sum %e {dims = array<i64>} : tensor<20x8x100xi64> -> tensor<i64>
+  return %s : tensor<i64>
+}

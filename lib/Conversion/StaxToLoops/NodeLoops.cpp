@@ -711,6 +711,9 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
           vectorizeReduction(b, op, idx, state, buffers, options.vectorWidth,
                              [&](ValueRange s, ValueRange y) {
                                return combiner.step(b, loc, s, y);
+                             },
+                             [&](ValueRange all) {
+                               return cloneBody(body, all);
                              });
     if (succeeded(vectorized)) {
       state = *vectorized;

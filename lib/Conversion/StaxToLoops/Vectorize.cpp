@@ -960,7 +960,8 @@ static SmallVector<Value> welfordLanes(
 FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
     BufferMap &buffers, int64_t width,
-    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(ValueRange)> scalarBody) {
   ReductionKind kind = op.getKind();
   bool argExtreme =
       kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
@@ -996,26 +997,12 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   SmallVector<Value> ivs(idx);
-  // Scalar evaluation for the tail: the same body, one lane.
+  // Scalar evaluation for the tail: the same body, one lane, as the
+  // scalar loop emits it (masked loads, checked indirect indices).
   auto scalarValues = [&](Value iv) {
     SmallVector<Value> args(ivs);
     args.push_back(iv);
-    IRMapping map;
-    map.map(body.getArguments(), args);
-    for (Operation &inner : body.without_terminator()) {
-      if (auto load = dyn_cast<LoadOp>(inner)) {
-        map.map(load.getResult(),
-                memref::LoadOp::create(b, inner.getLoc(),
-                                       buffers.storageOf(load.getBuffer()),
-                                       map.lookup(load.getAddress())));
-        continue;
-      }
-      b.clone(inner, map);
-    }
-    SmallVector<Value> out;
-    for (Value v : body.getTerminator()->getOperands())
-      out.push_back(map.lookupOrDefault(v));
-    return out;
+    return scalarBody(args);
   };
   auto scalarValue = [&](Value iv) { return scalarValues(iv)[0]; };
   int64_t n = rranges.back();

@@ -112,11 +112,13 @@ void stripMine(OpBuilder &b, Location loc, Value lb, Value ub, int64_t width,
 /// scalar tail with `step(state, yielded)`. Welford and welford_combine
 /// keep a (mean, M2, count) per lane, merged by Chan's combine. Fails,
 /// emitting nothing, for other kinds, argmax/argmin over several loops, or
-/// a body that cannot be vectorized.
+/// a body that cannot be vectorized. `scalarBody(ivs)` emits the body's
+/// scalar values at all of its arguments (the tails' elements).
 FailureOr<SmallVector<Value>> vectorizeReduction(
     OpBuilder &b, ReductionOp op, ValueRange idx, ValueRange init,
     BufferMap &buffers, int64_t width,
-    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(ValueRange)> scalarBody);
 
 /// Emits the innermost *output* loop [lb, ub) of reduction `op` (the other
 /// output indices fixed to `fixed`) outputVectorsPerWalk(op) x `width`
