@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 done
 
 BUILD_DIR=${STAX_BUILD_DIR:-build}
-PYTHON=/usr/bin/python3
+PYTHON=${STAX_PYTHON:-/usr/bin/python3}
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 export STAX_LIB_DIR="$PWD/$BUILD_DIR/lib"
 [[ "$BUILD_DIR" = /* ]] && STAX_LIB_DIR="$BUILD_DIR/lib"

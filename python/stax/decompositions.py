@@ -27,7 +27,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import torch
 
-aten = torch.ops.aten
+from ._ops import aten
 
 DECOMPOSITIONS: Dict[object, Callable] = {}
 
@@ -1782,3 +1782,7 @@ for _name, _fn in (("__lshift__", _left_shift), ("__rshift__", _right_shift),
     for _overload in ("Tensor", "Scalar", "Tensor_Scalar", "Scalar_Tensor"):
         if hasattr(_packet, _overload):
             DECOMPOSITIONS[getattr(_packet, _overload)] = _fn
+
+# Operators this PyTorch lacks (stax._ops.MissingOp) decompose nothing.
+for _missing in [k for k in DECOMPOSITIONS if not k]:
+    del DECOMPOSITIONS[_missing]

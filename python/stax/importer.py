@@ -50,7 +50,7 @@ from ._capi import StaxError
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
            "supported_overloads", "StaxError"]
 
-aten = torch.ops.aten
+from ._ops import aten
 
 INT64_MAX = 9223372036854775807
 
@@ -866,7 +866,7 @@ def _build_table() -> Dict[Any, Emitter]:
 
     def ov(packet: str, overload: str = "default"):
         p = getattr(aten, packet, None)
-        return getattr(p, overload, None) if p is not None else None
+        return getattr(p, overload, None) if p else None
 
     def put(key, fn):
         if key is not None:
@@ -1130,13 +1130,13 @@ def _convert_element_type(ctx, node, a):
 
 
 def _add_prims(t: Dict[Any, Emitter]) -> None:
-    prims = torch.ops.prims
+    from ._ops import prims
     for name in ("abs neg sqrt rsqrt exp exp2 expm1 log log1p log2 log10 sin "
                  "cos tan asin acos atan sinh cosh tanh erf erfc floor ceil "
                  "trunc sign bitwise_not isnan lgamma digamma erf_inv").split():
         aten_name = {"erf_inv": "erfinv"}.get(name, name)
         twin = getattr(getattr(aten, aten_name), "default", None)
-        if hasattr(prims, name) and twin in t:
+        if getattr(prims, name) and twin in t:
             t[getattr(prims, name).default] = _prims_twin(twin)
     for name, twin in {"add": "add", "sub": "sub", "mul": "mul", "div": "div",
                        "eq": "eq", "ne": "ne", "lt": "lt", "le": "le",
@@ -1151,7 +1151,7 @@ def _add_prims(t: Dict[Any, Emitter]) -> None:
         ov = getattr(packet, "Tensor", None) or getattr(packet, "default", None)
         if name == "pow":
             ov = aten.pow.Tensor_Tensor
-        if hasattr(prims, name) and ov in t:
+        if getattr(prims, name) and ov in t:
             t[getattr(prims, name).default] = _prims_twin(ov)
     t[prims.convert_element_type.default] = _convert_element_type
     # prims.div truncates integers (C semantics), aten.div.Tensor does not.
@@ -1179,7 +1179,7 @@ def _add_view_copies(t: Dict[Any, Emitter]) -> None:
             continue
         packet = key.overloadpacket.__name__
         copy = getattr(aten, packet + "_copy", None)
-        twin = getattr(copy, key._overloadname, None) if copy is not None else None
+        twin = getattr(copy, key._overloadname, None) if copy else None
         if twin is not None and twin not in t:
             t[twin] = t[key]
 
@@ -1187,6 +1187,9 @@ def _add_view_copies(t: Dict[Any, Emitter]) -> None:
 _TABLE: Dict[Any, Emitter] = _build_table()
 _add_prims(_TABLE)
 _add_view_copies(_TABLE)
+# Operators this PyTorch lacks (stax._ops.MissingOp) import nothing.
+for _missing in [k for k in _TABLE if not k]:
+    del _TABLE[_missing]
 
 
 def supported_overloads() -> List[str]:

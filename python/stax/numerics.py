@@ -50,7 +50,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import torch
 import torch.fx as fx
 
-aten = torch.ops.aten
+from ._ops import aten
 
 U32 = 2.0 ** -24   # unit roundoff of binary32
 
@@ -136,7 +136,7 @@ def _functional(t):
     name = getattr(getattr(t, "overloadpacket", None), "__name__", "")
     if name.endswith("_") and not name.startswith("_"):
         packet = getattr(aten, name[:-1], None)
-        if packet is not None and hasattr(packet, t._overloadname):
+        if packet and hasattr(packet, t._overloadname):
             return getattr(packet, t._overloadname)
     return t
 
