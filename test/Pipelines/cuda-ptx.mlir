@@ -7,10 +7,12 @@
 // RUN: stax-opt --stax-pipeline="target=cuda threads-per-block=128" %s | stax-translate --stax-to-llvmir | FileCheck %s --check-prefix=CHECK-TPB
 // RUN: not stax-translate --stax-to-ptx %s 2>&1 | FileCheck %s --check-prefix=CHECK-NOPTX
 
-// target=cuda: every node runs one thread per output element (blocks of
-// threads-per-block threads), all kernels of the module in one PTX module.
-// Example 1.1, (relu(x + y) * 2).sum(-1) with x, y 64x4096, and a matmul
-// (Example 5.1's forward shape), which becomes a thread per output.
+// target=cuda: a node runs one thread per output element (blocks of
+// threads-per-block threads), or, reducing contiguous rows, one block per
+// output (test/Conversion/StaxToLoops/block-reductions-cuda.mlir); all
+// kernels of the module in one PTX module. Example 1.1,
+// (relu(x + y) * 2).sum(-1) with x, y 64x4096, and a matmul (Example 5.1's
+// forward shape), which becomes a thread per output.
 
 // The host functions are LLVM, launching the kernels (test/Pipelines/cuda-host.mlir).
 // CHECK-HOST-LABEL: llvm.func @example(
@@ -26,12 +28,13 @@
 
 // The launch configurations: grid x, y, z, then block x, y, z.
 // CHECK-LAUNCH-LABEL: define void @example(
-// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 64, i64 1, i64 1, i32 0,
+// A block of 256 threads per row.
+// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 64, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0,
 // CHECK-LAUNCH-LABEL: define void @matmul_gelu(
 // The matmul, 32 x 64 outputs: 8 blocks of 256 threads.
 // CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 8, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0,
-// The whole-tensor sum: one thread (not the host).
-// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 1, i64 1, i64 1, i32 0,
+// The whole-tensor sum: one block (not the host).
+// CHECK-LAUNCH: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 1, i64 1, i64 1, i64 256, i64 1, i64 1, i32 0,
 
 // CHECK-PTX: // gpu.binary @
 // CHECK-PTX: .version 8.0

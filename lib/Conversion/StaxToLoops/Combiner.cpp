@@ -165,3 +165,73 @@ SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
   llvm_unreachable("unknown reduction kind");
 }
 
+
+SmallVector<Value> Combiner::fromThreadShare(OpBuilder &b, Location loc,
+                                             ValueRange state, Value tid,
+                                             int64_t threads) const {
+  SmallVector<Value> s(state);
+  if (kind != ReductionKind::Argmax && kind != ReductionKind::Argmin)
+    return s;
+  // Position k of thread tid is element tid + k * threads. A thread with
+  // no element keeps the initial extreme at position tid: past every real
+  // element, so it never wins a tie.
+  Value t = arith::IndexCastOp::create(b, loc, b.getI64Type(), tid);
+  Value n = arith::ConstantIntOp::create(b, loc, threads, 64);
+  Value scaled = arith::MulIOp::create(b, loc, s[1], n);
+  s[1] = arith::AddIOp::create(b, loc, scaled, t);
+  return s;
+}
+
+SmallVector<Value> Combiner::combinePartials(OpBuilder &b, Location loc,
+                                             ValueRange x, ValueRange y) const {
+  using K = ReductionKind;
+  switch (kind) {
+  case K::Welford:
+  case K::WelfordCombine:
+    return Combiner(K::WelfordCombine, t).step(b, loc, x, y);
+  case K::Argmax:
+  case K::Argmin:
+    break;
+  default:
+    return step(b, loc, x, y);
+  }
+  bool isMax = kind == K::Argmax;
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y[1], x[1]);
+  Value take;
+  if (isFloat()) {
+    // y wins when it is NaN and x is not, or is the earlier NaN; or when
+    // neither is NaN and y is strictly better, or as good and earlier.
+    Value xNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0],
+                                       x[0]);
+    Value yNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y[0],
+                                       y[0]);
+    Value better = arith::CmpFOp::create(
+        b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        y[0], x[0]);
+    Value equal =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, y[0], x[0]);
+    Value tie = arith::AndIOp::create(b, loc, equal, earlier);
+    Value ordered = arith::OrIOp::create(b, loc, better, tie);
+    Value xNotNan = arith::XOrIOp::create(
+        b, loc, xNan, arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value nanFirst = arith::OrIOp::create(b, loc, xNotNan, earlier);
+    Value nanWins = arith::AndIOp::create(b, loc, yNan, nanFirst);
+    Value bothNumbers = arith::OrIOp::create(b, loc, xNan, yNan);
+    Value numbers = arith::XOrIOp::create(
+        b, loc, bothNumbers, arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value numberWins = arith::AndIOp::create(b, loc, numbers, ordered);
+    take = arith::OrIOp::create(b, loc, nanWins, numberWins);
+  } else {
+    Value better = arith::CmpIOp::create(
+        b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+        y[0], x[0]);
+    Value equal =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y[0], x[0]);
+    Value tie = arith::AndIOp::create(b, loc, equal, earlier);
+    take = arith::OrIOp::create(b, loc, better, tie);
+  }
+  Value value = arith::SelectOp::create(b, loc, take, y[0], x[0]);
+  Value position = arith::SelectOp::create(b, loc, take, y[1], x[1]);
+  return {value, position, x[2]};
+}

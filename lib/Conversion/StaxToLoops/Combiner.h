@@ -25,6 +25,17 @@ public:
   /// The state after combining `yielded` into `state`.
   SmallVector<Value> step(OpBuilder &b, Location loc, ValueRange state,
                           ValueRange yielded) const;
+  /// The state of a thread that combined every `threads`-th value from
+  /// value `tid` on (BlockThreads.h): an argmax/argmin position counts that
+  /// thread's values; it becomes the position in the whole range.
+  SmallVector<Value> fromThreadShare(OpBuilder &b, Location loc,
+                                     ValueRange state, Value tid,
+                                     int64_t threads) const;
+  /// Two threads' partial states combined. Up to rounding this does not
+  /// depend on the order of `x` and `y`: an argmax/argmin takes the first
+  /// NaN, else the first extreme, by position.
+  SmallVector<Value> combinePartials(OpBuilder &b, Location loc, ValueRange x,
+                                     ValueRange y) const;
   /// The values stored, one per result.
   SmallVector<Value> finish(ValueRange state) const {
     if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin)

@@ -1,6 +1,7 @@
 //===- MergeGpuModules.cpp - one gpu.module for all kernels ---------------===//
 #include "Stax/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::stax {
@@ -11,10 +12,23 @@ namespace mlir::stax {
 using namespace mlir;
 
 namespace {
+/// Shared-memory (workgroup) globals of the host module: outlining copied
+/// the kernels' uses and their globals into gpu.modules; the host cannot
+/// lower them.
+void eraseSharedMemoryGlobals(ModuleOp module) {
+  for (auto global :
+       llvm::make_early_inc_range(module.getOps<memref::GlobalOp>()))
+    if (auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+            global.getType().getMemorySpace());
+        space && space.getValue() == gpu::AddressSpace::Workgroup)
+      global.erase();
+}
+
 struct StaxMergeGpuModulesPass
     : stax::impl::StaxMergeGpuModulesBase<StaxMergeGpuModulesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    eraseSharedMemoryGlobals(module);
     SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());
     if (modules.size() < 2)
       return;
@@ -32,6 +46,13 @@ struct StaxMergeGpuModulesPass
           continue;
         }
         StringAttr old = symbol.getNameAttr();
+        // Outlining copied this symbol (a libdevice declaration, a shared
+        // memory global) from the host module into every kernel's module:
+        // the merged module needs one, and uses find it by name.
+        if (!isa<gpu::GPUFuncOp>(op) && table.lookup(old)) {
+          op.erase();
+          continue;
+        }
         op.moveBefore(target.getBody(), target.getBody()->end());
         StringAttr fresh = table.insert(&op); // renames on a clash
         renamed[{other.getSymNameAttr(), old}] = fresh;

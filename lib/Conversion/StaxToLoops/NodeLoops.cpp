@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
+#include "BlockThreads.h"
 #include "TransposeTiles.h"
 #include "Combiner.h"
 #include "KernelScratch.h"
@@ -141,6 +142,15 @@ public:
       : b(b), buffers(buffers), options(options) {}
 
   LogicalResult emit(Operation *node, ValueRange outer, bool parallel);
+  /// `node` at outer indices `outer` with the block's `threads` sharing its
+  /// inner iterations (BlockThreads.h).
+  LogicalResult emitOnBlock(Operation *node, ValueRange outer,
+                            const BlockThreads &threads);
+  /// Pointwise `op` (its loops all fixed) at each of `points`: every value
+  /// is computed before the first is stored, so that their loads are in
+  /// flight together; point j is stored where `stored[j]` holds.
+  void pointwiseAtPoints(PointwiseOp op, ArrayRef<SmallVector<Value>> points,
+                         ArrayRef<Value> stored);
 
 private:
   OpBuilder &b;
@@ -149,6 +159,18 @@ private:
 
   LogicalResult pointwise(PointwiseOp op, ValueRange outer, bool parallel);
   LogicalResult reduction(ReductionOp op, ValueRange outer, bool parallel);
+  /// Pointwise `op`'s value at its loop indices `ivs` (as stored), and its
+  /// store there.
+  Value pointwiseValue(PointwiseOp op, ValueRange ivs);
+  void storePointwiseValue(PointwiseOp op, ValueRange ivs, Value v);
+  void storePointwise(PointwiseOp op, ValueRange ivs);
+  /// Stores the results of reduction `op` from its final `state` at output
+  /// indices `idx`.
+  void storeReduction(ReductionOp op, const Combiner &combiner,
+                      ValueRange state, ValueRange idx);
+  /// Reduction `op`'s output at `idx` reduced by all threads of the block.
+  void blockReduction(ReductionOp op, ValueRange idx,
+                      const BlockThreads &threads);
   LogicalResult scatter(ScatterOp op, ValueRange outer);
   /// Stores (or accumulates) one scattered value `v` at `addr` of `out`,
   /// after its bounds check.
@@ -600,23 +622,50 @@ SmallVector<Value> NodeEmitter::reductionLoops(
   return carriedLoopNest(b, loc, ranges, state, step);
 }
 
+Value NodeEmitter::pointwiseValue(PointwiseOp op, ValueRange ivs) {
+  Value out = buffers.storageOf(op.getResult());
+  Value v = cloneBody(op.getBody().front(), ivs)[0];
+  return castForStore(b, op.getLoc(), v,
+                      cast<MemRefType>(out.getType()).getElementType());
+}
+
+void NodeEmitter::storePointwiseValue(PointwiseOp op, ValueRange ivs,
+                                      Value v) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> strides =
+      op.getLayout().getEffectiveStrides(op.getIterationRanges());
+  Value addr = address(loc, strides, op.getLayout().getOffset(), ivs);
+  emitNanCheck(b, loc, op, v, addr, buffers, options);
+  memref::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult()), addr);
+}
+
+void NodeEmitter::storePointwise(PointwiseOp op, ValueRange ivs) {
+  storePointwiseValue(op, ivs, pointwiseValue(op, ivs));
+}
+
+void NodeEmitter::pointwiseAtPoints(PointwiseOp op,
+                                    ArrayRef<SmallVector<Value>> points,
+                                    ArrayRef<Value> stored) {
+  SmallVector<Value> values;
+  for (ValueRange ivs : points)
+    values.push_back(pointwiseValue(op, ivs));
+  for (auto [ivs, v, guard] : llvm::zip(points, values, stored)) {
+    auto ifOp = scf::IfOp::create(b, op.getLoc(), guard, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storePointwiseValue(op, ivs, v);
+  }
+}
+
 LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
                                      bool parallel) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
-  int64_t offset = op.getLayout().getOffset();
-  Value out = buffers.storageOf(op.getResult());
-  Block &body = op.getBody().front();
   auto scalarStore = [&](ValueRange ivs) {
     SmallVector<Value> all(outer);
     all.append(ivs.begin(), ivs.end());
-    Value v = cloneBody(body, all)[0];
-    v = castForStore(b, loc, v,
-                     cast<MemRefType>(out.getType()).getElementType());
-    Value addr = address(loc, strides, offset, all);
-    emitNanCheck(b, loc, op, v, addr, buffers, options);
-    memref::StoreOp::create(b, loc, v, out, addr);
+    storePointwise(op, all);
   };
   auto checkVector = [&](Value v, Value addr) {
     emitNanCheck(b, loc, op, v, addr, buffers, options);
@@ -686,18 +735,116 @@ LogicalResult NodeEmitter::pointwise(PointwiseOp op, ValueRange outer,
   return success();
 }
 
+/// An argmax/argmin over an empty range has no answer.
+static LogicalResult verifyExtremePosition(ReductionOp op) {
+  if ((op.getKind() == ReductionKind::Argmax ||
+       op.getKind() == ReductionKind::Argmin) &&
+      llvm::is_contained(op.getReductionRanges(), 0))
+    return op.emitError() << "cannot take the position of an extreme of an "
+                             "empty reduction range";
+  return success();
+}
+
+void NodeEmitter::blockReduction(ReductionOp op, ValueRange idx,
+                                 const BlockThreads &threads) {
+  Location loc = op.getLoc();
+  Block &body = op.getBody().front();
+  Combiner combiner(op.getKind(), body.getTerminator()->getOperand(0).getType());
+  SmallVector<Value> state = emitThreadStridedLoop(
+      b, loc, op.getReductionRanges(), threads, combiner.init(b, loc),
+      [&](ValueRange rivs, ValueRange s) {
+        SmallVector<Value> all(idx);
+        all.append(rivs.begin(), rivs.end());
+        return combiner.step(b, loc, s, cloneBody(body, all));
+      });
+  state = combiner.fromThreadShare(b, loc, state, threads.tid, threads.count);
+  state = emitBlockCombine(b, loc, state, threads,
+                           [&](ValueRange x, ValueRange y) {
+                             return combiner.combinePartials(b, loc, x, y);
+                           });
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      threads.tid, zero);
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  storeReduction(op, combiner, state, idx);
+}
+
+LogicalResult NodeEmitter::emitOnBlock(Operation *node, ValueRange outer,
+                                       const BlockThreads &threads) {
+  Location loc = node->getLoc();
+  if (auto r = dyn_cast<ReductionOp>(node)) {
+    if (failed(verifyExtremePosition(r)))
+      return failure();
+    ArrayRef<int64_t> rest = r.getIterationRanges().drop_front(outer.size());
+    if (llvm::all_of(rest, [](int64_t n) { return n == 1; }) ||
+        saturatingProduct(r.getReductionRanges()) >= kBlockMinInnerWork) {
+      // Each output in turn, reduced by the whole block.
+      loopNest(loc, rest, /*parallel=*/false, [&](ValueRange ivs) {
+        SmallVector<Value> idx(outer);
+        idx.append(ivs.begin(), ivs.end());
+        blockReduction(r, idx, threads);
+      });
+      return success();
+    }
+    // Many short outputs per outer index: the threads share them, each
+    // output reduced by one thread in order.
+    Block &body = r.getBody().front();
+    Combiner combiner(r.getKind(),
+                      body.getTerminator()->getOperand(0).getType());
+    emitThreadStridedLoop(
+        b, loc, rest, threads, {}, [&](ValueRange ivs, ValueRange) {
+          SmallVector<Value> idx(outer);
+          idx.append(ivs.begin(), ivs.end());
+          SmallVector<Value> state = reductionLoops(
+              loc, r.getReductionRanges(), combiner.init(b, loc),
+              [&](ValueRange rivs, ValueRange s) {
+                SmallVector<Value> all(idx);
+                all.append(rivs.begin(), rivs.end());
+                return combiner.step(b, loc, s, cloneBody(body, all));
+              });
+          storeReduction(r, combiner, state, idx);
+          return SmallVector<Value>();
+        });
+    return success();
+  }
+  if (auto p = dyn_cast<PointwiseOp>(node)) {
+    // With no inner loops, thread 0 alone (a stride-T loop over one point).
+    emitThreadStridedLoop(b, loc, p.getIterationRanges().drop_front(outer.size()),
+                          threads, {}, [&](ValueRange ivs, ValueRange) {
+                            SmallVector<Value> all(outer);
+                            all.append(ivs.begin(), ivs.end());
+                            storePointwise(p, all);
+                            return SmallVector<Value>();
+                          });
+    return success();
+  }
+  return node->emitError() << "has no code generation for a thread block";
+}
+
+void NodeEmitter::storeReduction(ReductionOp op, const Combiner &combiner,
+                                 ValueRange state, ValueRange idx) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> strides =
+      op.getLayout().getEffectiveStrides(op.getIterationRanges());
+  Value addr = address(loc, strides, op.getLayout().getOffset(), idx);
+  for (auto [k, v] : llvm::enumerate(combiner.finish(state))) {
+    Value mem = buffers.storageOf(op.getResult(k));
+    Type elt = cast<MemRefType>(mem.getType()).getElementType();
+    Value stored = castForStore(b, loc, v, elt);
+    emitNanCheck(b, loc, op, stored, addr, buffers, options);
+    memref::StoreOp::create(b, loc, stored, mem, addr);
+  }
+}
+
 LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
                                      bool parallel) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   ArrayRef<int64_t> rranges = op.getReductionRanges();
-  if ((op.getKind() == ReductionKind::Argmax ||
-       op.getKind() == ReductionKind::Argmin) &&
-      llvm::is_contained(rranges, 0))
-    return op.emitError() << "cannot take the position of an extreme of an "
-                             "empty reduction range";
-  SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
-  int64_t offset = op.getLayout().getOffset();
+  if (failed(verifyExtremePosition(op)))
+    return failure();
   Block &body = op.getBody().front();
   Type yieldType = body.getTerminator()->getOperand(0).getType();
   Combiner combiner(op.getKind(), yieldType);
@@ -726,14 +873,7 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
                                                     cloneBody(body, all));
                              });
     }
-    Value addr = address(loc, strides, offset, idx);
-    for (auto [k, v] : llvm::enumerate(combiner.finish(state))) {
-      Value mem = buffers.storageOf(op.getResult(k));
-      Type elt = cast<MemRefType>(mem.getType()).getElementType();
-      Value stored = castForStore(b, loc, v, elt);
-      emitNanCheck(b, loc, op, stored, addr, buffers, options);
-      memref::StoreOp::create(b, loc, stored, mem, addr);
-    }
+    storeReduction(op, combiner, state, idx);
   };
   ArrayRef<int64_t> rest = ranges.drop_front(outer.size());
   if (rest.empty()) {
@@ -1171,6 +1311,64 @@ void codegen::emitThreadGrid(OpBuilder &b, Location loc,
   body(ivs);
 }
 
+void codegen::emitThreadGroupGrid(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> space,
+    const LoopOptions &options, int64_t perThread,
+    function_ref<void(ArrayRef<SmallVector<Value>>, ArrayRef<Value>)> body) {
+  int64_t n = saturatingProduct(space);
+  int64_t threads = std::max<int64_t>(
+      1, std::min<int64_t>(options.threadsPerBlock, llvm::divideCeil(n, perThread)));
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(n, threads * perThread));
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value gLb = cst(0), gUb = cst(blocks), gStep = cst(1); // in order
+  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
+                                      ValueRange{gUb}, ValueRange{gStep});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(grid.getBody());
+  Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
+  auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
+                                       ValueRange{tUb}, ValueRange{tStep});
+  b.setInsertionPointToStart(block.getBody());
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  (void)gpu::setMappingAttr(grid, {gpu::ParallelLoopDimMappingAttr::get(
+                                      ctx, gpu::Processor::BlockX, id, id)});
+  (void)gpu::setMappingAttr(block, {gpu::ParallelLoopDimMappingAttr::get(
+                                       ctx, gpu::Processor::ThreadX, id, id)});
+  // Point j of thread t in block k is k*T*P + j*T + t: a warp's j-th points
+  // are neighbours. Points past the end compute at the last one (their
+  // loads stay in bounds) and are not stored.
+  AffineExpr blk = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
+  Value last = cst(n - 1), size = cst(n);
+  SmallVector<SmallVector<Value>> points;
+  SmallVector<Value> inRange;
+  for (int64_t j = 0; j < perThread; ++j) {
+    Value linear = affine::AffineApplyOp::create(
+        b, loc,
+        AffineMap::get(2, 0, blk * (threads * perThread) + j * threads + t),
+        ValueRange{grid.getInductionVars()[0], block.getInductionVars()[0]});
+    inRange.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            linear, size));
+    Value clamped = arith::MinUIOp::create(b, loc, linear, last);
+    SmallVector<Value> ivs;
+    int64_t stride = n;
+    for (auto [k, s] : llvm::enumerate(space)) {
+      stride = s ? stride / s : 0;
+      AffineExpr d = getAffineDimExpr(0, ctx);
+      // The first index needs no remainder: clamped < n.
+      AffineExpr e = !stride ? d * 0
+                     : k == 0 ? d.floorDiv(stride)
+                              : d.floorDiv(stride) % s;
+      ivs.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, e), ValueRange{clamped}));
+    }
+    points.push_back(std::move(ivs));
+  }
+  body(points, inRange);
+}
+
 /// The index of the first set lane of `mask` (vector<N x i1>), as an i64.
 static Value firstSetLane(OpBuilder &b, Location loc, Value mask) {
   int64_t n = cast<VectorType>(mask.getType()).getNumElements();
@@ -1308,6 +1506,44 @@ LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
   if (!options.gpu) {
     bool parallel = options.parallel && workOf(node) >= options.grain;
     return emitter.emit(node, {}, parallel);
+  }
+  if (int64_t threads = blockThreadsFor(node, options)) {
+    // A block per outer index (BlockThreads.h); a barrier between a
+    // kernel's nodes makes each one's stores visible to the next.
+    auto k = dyn_cast<KernelOp>(node);
+    ArrayRef<int64_t> space = k ? k.getOuterRanges()
+                                : cast<ReductionOp>(node).getIterationRanges();
+    LogicalResult status = success();
+    emitBlockGrid(b, node->getLoc(), space, threads,
+                  [&](ValueRange ivs, const BlockThreads &block) {
+                    if (!k) {
+                      status = emitter.emitOnBlock(node, ivs, block);
+                      return;
+                    }
+                    for (Operation &inner :
+                         k.getBody().front().without_terminator()) {
+                      if (&inner != &k.getBody().front().front())
+                        emitBlockBarrier(b, inner.getLoc());
+                      if (failed(emitter.emitOnBlock(&inner, ivs, block)))
+                        status = failure();
+                    }
+                  });
+    return status;
+  }
+  if (auto p = dyn_cast<PointwiseOp>(node)) {
+    // Large elementwise nodes: several points per thread, so that each
+    // thread has several loads in flight (one per thread left an H200 at
+    // 67 % of its copy bandwidth).
+    constexpr int64_t kPointsPerThread = 4, kManyPoints = int64_t(1) << 20;
+    if (workOf(p) >= kManyPoints) {
+      emitThreadGroupGrid(b, p.getLoc(), p.getIterationRanges(), options,
+                          kPointsPerThread,
+                          [&](ArrayRef<SmallVector<Value>> points,
+                              ArrayRef<Value> stored) {
+                            emitter.pointwiseAtPoints(p, points, stored);
+                          });
+      return success();
+    }
   }
   // One thread per output element: the thread's indices are the node's
   // outer loops (a kernel's nodes all share them; a scatter runs alone).

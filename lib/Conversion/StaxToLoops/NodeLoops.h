@@ -121,6 +121,14 @@ void emitThreadGrid(OpBuilder &b, Location loc, ArrayRef<int64_t> space,
                     const LoopOptions &options,
                     function_ref<void(ValueRange)> body);
 
+/// Like emitThreadGrid, with `perThread` points per thread: `body(points,
+/// stored)` gets each point's indices (a point past the end gets the
+/// last point's) and whether it is in the space.
+void emitThreadGroupGrid(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> space,
+    const LoopOptions &options, int64_t perThread,
+    function_ref<void(ArrayRef<SmallVector<Value>>, ArrayRef<Value>)> body);
+
 } // namespace mlir::stax::codegen
 
 #endif // STAX_LIB_CONVERSION_STAXTOLOOPS_NODELOOPS_H
