@@ -19,11 +19,13 @@
 #   scripts/gpu-check.sh --dry-run         print what would run, run nothing
 #
 # STAX_BUILD_DIR, STAX_JOBS and STAX_COMPILER are build.sh's; STAX_CUDA_SYNC=1
-# makes a failing kernel name itself (docs/Codegen.md).
+# makes a failing kernel name itself (docs/Codegen.md); STAX_PYTHON names the
+# Python with PyTorch (default /usr/bin/python3). On a GPU machine without
+# Debian's LLVM 22, scripts/gpu-bundle.sh brings a build and runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 
 BUILD=1
 DRY_RUN=0
