@@ -4,7 +4,19 @@ of docs/Numerics.md, every element."""
 
 import torch
 
+import stax
+from stax._capi import StaxError
 from stax.numerics import error_bound
+
+
+def cuda_unavailable():
+    """Why target=cuda cannot run here (the launcher's message), or None
+    on a GPU machine."""
+    try:
+        stax.cuda_device()
+        return None
+    except StaxError as e:
+        return str(e)
 
 
 def outputs(r):

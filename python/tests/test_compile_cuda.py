@@ -23,21 +23,12 @@ import torch
 import stax
 from stax import corpus
 from stax._capi import StaxError
-from corpus_checks import check_within_bound, outputs
+from corpus_checks import check_within_bound, cuda_unavailable, outputs
 from stax.numerics import error_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_DRIVER = ROOT / "test" / "stax-run" / "Inputs" / "fake-cuda.c"
 CLANG = shutil.which("clang-22") or "/usr/lib/llvm-22/bin/clang"
-
-
-def _driver_error():
-    """Why target=cuda cannot run here, or None on a GPU machine."""
-    try:
-        stax.cuda_device()
-        return None
-    except StaxError as e:
-        return str(e)
 
 
 def _add_relu(x, y):
@@ -50,7 +41,7 @@ def test_unknown_target_is_rejected():
 
 
 def test_call_without_driver_raises_clear_error():
-    why = _driver_error()
+    why = cuda_unavailable()
     if why is None:
         pytest.skip("a CUDA driver and GPU are present: test_corpus_on_gpu runs")
     f = stax.compile(_add_relu, target="cuda")
@@ -121,7 +112,7 @@ GPU_MODELS = ["example_1_1", "mlp_gelu", "layernorm", "softmax_ce", "attention"]
 
 @pytest.mark.parametrize("name", GPU_MODELS)
 def test_corpus_on_gpu(name):
-    why = _driver_error()
+    why = cuda_unavailable()
     if why is not None:
         pytest.skip(f"needs a GPU: {why}")
     model = corpus.get(name)

@@ -14,21 +14,13 @@ import pytest
 import torch
 
 import stax
-from stax._capi import StaxError
+from corpus_checks import cuda_unavailable
 from stax.numerics import error_bound
-
-
-def _driver_error():
-    try:
-        stax.cuda_device()
-        return None
-    except StaxError as e:
-        return str(e)
 
 
 @pytest.fixture(autouse=True)
 def _needs_gpu():
-    why = _driver_error()
+    why = cuda_unavailable()
     if why is not None:
         pytest.skip(f"needs a GPU: {why}")
 

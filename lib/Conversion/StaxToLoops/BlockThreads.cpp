@@ -4,7 +4,6 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -63,50 +62,14 @@ int64_t codegen::blockThreadsFor(Operation *node, const LoopOptions &options) {
                          : static_cast<int64_t>(llvm::alignTo(inner, kWarp));
 }
 
-/// `linear` (in [0, product(sizes))) as indices of a row-major space of
-/// `sizes`; the first needs no remainder (a 1-D space is `linear` itself).
-static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                                      ArrayRef<int64_t> sizes) {
-  SmallVector<Value> ivs;
-  MLIRContext *ctx = b.getContext();
-  int64_t stride = product(sizes);
-  for (auto [k, s] : llvm::enumerate(sizes)) {
-    stride = s ? stride / s : 0;
-    AffineExpr d = getAffineDimExpr(0, ctx);
-    AffineExpr e = !stride ? d * 0
-                   : k == 0 ? d.floorDiv(stride)
-                            : d.floorDiv(stride) % s;
-    ivs.push_back(affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, e), ValueRange{linear}));
-  }
-  return ivs;
-}
 
 void codegen::emitBlockGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> space, int64_t threads,
     function_ref<void(ValueRange, const BlockThreads &)> body) {
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value gLb = cst(0), gUb = cst(std::max<int64_t>(product(space), 1));
-  Value gStep = cst(1);
-  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
-                                      ValueRange{gUb}, ValueRange{gStep});
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(grid.getBody());
-  Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
-  auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
-                                       ValueRange{tUb}, ValueRange{tStep});
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  (void)gpu::setMappingAttr(grid, {gpu::ParallelLoopDimMappingAttr::get(
-                                      ctx, gpu::Processor::BlockX, id, id)});
-  (void)gpu::setMappingAttr(block, {gpu::ParallelLoopDimMappingAttr::get(
-                                       ctx, gpu::Processor::ThreadX, id, id)});
-  b.setInsertionPointToStart(block.getBody());
-  SmallVector<Value> ivs =
-      delinearize(b, loc, grid.getInductionVars()[0], space);
-  body(ivs, BlockThreads{block.getInductionVars()[0], threads});
+  auto [blk, tid] =
+      emitGpuLaunchLoops(b, loc, std::max<int64_t>(product(space), 1), threads);
+  body(delinearizeIndex(b, loc, blk, space), BlockThreads{tid, threads});
 }
 
 SmallVector<Value> codegen::emitThreadStridedLoop(
@@ -124,7 +87,7 @@ SmallVector<Value> codegen::emitThreadStridedLoop(
     Value linear = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(2, 0, k * t + tid),
         ValueRange{round, threads.tid});
-    return body(delinearize(b, loc, linear, ranges), s);
+    return body(delinearizeIndex(b, loc, linear, ranges), s);
   };
   SmallVector<Value> current(state);
   if (rounds > 0) {

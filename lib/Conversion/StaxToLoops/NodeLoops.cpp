@@ -1265,20 +1265,16 @@ SmallVector<Value> codegen::kernelScratchValues(KernelOp kernel,
   return values;
 }
 
-void codegen::emitThreadGrid(OpBuilder &b, Location loc,
-                             ArrayRef<int64_t> space,
-                             const LoopOptions &options,
-                             function_ref<void(ValueRange)> body) {
-  int64_t n = saturatingProduct(space);
-  int64_t threads = std::max<int64_t>(1, std::min(options.threadsPerBlock, n));
-  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(n, threads));
+std::pair<Value, Value> codegen::emitGpuLaunchLoops(OpBuilder &b,
+                                                     Location loc,
+                                                     int64_t blocks,
+                                                     int64_t threads) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value gLb = cst(0), gUb = cst(blocks), gStep = cst(1); // in order
   auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
                                       ValueRange{gUb}, ValueRange{gStep});
-  OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(grid.getBody());
   Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
   auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
@@ -1291,24 +1287,47 @@ void codegen::emitThreadGrid(OpBuilder &b, Location loc,
                                       ctx, gpu::Processor::BlockX, id, id)});
   (void)gpu::setMappingAttr(block, {gpu::ParallelLoopDimMappingAttr::get(
                                        ctx, gpu::Processor::ThreadX, id, id)});
-  AffineExpr blk = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
-  Value linear = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(2, 0, blk * threads + t),
-      ValueRange{grid.getInductionVars()[0], block.getInductionVars()[0]});
-  auto inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, cst(n));
-  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-  b.setInsertionPointToStart(ifOp.thenBlock());
+  return {grid.getInductionVars()[0], block.getInductionVars()[0]};
+}
+
+SmallVector<Value> codegen::delinearizeIndex(OpBuilder &b, Location loc,
+                                             Value linear,
+                                             ArrayRef<int64_t> sizes) {
   SmallVector<Value> ivs;
-  int64_t stride = n;
-  for (int64_t s : space) {
+  MLIRContext *ctx = b.getContext();
+  int64_t stride = saturatingProduct(sizes);
+  for (auto [k, s] : llvm::enumerate(sizes)) {
     stride = s ? stride / s : 0;
     AffineExpr d = getAffineDimExpr(0, ctx);
-    AffineExpr e = stride ? d.floorDiv(stride) % s : d * 0;
+    // The first index needs no remainder: linear < product(sizes).
+    AffineExpr e = !stride ? d * 0
+                   : k == 0 ? d.floorDiv(stride)
+                            : d.floorDiv(stride) % s;
     ivs.push_back(affine::AffineApplyOp::create(
         b, loc, AffineMap::get(1, 0, e), ValueRange{linear}));
   }
-  body(ivs);
+  return ivs;
+}
+
+void codegen::emitThreadGrid(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> space,
+                             const LoopOptions &options,
+                             function_ref<void(ValueRange)> body) {
+  int64_t n = saturatingProduct(space);
+  int64_t threads = std::max<int64_t>(1, std::min(options.threadsPerBlock, n));
+  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(n, threads));
+  OpBuilder::InsertionGuard g(b);
+  auto [blk, tid] = emitGpuLaunchLoops(b, loc, blocks, threads);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr bd = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
+  Value linear = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(2, 0, bd * threads + t), ValueRange{blk, tid});
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  auto inRange =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, size);
+  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(delinearizeIndex(b, loc, linear, space));
 }
 
 void codegen::emitThreadGroupGrid(
@@ -1317,54 +1336,30 @@ void codegen::emitThreadGroupGrid(
     function_ref<void(ArrayRef<SmallVector<Value>>, ArrayRef<Value>)> body) {
   int64_t n = saturatingProduct(space);
   int64_t threads = std::max<int64_t>(
-      1, std::min<int64_t>(options.threadsPerBlock, llvm::divideCeil(n, perThread)));
-  int64_t blocks = std::max<int64_t>(1, llvm::divideCeil(n, threads * perThread));
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value gLb = cst(0), gUb = cst(blocks), gStep = cst(1); // in order
-  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
-                                      ValueRange{gUb}, ValueRange{gStep});
+      1, std::min<int64_t>(options.threadsPerBlock,
+                           llvm::divideCeil(n, perThread)));
+  int64_t blocks =
+      std::max<int64_t>(1, llvm::divideCeil(n, threads * perThread));
   OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(grid.getBody());
-  Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
-  auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
-                                       ValueRange{tUb}, ValueRange{tStep});
-  b.setInsertionPointToStart(block.getBody());
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  (void)gpu::setMappingAttr(grid, {gpu::ParallelLoopDimMappingAttr::get(
-                                      ctx, gpu::Processor::BlockX, id, id)});
-  (void)gpu::setMappingAttr(block, {gpu::ParallelLoopDimMappingAttr::get(
-                                       ctx, gpu::Processor::ThreadX, id, id)});
+  auto [blk, tid] = emitGpuLaunchLoops(b, loc, blocks, threads);
   // Point j of thread t in block k is k*T*P + j*T + t: a warp's j-th points
   // are neighbours. Points past the end compute at the last one (their
   // loads stay in bounds) and are not stored.
-  AffineExpr blk = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
-  Value last = cst(n - 1), size = cst(n);
+  MLIRContext *ctx = b.getContext();
+  AffineExpr bd = getAffineDimExpr(0, ctx), t = getAffineDimExpr(1, ctx);
+  Value last = arith::ConstantIndexOp::create(b, loc, n - 1);
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
   SmallVector<SmallVector<Value>> points;
   SmallVector<Value> inRange;
   for (int64_t j = 0; j < perThread; ++j) {
     Value linear = affine::AffineApplyOp::create(
         b, loc,
-        AffineMap::get(2, 0, blk * (threads * perThread) + j * threads + t),
-        ValueRange{grid.getInductionVars()[0], block.getInductionVars()[0]});
+        AffineMap::get(2, 0, bd * (threads * perThread) + j * threads + t),
+        ValueRange{blk, tid});
     inRange.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             linear, size));
     Value clamped = arith::MinUIOp::create(b, loc, linear, last);
-    SmallVector<Value> ivs;
-    int64_t stride = n;
-    for (auto [k, s] : llvm::enumerate(space)) {
-      stride = s ? stride / s : 0;
-      AffineExpr d = getAffineDimExpr(0, ctx);
-      // The first index needs no remainder: clamped < n.
-      AffineExpr e = !stride ? d * 0
-                     : k == 0 ? d.floorDiv(stride)
-                              : d.floorDiv(stride) % s;
-      ivs.push_back(affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(1, 0, e), ValueRange{clamped}));
-    }
-    points.push_back(std::move(ivs));
+    points.push_back(delinearizeIndex(b, loc, clamped, space));
   }
   body(points, inRange);
 }

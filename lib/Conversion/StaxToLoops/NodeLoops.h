@@ -114,6 +114,17 @@ carriedLoopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges,
                 ValueRange state,
                 function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
 
+/// A launch of `blocks` blocks of `threads` threads: nested scf.parallel
+/// loops mapped to block_x/thread_x (what --convert-parallel-loops-to-gpu
+/// reads). Returns the block and thread indices, with `b` in the thread
+/// loop's body (the caller restores it).
+std::pair<Value, Value> emitGpuLaunchLoops(OpBuilder &b, Location loc,
+                                           int64_t blocks, int64_t threads);
+
+/// `linear`, in [0, product(sizes)), as row-major indices of `sizes`.
+SmallVector<Value> delinearizeIndex(OpBuilder &b, Location loc, Value linear,
+                                    ArrayRef<int64_t> sizes);
+
 /// GPU code: `body(ivs)` once per index of `space`, one thread each: an
 /// scf.parallel over blocks holding one over `options.threadsPerBlock`
 /// threads, the linear index guarded and delinearized.
