@@ -17,22 +17,15 @@ namespace {
 constexpr int64_t kWarp = 32;
 } // namespace
 
-static int64_t product(ArrayRef<int64_t> sizes) {
-  int64_t p = 1;
-  for (int64_t s : sizes)
-    if (llvm::MulOverflow(p, s, p))
-      return std::numeric_limits<int64_t>::max();
-  return p;
-}
-
 /// The iterations of `node` at one index of the `outerRank` outer loops.
 static int64_t innerWork(Operation *node, size_t outerRank) {
   if (auto p = dyn_cast<PointwiseOp>(node))
-    return product(p.getIterationRanges().drop_front(outerRank));
+    return saturatingProduct(p.getIterationRanges().drop_front(outerRank));
   auto r = cast<ReductionOp>(node);
   int64_t w;
-  if (llvm::MulOverflow(product(r.getIterationRanges().drop_front(outerRank)),
-                        product(r.getReductionRanges()), w))
+  if (llvm::MulOverflow(
+          saturatingProduct(r.getIterationRanges().drop_front(outerRank)),
+          saturatingProduct(r.getReductionRanges()), w))
     return std::numeric_limits<int64_t>::max();
   return w;
 }
@@ -47,7 +40,7 @@ int64_t codegen::blockThreadsFor(Operation *node, const LoopOptions &options) {
     // already coalesce with a thread per output.
     if (isVectorizableReductionOutputs(r, kWarp))
       return 0;
-    inner = product(r.getReductionRanges());
+    inner = saturatingProduct(r.getReductionRanges());
   } else if (auto k = dyn_cast<KernelOp>(node)) {
     size_t rank = k.getOuterRanges().size();
     for (Operation &op : k.getBody().front().without_terminator()) {
@@ -59,16 +52,15 @@ int64_t codegen::blockThreadsFor(Operation *node, const LoopOptions &options) {
   if (inner < kBlockMinInnerWork)
     return 0;
   return inner >= threads ? threads
-                         : static_cast<int64_t>(llvm::alignTo(inner, kWarp));
+                          : static_cast<int64_t>(llvm::alignTo(inner, kWarp));
 }
-
 
 void codegen::emitBlockGrid(
     OpBuilder &b, Location loc, ArrayRef<int64_t> space, int64_t threads,
     function_ref<void(ValueRange, const BlockThreads &)> body) {
   OpBuilder::InsertionGuard g(b);
-  auto [blk, tid] =
-      emitGpuLaunchLoops(b, loc, std::max<int64_t>(product(space), 1), threads);
+  auto [blk, tid] = emitGpuLaunchLoops(
+      b, loc, std::max<int64_t>(saturatingProduct(space), 1), threads);
   body(delinearizeIndex(b, loc, blk, space), BlockThreads{tid, threads});
 }
 
@@ -79,14 +71,14 @@ SmallVector<Value> codegen::emitThreadStridedLoop(
   // Whole rounds of T points first, in a loop with a constant trip count
   // (LLVM unrolls it and issues several loads before their uses), then the
   // threads below the remainder take one more point.
-  int64_t total = product(ranges), t = threads.count;
+  int64_t total = saturatingProduct(ranges), t = threads.count;
   int64_t rounds = total / t, rest = total % t;
   MLIRContext *ctx = b.getContext();
   AffineExpr k = getAffineDimExpr(0, ctx), tid = getAffineDimExpr(1, ctx);
   auto point = [&](Value round, ValueRange s) {
-    Value linear = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(2, 0, k * t + tid),
-        ValueRange{round, threads.tid});
+    Value linear =
+        affine::AffineApplyOp::create(b, loc, AffineMap::get(2, 0, k * t + tid),
+                                      ValueRange{round, threads.tid});
     return body(delinearizeIndex(b, loc, linear, ranges), s);
   };
   SmallVector<Value> current(state);
@@ -156,10 +148,10 @@ static Value warpPartials(OpBuilder &b, Location loc, Type t, unsigned k) {
   os << "__stax_warp_partials_" << k << "_" << t;
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get({1024 / kWarp}, t, MemRefLayoutAttrInterface(),
-                              space);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto type =
+      MemRefType::get({1024 / kWarp}, t, MemRefLayoutAttrInterface(), space);
   if (!SymbolTable::lookupSymbolIn(module, name)) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(module.getBody());
@@ -220,8 +212,8 @@ SmallVector<Value> codegen::emitBlockCombine(
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> next;
     for (Value mem : partials)
-      next.push_back(memref::LoadOp::create(b, loc, mem,
-                                            ValueRange{loop.getInductionVar()}));
+      next.push_back(memref::LoadOp::create(
+          b, loc, mem, ValueRange{loop.getInductionVar()}));
     scf::YieldOp::create(b, loc, combine(loop.getRegionIterArgs(), next));
   }
   // The next combine of this block writes the same slots.

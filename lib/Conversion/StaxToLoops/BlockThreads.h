@@ -41,9 +41,9 @@ int64_t blockThreadsFor(Operation *node, const LoopOptions &options);
 
 /// One block per point of `space` (delinearized into `ivs`) with `threads`
 /// threads each, mapped to block_x/thread_x for convert-parallel-loops-to-gpu.
-void emitBlockGrid(OpBuilder &b, Location loc, ArrayRef<int64_t> space,
-                   int64_t threads,
-                   function_ref<void(ValueRange ivs, const BlockThreads &)> body);
+void emitBlockGrid(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> space, int64_t threads,
+    function_ref<void(ValueRange ivs, const BlockThreads &)> body);
 
 /// Runs `body` at this thread's share of the points of `ranges`
 /// (linear index tid, tid + T, ... in order), delinearized; carries `state`.

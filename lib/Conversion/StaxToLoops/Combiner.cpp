@@ -165,7 +165,6 @@ SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
   llvm_unreachable("unknown reduction kind");
 }
 
-
 SmallVector<Value> Combiner::fromThreadShare(OpBuilder &b, Location loc,
                                              ValueRange state, Value tid,
                                              int64_t threads) const {
@@ -202,10 +201,10 @@ SmallVector<Value> Combiner::combinePartials(OpBuilder &b, Location loc,
   if (isFloat()) {
     // y wins when it is NaN and x is not, or is the earlier NaN; or when
     // neither is NaN and y is strictly better, or as good and earlier.
-    Value xNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0],
-                                       x[0]);
-    Value yNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y[0],
-                                       y[0]);
+    Value xNan =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0], x[0]);
+    Value yNan =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y[0], y[0]);
     Value better = arith::CmpFOp::create(
         b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
         y[0], x[0]);

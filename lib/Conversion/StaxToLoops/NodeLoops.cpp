@@ -11,10 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
 #include "BlockThreads.h"
-#include "TransposeTiles.h"
 #include "Combiner.h"
 #include "KernelScratch.h"
 #include "LinearIndex.h"
+#include "TransposeTiles.h"
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,7 +33,7 @@ using namespace mlir;
 using namespace mlir::stax;
 using namespace mlir::stax::codegen;
 
-static int64_t saturatingProduct(ArrayRef<int64_t> sizes) {
+int64_t codegen::saturatingProduct(ArrayRef<int64_t> sizes) {
   int64_t p = 1;
   for (int64_t s : sizes)
     if (llvm::MulOverflow(p, s, p))
@@ -629,8 +629,7 @@ Value NodeEmitter::pointwiseValue(PointwiseOp op, ValueRange ivs) {
                       cast<MemRefType>(out.getType()).getElementType());
 }
 
-void NodeEmitter::storePointwiseValue(PointwiseOp op, ValueRange ivs,
-                                      Value v) {
+void NodeEmitter::storePointwiseValue(PointwiseOp op, ValueRange ivs, Value v) {
   Location loc = op.getLoc();
   SmallVector<int64_t> strides =
       op.getLayout().getEffectiveStrides(op.getIterationRanges());
@@ -749,7 +748,8 @@ void NodeEmitter::blockReduction(ReductionOp op, ValueRange idx,
                                  const BlockThreads &threads) {
   Location loc = op.getLoc();
   Block &body = op.getBody().front();
-  Combiner combiner(op.getKind(), body.getTerminator()->getOperand(0).getType());
+  Combiner combiner(op.getKind(),
+                    body.getTerminator()->getOperand(0).getType());
   SmallVector<Value> state = emitThreadStridedLoop(
       b, loc, op.getReductionRanges(), threads, combiner.init(b, loc),
       [&](ValueRange rivs, ValueRange s) {
@@ -758,10 +758,10 @@ void NodeEmitter::blockReduction(ReductionOp op, ValueRange idx,
         return combiner.step(b, loc, s, cloneBody(body, all));
       });
   state = combiner.fromThreadShare(b, loc, state, threads.tid, threads.count);
-  state = emitBlockCombine(b, loc, state, threads,
-                           [&](ValueRange x, ValueRange y) {
-                             return combiner.combinePartials(b, loc, x, y);
-                           });
+  state =
+      emitBlockCombine(b, loc, state, threads, [&](ValueRange x, ValueRange y) {
+        return combiner.combinePartials(b, loc, x, y);
+      });
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       threads.tid, zero);
@@ -811,7 +811,8 @@ LogicalResult NodeEmitter::emitOnBlock(Operation *node, ValueRange outer,
   }
   if (auto p = dyn_cast<PointwiseOp>(node)) {
     // With no inner loops, thread 0 alone (a stride-T loop over one point).
-    emitThreadStridedLoop(b, loc, p.getIterationRanges().drop_front(outer.size()),
+    emitThreadStridedLoop(b, loc,
+                          p.getIterationRanges().drop_front(outer.size()),
                           threads, {}, [&](ValueRange ivs, ValueRange) {
                             SmallVector<Value> all(outer);
                             all.append(ivs.begin(), ivs.end());
@@ -1265,16 +1266,15 @@ SmallVector<Value> codegen::kernelScratchValues(KernelOp kernel,
   return values;
 }
 
-std::pair<Value, Value> codegen::emitGpuLaunchLoops(OpBuilder &b,
-                                                     Location loc,
-                                                     int64_t blocks,
-                                                     int64_t threads) {
+std::pair<Value, Value> codegen::emitGpuLaunchLoops(OpBuilder &b, Location loc,
+                                                    int64_t blocks,
+                                                    int64_t threads) {
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value gLb = cst(0), gUb = cst(blocks), gStep = cst(1); // in order
-  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb},
-                                      ValueRange{gUb}, ValueRange{gStep});
+  auto grid = scf::ParallelOp::create(b, loc, ValueRange{gLb}, ValueRange{gUb},
+                                      ValueRange{gStep});
   b.setInsertionPointToStart(grid.getBody());
   Value tLb = cst(0), tUb = cst(threads), tStep = cst(1);
   auto block = scf::ParallelOp::create(b, loc, ValueRange{tLb},
@@ -1300,7 +1300,7 @@ SmallVector<Value> codegen::delinearizeIndex(OpBuilder &b, Location loc,
     stride = s ? stride / s : 0;
     AffineExpr d = getAffineDimExpr(0, ctx);
     // The first index needs no remainder: linear < product(sizes).
-    AffineExpr e = !stride ? d * 0
+    AffineExpr e = !stride  ? d * 0
                    : k == 0 ? d.floorDiv(stride)
                             : d.floorDiv(stride) % s;
     ivs.push_back(affine::AffineApplyOp::create(
@@ -1335,9 +1335,9 @@ void codegen::emitThreadGroupGrid(
     const LoopOptions &options, int64_t perThread,
     function_ref<void(ArrayRef<SmallVector<Value>>, ArrayRef<Value>)> body) {
   int64_t n = saturatingProduct(space);
-  int64_t threads = std::max<int64_t>(
-      1, std::min<int64_t>(options.threadsPerBlock,
-                           llvm::divideCeil(n, perThread)));
+  int64_t threads =
+      std::max<int64_t>(1, std::min<int64_t>(options.threadsPerBlock,
+                                             llvm::divideCeil(n, perThread)));
   int64_t blocks =
       std::max<int64_t>(1, llvm::divideCeil(n, threads * perThread));
   OpBuilder::InsertionGuard g(b);
@@ -1356,8 +1356,8 @@ void codegen::emitThreadGroupGrid(
         b, loc,
         AffineMap::get(2, 0, bd * (threads * perThread) + j * threads + t),
         ValueRange{blk, tid});
-    inRange.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            linear, size));
+    inRange.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear, size));
     Value clamped = arith::MinUIOp::create(b, loc, linear, last);
     points.push_back(delinearizeIndex(b, loc, clamped, space));
   }
@@ -1506,8 +1506,8 @@ LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
     // A block per outer index (BlockThreads.h); a barrier between a
     // kernel's nodes makes each one's stores visible to the next.
     auto k = dyn_cast<KernelOp>(node);
-    ArrayRef<int64_t> space = k ? k.getOuterRanges()
-                                : cast<ReductionOp>(node).getIterationRanges();
+    ArrayRef<int64_t> space =
+        k ? k.getOuterRanges() : cast<ReductionOp>(node).getIterationRanges();
     LogicalResult status = success();
     emitBlockGrid(b, node->getLoc(), space, threads,
                   [&](ValueRange ivs, const BlockThreads &block) {
@@ -1531,12 +1531,11 @@ LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
     // 67 % of its copy bandwidth).
     constexpr int64_t kPointsPerThread = 4, kManyPoints = int64_t(1) << 20;
     if (workOf(p) >= kManyPoints) {
-      emitThreadGroupGrid(b, p.getLoc(), p.getIterationRanges(), options,
-                          kPointsPerThread,
-                          [&](ArrayRef<SmallVector<Value>> points,
-                              ArrayRef<Value> stored) {
-                            emitter.pointwiseAtPoints(p, points, stored);
-                          });
+      emitThreadGroupGrid(
+          b, p.getLoc(), p.getIterationRanges(), options, kPointsPerThread,
+          [&](ArrayRef<SmallVector<Value>> points, ArrayRef<Value> stored) {
+            emitter.pointwiseAtPoints(p, points, stored);
+          });
       return success();
     }
   }

@@ -53,6 +53,9 @@ public:
   virtual func::FuncOp externalCallee(StringRef name, FunctionType type) = 0;
 };
 
+/// The product of `sizes`, or INT64_MAX when it overflows.
+int64_t saturatingProduct(ArrayRef<int64_t> sizes);
+
 /// Body evaluations of a node (iteration ranges times reduction ranges),
 /// saturating at INT64_MAX.
 int64_t workOf(Operation *node);
