@@ -1,4 +1,5 @@
-"""target=cuda reductions and large elementwise nodes against PyTorch.
+"""target=cuda reductions, large elementwise nodes and scatters against
+PyTorch.
 
 Block reductions (a thread block per row, partials through warp shuffles
 and shared memory) and 4 elements per thread (docs/Codegen.md, CUDA):
@@ -38,8 +39,12 @@ def _same(o, r):
     assert torch.equal(o, r)
 
 
-def _check(fn, *xs, exact=False):
+def _check(fn, *xs, exact=False, exact_to=None):
     outs = _outputs(stax.compile(fn, target="cuda")(*xs))
+    if exact_to is not None:  # float64 data, a handful of terms per sum
+        for o, r in zip(outs, _outputs(fn(*xs))):
+            assert torch.allclose(o, r, rtol=0, atol=exact_to)
+        return
     if exact:
         for o, r in zip(outs, _outputs(fn(*xs))):
             _same(o, r)
@@ -107,3 +112,24 @@ def test_large_elementwise_nodes_are_exact():
            torch.randn(1100, 1000, generator=g), exact=True)
     _check(lambda x: torch.relu(x) * 2, torch.randn(64, 129, 130, generator=g),
            exact=True)
+
+
+def test_scatters_run_a_thread_per_value():
+    """Accumulations add atomically (any order: within the bound), unique
+    overwrites are exact; the embedding's gradient is a scatter-add."""
+    g = torch.Generator().manual_seed(7)
+    base = torch.randn(1000, 64, generator=g)
+    idx = torch.randint(0, 1000, (5000,), generator=g)
+    src = torch.randn(5000, 64, generator=g)
+    _check(lambda b, s: b.index_put((idx,), s, accumulate=True), base, src)
+    cols = idx[:640].view(10, 64) % 64
+    _check(lambda b, s: b.scatter_add(1, cols, s[:10]), base[:10].double(),
+           src.double(), exact_to=1e-12)
+    unique = torch.randperm(1000, generator=g)[:300]
+    _check(lambda b, s: b.index_put((unique,), s[:300]), base, src, exact=True)
+    w = torch.randn(1000, 32, generator=g, requires_grad=True)
+    f = stax.compile(lambda w: torch.nn.functional.embedding(idx, w).sum(),
+                     target="cuda")
+    (grad,) = torch.autograd.grad(f(w), [w])
+    counts = torch.bincount(idx, minlength=1000).double()
+    assert torch.equal(grad.double(), counts[:, None].expand(1000, 32))

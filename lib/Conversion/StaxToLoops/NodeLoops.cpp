@@ -172,6 +172,13 @@ private:
   void blockReduction(ReductionOp op, ValueRange idx,
                       const BlockThreads &threads);
   LogicalResult scatter(ScatterOp op, ValueRange outer);
+public:
+  /// target=cuda: scatter `op` with a thread per scattered value (after a
+  /// launch copying the base), accumulating with atomic adds; failure
+  /// (nothing emitted) where it must run in one thread.
+  LogicalResult scatterOnThreads(ScatterOp op);
+
+private:
   /// Stores (or accumulates) one scattered value `v` at `addr` of `out`,
   /// after its bounds check.
   void scatterElement(ScatterOp op, Value out, Value addr, Value v);
@@ -1009,6 +1016,38 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   return success();
 }
 
+/// Element types that GPU atomics add (32- and 64-bit).
+static bool hasAtomicAdd(Type elt) {
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  return (isa<FloatType>(elt) || isa<IntegerType>(elt)) &&
+         (bits == 32 || bits == 64);
+}
+
+LogicalResult NodeEmitter::scatterOnThreads(ScatterOp op) {
+  Location loc = op.getLoc();
+  Value base = buffers.storageOf(op.getBase());
+  Value out = buffers.storageOf(op.getResult());
+  Type elt = cast<MemRefType>(out.getType()).getElementType();
+  Type valueType = op.getBody().front().getTerminator()->getOperand(1).getType();
+  // Overwrites have no defined winner, accumulations add atomically (the
+  // op's semantics): any thread order will do. Narrow accumulations and
+  // values stored in another type keep one thread, in order.
+  if (op.getMode() == ScatterMode::Accumulate &&
+      (!hasAtomicAdd(elt) || valueType != elt))
+    return failure();
+  int64_t size = cast<MemRefType>(out.getType()).getDimSize(0);
+  if (base != out)
+    emitThreadGrid(b, loc, {size}, options, [&](ValueRange ivs) {
+      Value v = memref::LoadOp::create(b, loc, base, ivs);
+      memref::StoreOp::create(b, loc, v, out, ivs);
+    });
+  emitThreadGrid(b, loc, op.getRanges(), options, [&](ValueRange ivs) {
+    SmallVector<Value> y = cloneBody(op.getBody().front(), ivs);
+    scatterElement(op, out, y[0], y[1]);
+  });
+  return success();
+}
+
 void NodeEmitter::scatterElement(ScatterOp op, Value out, Value addr,
                                  Value v) {
   Location loc = op.getLoc();
@@ -1023,14 +1062,27 @@ void NodeEmitter::scatterElement(ScatterOp op, Value out, Value addr,
   // the same byte.
   Type elt = cast<MemRefType>(out.getType()).getElementType();
   v = castForStore(b, loc, v, elt);
-  if (op.getMode() == ScatterMode::Accumulate) {
+  if (op.getMode() == ScatterMode::Accumulate && options.gpu &&
+      hasAtomicAdd(elt)) {
+    // Threads may add at the same address (scatterOnThreads).
+    bool isFloat = isa<FloatType>(elt);
+    Value old = memref::AtomicRMWOp::create(
+        b, loc, isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
+        v, out, ValueRange{addr});
+    Value sum = isFloat ? Value(arith::AddFOp::create(b, loc, old, v))
+                        : Value(arith::AddIOp::create(b, loc, old, v));
+    emitNanCheck(b, loc, op, sum, addr, buffers, options);
+  } else if (op.getMode() == ScatterMode::Accumulate) {
     Value old = memref::LoadOp::create(b, loc, out, addr);
     v = isa<FloatType>(v.getType())
             ? Value(arith::AddFOp::create(b, loc, old, v))
             : Value(arith::AddIOp::create(b, loc, old, v));
   }
-  emitNanCheck(b, loc, op, v, addr, buffers, options);
-  memref::StoreOp::create(b, loc, v, out, addr);
+  if (!(op.getMode() == ScatterMode::Accumulate && options.gpu &&
+        hasAtomicAdd(elt))) {
+    emitNanCheck(b, loc, op, v, addr, buffers, options);
+    memref::StoreOp::create(b, loc, v, out, addr);
+  }
   b.setInsertionPointToStart(ifOp.elseBlock());
   if (options.gpu) {
     std::string msg;
@@ -1502,6 +1554,9 @@ LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
     bool parallel = options.parallel && workOf(node) >= options.grain;
     return emitter.emit(node, {}, parallel);
   }
+  if (auto s = dyn_cast<ScatterOp>(node))
+    if (succeeded(emitter.scatterOnThreads(s)))
+      return success();
   if (int64_t threads = blockThreadsFor(node, options)) {
     // A block per outer index (BlockThreads.h); a barrier between a
     // kernel's nodes makes each one's stores visible to the next.
