@@ -1534,6 +1534,38 @@ void codegen::emitBufferNanCheck(OpBuilder &b, Location loc, Operation *node,
   emitNanCheck(b, loc, node, v, i, buffers, options);
 }
 
+/// Elementwise nodes of at least kManyPointsPerLaunch points give each
+/// thread kPointsPerThread of them, so that each thread has several loads
+/// in flight (one per thread left an H200 at 67 % of its copy bandwidth).
+constexpr int64_t kPointsPerThread = 4;
+constexpr int64_t kManyPointsPerLaunch = int64_t(1) << 20;
+
+/// Reduction or kernel `node` with a block of `threads` threads per outer
+/// index (BlockThreads.h); a barrier between a kernel's nodes makes each
+/// one's stores visible to the next.
+static LogicalResult emitOnBlocks(OpBuilder &b, NodeEmitter &emitter,
+                                  Operation *node, int64_t threads) {
+  auto k = dyn_cast<KernelOp>(node);
+  ArrayRef<int64_t> space =
+      k ? k.getOuterRanges() : cast<ReductionOp>(node).getIterationRanges();
+  LogicalResult status = success();
+  emitBlockGrid(b, node->getLoc(), space, threads,
+                [&](ValueRange ivs, const BlockThreads &block) {
+                  if (!k) {
+                    status = emitter.emitOnBlock(node, ivs, block);
+                    return;
+                  }
+                  Block &body = k.getBody().front();
+                  for (Operation &inner : body.without_terminator()) {
+                    if (&inner != &body.front())
+                      emitBlockBarrier(b, inner.getLoc());
+                    if (failed(emitter.emitOnBlock(&inner, ivs, block)))
+                      status = failure();
+                  }
+                });
+  return status;
+}
+
 LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
                                 BufferMap &buffers, const LoopOptions &options) {
   NodeEmitter emitter(b, buffers, options);
@@ -1557,45 +1589,20 @@ LogicalResult codegen::emitNode(OpBuilder &b, Operation *node,
   if (auto s = dyn_cast<ScatterOp>(node))
     if (succeeded(emitter.scatterOnThreads(s)))
       return success();
-  if (int64_t threads = blockThreadsFor(node, options)) {
-    // A block per outer index (BlockThreads.h); a barrier between a
-    // kernel's nodes makes each one's stores visible to the next.
-    auto k = dyn_cast<KernelOp>(node);
-    ArrayRef<int64_t> space =
-        k ? k.getOuterRanges() : cast<ReductionOp>(node).getIterationRanges();
-    LogicalResult status = success();
-    emitBlockGrid(b, node->getLoc(), space, threads,
-                  [&](ValueRange ivs, const BlockThreads &block) {
-                    if (!k) {
-                      status = emitter.emitOnBlock(node, ivs, block);
-                      return;
-                    }
-                    for (Operation &inner :
-                         k.getBody().front().without_terminator()) {
-                      if (&inner != &k.getBody().front().front())
-                        emitBlockBarrier(b, inner.getLoc());
-                      if (failed(emitter.emitOnBlock(&inner, ivs, block)))
-                        status = failure();
-                    }
-                  });
-    return status;
-  }
-  if (auto p = dyn_cast<PointwiseOp>(node)) {
-    // Large elementwise nodes: several points per thread, so that each
-    // thread has several loads in flight (one per thread left an H200 at
-    // 67 % of its copy bandwidth).
-    constexpr int64_t kPointsPerThread = 4, kManyPoints = int64_t(1) << 20;
-    if (workOf(p) >= kManyPoints) {
-      emitThreadGroupGrid(
-          b, p.getLoc(), p.getIterationRanges(), options, kPointsPerThread,
-          [&](ArrayRef<SmallVector<Value>> points, ArrayRef<Value> stored) {
-            emitter.pointwiseAtPoints(p, points, stored);
-          });
-      return success();
-    }
+  if (int64_t threads = blockThreadsFor(node, options))
+    return emitOnBlocks(b, emitter, node, threads);
+  if (auto p = dyn_cast<PointwiseOp>(node);
+      p && workOf(p) >= kManyPointsPerLaunch) {
+    emitThreadGroupGrid(
+        b, p.getLoc(), p.getIterationRanges(), options, kPointsPerThread,
+        [&](ArrayRef<SmallVector<Value>> points, ArrayRef<Value> stored) {
+          emitter.pointwiseAtPoints(p, points, stored);
+        });
+    return success();
   }
   // One thread per output element: the thread's indices are the node's
-  // outer loops (a kernel's nodes all share them; a scatter runs alone).
+  // outer loops (a kernel's nodes all share them; a scatter that cannot
+  // use atomics runs in one thread).
   ArrayRef<int64_t> space;
   if (auto p = dyn_cast<PointwiseOp>(node))
     space = p.getIterationRanges();
