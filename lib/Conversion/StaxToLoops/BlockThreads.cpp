@@ -37,11 +37,15 @@ int64_t codegen::blockThreadsFor(Operation *node, const LoopOptions &options) {
   int64_t inner = 0;
   if (auto r = dyn_cast<ReductionOp>(node)) {
     // Neighbouring outputs reading neighbouring elements (a column sum)
-    // already coalesce with a thread per output.
-    if (isVectorizableReductionOutputs(r, kWarp))
+    // already coalesce with a thread per output. No outputs: nothing to run
+    // (the thread-per-output grid guards its one thread).
+    if (isVectorizableReductionOutputs(r, kWarp) ||
+        saturatingProduct(r.getIterationRanges()) == 0)
       return 0;
     inner = saturatingProduct(r.getReductionRanges());
   } else if (auto k = dyn_cast<KernelOp>(node)) {
+    if (saturatingProduct(k.getOuterRanges()) == 0)
+      return 0;
     size_t rank = k.getOuterRanges().size();
     for (Operation &op : k.getBody().front().without_terminator()) {
       if (!isa<PointwiseOp, ReductionOp>(op))

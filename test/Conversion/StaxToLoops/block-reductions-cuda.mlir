@@ -102,6 +102,17 @@ func.func @softmax(%x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
   return %0 : tensor<4x1000xf32>
 }
 
+// No rows: no block runs (the thread-per-output grid guards its thread).
+// CHECK-LABEL: func.func @no_rows(
+// CHECK-NOT: gpu.shuffle
+// CHECK: arith.cmpi ult, %{{.*}}, %c0
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+func.func @no_rows(%x: tensor<0x1000xf32>) -> tensor<0x1000xf32> {
+  %0 = tp._softmax %x {dim = 1 : i64} : tensor<0x1000xf32> -> tensor<0x1000xf32>
+  return %0 : tensor<0x1000xf32>
+}
+
 // Shared memory and shuffles reach the PTX; one copy of each global in the
 // merged module.
 // PTX: .shared .align 4 .b8 __stax_warp_partials_0_f32[128];
