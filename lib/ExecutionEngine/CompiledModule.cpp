@@ -73,6 +73,7 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
     add("stax_rt_topk_i64", &stax_rt_topk_i64);
     add("stax_rt_index_error", &stax_rt_index_error);
     add("stax_rt_nan_error", &stax_rt_nan_error);
+    add("stax_rt_division_error", &stax_rt_division_error);
     add("stax_rt_clock_ns", &stax_rt_clock_ns);
     add("stax_rt_profile_record", &stax_rt_profile_record);
 #define STAX_ADD_SPECIAL(NAME)                                                 \
@@ -362,6 +363,8 @@ std::string CompiledModule::call(const EntryPoint &entry,
                           : "an unknown site";
   if (kind == STAX_RT_NAN_ERROR)
     return nanMessage(where, value, entry.name);
+  if (kind == STAX_RT_DIVISION_ERROR)
+    return "integer division by zero in " + where;
   return "index " + std::to_string(value) +
          " is out of bounds for a dimension of size " + std::to_string(size) +
          " in " + where;

@@ -151,6 +151,10 @@ void stax_rt_nan_error(int64_t site, int64_t position) {
   recordError(STAX_RT_NAN_ERROR, site, position, 0);
 }
 
+void stax_rt_division_error(int64_t site) {
+  recordError(STAX_RT_DIVISION_ERROR, site, 0, 0);
+}
+
 int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size) {
   if (!errorState.set.load())
     return 0;

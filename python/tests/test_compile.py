@@ -151,6 +151,30 @@ def test_double_backward_raises_the_explicit_error():
         g.sum().backward()
 
 
+@pytest.mark.parametrize("fn", [
+    lambda a, b: a // b,
+    lambda a, b: torch.div(a, b, rounding_mode="trunc"),
+    lambda a, b: a % b,
+    torch.fmod,
+], ids=["floor_divide", "div_trunc", "remainder", "fmod"])
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32])
+def test_integer_division_by_a_tensor_compiles_and_checks_zero(fn, dtype):
+    """Compiled, not split out: eager's values (divisors of both signs, -1
+    among them); a zero divisor raises, as eager's ZeroDivisionError."""
+    g = torch.Generator().manual_seed(0)
+    a = torch.randint(-50, 50, (257,), generator=g).to(dtype)
+    b = torch.randint(1, 9, (257,), generator=g).to(dtype)
+    b = torch.where(torch.arange(257) % 2 == 0, b, -b)
+    b[5] = -1
+    f = stax.compile(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(f(a, b), fn(a, b))
+        b[100] = 0
+        with pytest.raises(StaxError, match="integer division by zero"):
+            f(a, b)
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 

@@ -90,7 +90,7 @@ def test_what_stays():
         "tp.mm", "tp.bmm", "tp.sort", "tp.topk", "tp.constant", "tp.cumsum",
         "tp.cumprod", "tp.logcumsumexp", "tp.cummax", "tp.cummin",
         # fallbacks (see docs/Lowering.md)
-        "tp.native_dropout", "tp.div", "tp.remainder", "tp.as_strided",
+        "tp.native_dropout", "tp.as_strided",
         # its decomposition declines these attributes (scale_grad_by_freq)
         "tp.embedding_dense_backward",
     }

@@ -118,7 +118,11 @@ int32_t stax_rt_frexp_exponent_f32(float x);
 int32_t stax_rt_frexp_exponent_f64(double x);
 
 /// The kinds of run-time errors that stax_rt_take_error returns.
-enum { STAX_RT_INDEX_ERROR = 1, STAX_RT_NAN_ERROR = 2 };
+enum {
+  STAX_RT_INDEX_ERROR = 1,
+  STAX_RT_NAN_ERROR = 2,
+  STAX_RT_DIVISION_ERROR = 3
+};
 
 /// A run-time check failed at error site `site` (an index into the module's
 /// stax.error_sites): `value` is outside [0, size). The first error of a
@@ -130,9 +134,14 @@ void stax_rt_index_error(int64_t site, int64_t value, int64_t size);
 /// Recorded like stax_rt_index_error (the first error of a call wins).
 void stax_rt_nan_error(int64_t site, int64_t position);
 
+/// An integer division or remainder at error site `site` had a zero
+/// divisor (PyTorch's ZeroDivisionError). Recorded like stax_rt_index_error.
+void stax_rt_division_error(int64_t site);
+
 /// Returns the kind of the first recorded error since the last call
 /// (STAX_RT_INDEX_ERROR: `value` outside [0, `size`); STAX_RT_NAN_ERROR:
-/// `value` is the position, `size` is 0) and its fields, or 0 when none.
+/// `value` is the position, `size` is 0; STAX_RT_DIVISION_ERROR: both 0)
+/// and its fields, or 0 when none.
 int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size);
 
 /// Profiling (--stax-to-loops profile=true): a monotonic clock in

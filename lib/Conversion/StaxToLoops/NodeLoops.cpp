@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include <limits>
 
 using namespace mlir;
@@ -114,6 +115,17 @@ FailureOr<int64_t> codegen::storageElements(Operation *node) {
   return extent(node, s.getType().getShape(), s.getLayout());
 }
 
+bool codegen::needsDivisorCheck(Operation *op) {
+  if (!isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+           arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
+    return false;
+  bool isSigned = !isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op);
+  APInt c;
+  if (matchPattern(op->getOperand(1), m_ConstantInt(&c)))
+    return c.isZero() || (isSigned && c.isAllOnes());
+  return true;
+}
+
 namespace {
 
 /// Converts a value to the element type it is stored as (the rounding on
@@ -194,6 +206,11 @@ private:
   /// values.
   SmallVector<Value> cloneBody(Block &body, ValueRange ivs);
   Value emitSpecialCall(SpecialFunctionOp op, IRMapping &map);
+  /// Integer division or remainder `op` (needsDivisorCheck) with its
+  /// operands from `map`: a zero divisor is reported (CPU: the runtime's
+  /// error, GPU: a trap) and divides by 1 instead; a signed division by -1
+  /// negates with wrap-around (x86 traps on INT_MIN / -1), as PyTorch does.
+  Value emitCheckedDivision(Operation &op, IRMapping &map);
   Value address(Location loc, ArrayRef<int64_t> strides, int64_t offset,
                 ValueRange ivs);
   /// Loops over `ranges`; `inner(ivs)` emits the body of the innermost.
@@ -308,6 +325,53 @@ Value NodeEmitter::emitSpecialCall(SpecialFunctionOp op, IRMapping &map) {
   return func::CallOp::create(b, loc, callee, args).getResult(0);
 }
 
+Value NodeEmitter::emitCheckedDivision(Operation &op, IRMapping &map) {
+  Location loc = op.getLoc();
+  Value a = map.lookup(op.getOperand(0)), d = map.lookup(op.getOperand(1));
+  Type t = d.getType();
+  Value zero = arith::ConstantIntOp::create(b, loc, t, 0);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, zero);
+  if (options.gpu) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << "integer division by zero in " << op.getName() << " at " << loc;
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    Value nonzero = arith::XOrIOp::create(b, loc, isZero, yes);
+    cf::AssertOp::create(b, loc, nonzero, msg);
+  } else {
+    auto ifOp = scf::IfOp::create(b, loc, isZero, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value site =
+        arith::ConstantIntOp::create(b, loc, buffers.errorSite(&op), 64);
+    auto type = FunctionType::get(b.getContext(), {b.getI64Type()}, {});
+    func::CallOp::create(b, loc,
+                         buffers.externalCallee("stax_rt_division_error", type),
+                         ValueRange{site});
+  }
+  bool isSigned = !isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op);
+  Value one = arith::ConstantIntOp::create(b, loc, t, 1);
+  Value bad = isZero, isMinusOne;
+  if (isSigned) {
+    Value minusOne = arith::ConstantIntOp::create(b, loc, t, -1);
+    isMinusOne =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne);
+    bad = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  }
+  Value safe = arith::SelectOp::create(b, loc, bad, one, d);
+  IRMapping withSafe = map;
+  withSafe.map(op.getOperand(1), safe);
+  Value q = b.clone(op, withSafe)->getResult(0);
+  if (!isSigned)
+    return q;
+  // By -1: a quotient is -a (wrapping), a remainder 0.
+  bool isRemainder = isa<arith::RemSIOp>(op);
+  Value negated = arith::SubIOp::create(b, loc, zero, a);
+  return arith::SelectOp::create(b, loc, isMinusOne,
+                                 isRemainder ? zero : negated, q);
+}
+
 SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
   IRMapping map;
   map.map(body.getArguments(), ivs);
@@ -349,6 +413,10 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
     }
     if (auto special = dyn_cast<SpecialFunctionOp>(op)) {
       map.map(special.getResult(), emitSpecialCall(special, map));
+      continue;
+    }
+    if (needsDivisorCheck(&op)) {
+      map.map(op.getResult(0), emitCheckedDivision(op, map));
       continue;
     }
     b.clone(op, map);

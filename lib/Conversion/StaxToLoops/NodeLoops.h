@@ -53,6 +53,12 @@ public:
   virtual func::FuncOp externalCallee(StringRef name, FunctionType type) = 0;
 };
 
+/// Whether integer division or remainder `op` needs its divisor checked
+/// when compiled: a divisor that is not a constant, or is 0, or (signed)
+/// -1 (see NodeEmitter::emitCheckedDivision). Such bodies are not
+/// vectorized.
+bool needsDivisorCheck(Operation *op);
+
 /// The product of `sizes`, or INT64_MAX when it overflows.
 int64_t saturatingProduct(ArrayRef<int64_t> sizes);
 

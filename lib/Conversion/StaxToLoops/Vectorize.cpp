@@ -86,6 +86,9 @@ analyze(Block &body, Value lane, bool indexResults = false,
     // the runtime once per lane.
     if (isa<SpecialFunctionOp>(op))
       return failure();
+    // Divisor checks are scalar code (NodeLoops.h).
+    if (needsDivisorCheck(&op))
+      return failure();
     // vector<Nxi1> is packed bits in LLVM; buffers hold one byte per i1.
     if (auto load = dyn_cast<LoadOp>(op); load && load.getType().isInteger(1))
       return failure();

@@ -349,6 +349,30 @@ BinaryFns addLike(double alpha, bool subtract) {
           }};
 }
 
+/// Integer division rounding toward zero, or down (the truncated quotient
+/// stepped down where the remainder's sign differs from the divisor's). A
+/// zero divisor is a run-time error of the compiled code, and INT_MIN / -1
+/// wraps: --stax-to-loops checks the divisor of every integer division
+/// (docs/Codegen.md).
+Value integerDivide(BodyBuilder &bb, Value a, Value b, bool floor) {
+  Value q = arith::DivSIOp::create(bb.b, bb.loc, a, b);
+  if (!floor)
+    return q;
+  Type t = a.getType();
+  Value zero = bb.constantInt(0, t);
+  Value r = arith::RemSIOp::create(bb.b, bb.loc, a, b);
+  Value rNeg =
+      arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, r, zero);
+  Value bNeg =
+      arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, b, zero);
+  Value nonzero =
+      arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::ne, r, zero);
+  Value differ = arith::XOrIOp::create(bb.b, bb.loc, rNeg, bNeg);
+  Value fix = arith::AndIOp::create(bb.b, bb.loc, nonzero, differ);
+  Value down = arith::SubIOp::create(bb.b, bb.loc, q, bb.constantInt(1, t));
+  return arith::SelectOp::create(bb.b, bb.loc, fix, down, q);
+}
+
 /// True division, or floor/trunc of the unrounded quotient (computed in f64
 /// and rounded once, as `m.r(std::floor(a / b))`).
 BinaryFns divide(std::optional<tp::RoundingMode> mode) {
@@ -364,9 +388,9 @@ BinaryFns divide(std::optional<tp::RoundingMode> mode) {
                             : math::TruncOp::create(bb.b, bb.loc, q).getResult();
             return bb.convert(r, t);
           },
-          // Integer division by zero is a run-time error in the kernel; the
-          // op stays so that it keeps reporting it.
-          nullptr};
+          [=](BodyBuilder &bb, Value a, Value b) {
+            return integerDivide(bb, a, b, floor);
+          }};
 }
 
 /// Integer division (truncating or flooring) by the nonzero constant `c`,
@@ -515,7 +539,10 @@ void registerBinary(RuleTable &r) {
       {[](BodyBuilder &bb, Value a, Value b) { return fmax(bb, a, b, false); },
        [](BodyBuilder &bb, Value a, Value b) { return imax(bb, a, b, false); }},
       true);
-  r["tp.fmod"] = tensorBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  // Integer fmod: C's remainder (the dividend's sign); a zero divisor is
+  // checked by --stax-to-loops, as for every integer division.
+  r["tp.fmod"] =
+      tensorBinary({arithOp<arith::RemFOp>(), arithOp<arith::RemSIOp>()}, true);
   // Integer powers with negative exponents are run-time errors: they stay.
   r["tp.pow"] = tensorBinary({powTensor, nullptr}, true);
   r["tp.atan2"] = tensorBinary({arithOp<math::Atan2Op>(), nullptr}, true);
@@ -571,11 +598,8 @@ void registerBinary(RuleTable &r) {
       return failure();
     return scalarBinary(pythonRemainder(), true)(ctx);
   };
-  r["tp.remainder"] = [](RuleContext &ctx) -> Result {
-    BinaryFns fns = pythonRemainder();
-    fns.i = nullptr; // division by zero must stay a run-time error
-    return tensorBinary(fns, true)(ctx);
-  };
+  // Integer remainders by zero are checked by --stax-to-loops.
+  r["tp.remainder"] = tensorBinary(pythonRemainder(), true);
   r["tp.pow.Tensor_Scalar"] = [](RuleContext &ctx) -> Result {
     RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();

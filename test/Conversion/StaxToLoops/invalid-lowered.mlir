@@ -14,9 +14,9 @@
 // code generation names it.
 func.func @fallback(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>) -> tensor<4x8xi64> {
   %a = tp.mul.Scalar %x {other = 3 : i64} : tensor<4x8xi64> -> tensor<4x8xi64>
-  // expected-remark @+2 {{fallback: 'tp.div' has no lowering rule}}
-  // expected-error @+1 {{'tp.div' has no CPU code generation (lower it to stax nodes first, or run it outside Stax)}}
-  %d = tp.div %a, %y {rounding_mode = #tp.rounding_mode<floor>} : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
+  // expected-remark @+2 {{fallback: 'tp.pow' has no lowering rule}}
+  // expected-error @+1 {{'tp.pow' has no CPU code generation (lower it to stax nodes first, or run it outside Stax)}}
+  %d = tp.pow %a, %y : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
   return %d : tensor<4x8xi64>
 }
 
