@@ -197,38 +197,37 @@ SmallVector<Value> Combiner::combinePartials(OpBuilder &b, Location loc,
   bool isMax = kind == K::Argmax;
   Value earlier =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y[1], x[1]);
-  Value take;
+  // y wins when it is strictly better, or as good and earlier.
+  Value better, equal;
   if (isFloat()) {
-    // y wins when it is NaN and x is not, or is the earlier NaN; or when
-    // neither is NaN and y is strictly better, or as good and earlier.
+    better = arith::CmpFOp::create(
+        b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+        y[0], x[0]);
+    equal =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, y[0], x[0]);
+  } else {
+    better = arith::CmpIOp::create(
+        b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+        y[0], x[0]);
+    equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y[0], x[0]);
+  }
+  Value tie = arith::AndIOp::create(b, loc, equal, earlier);
+  Value take = arith::OrIOp::create(b, loc, better, tie);
+  if (isFloat()) {
+    // NaNs come first: y wins when it is NaN and x is not, or is the
+    // earlier NaN; the comparison above decides only between numbers.
     Value xNan =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0], x[0]);
     Value yNan =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, y[0], y[0]);
-    Value better = arith::CmpFOp::create(
-        b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-        y[0], x[0]);
-    Value equal =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, y[0], x[0]);
-    Value tie = arith::AndIOp::create(b, loc, equal, earlier);
-    Value ordered = arith::OrIOp::create(b, loc, better, tie);
-    Value xNotNan = arith::XOrIOp::create(
-        b, loc, xNan, arith::ConstantIntOp::create(b, loc, 1, 1));
-    Value nanFirst = arith::OrIOp::create(b, loc, xNotNan, earlier);
+    Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+    Value xNumber = arith::XOrIOp::create(b, loc, xNan, yes);
+    Value nanFirst = arith::OrIOp::create(b, loc, xNumber, earlier);
     Value nanWins = arith::AndIOp::create(b, loc, yNan, nanFirst);
-    Value bothNumbers = arith::OrIOp::create(b, loc, xNan, yNan);
-    Value numbers = arith::XOrIOp::create(
-        b, loc, bothNumbers, arith::ConstantIntOp::create(b, loc, 1, 1));
-    Value numberWins = arith::AndIOp::create(b, loc, numbers, ordered);
+    Value anyNan = arith::OrIOp::create(b, loc, xNan, yNan);
+    Value numbers = arith::XOrIOp::create(b, loc, anyNan, yes);
+    Value numberWins = arith::AndIOp::create(b, loc, numbers, take);
     take = arith::OrIOp::create(b, loc, nanWins, numberWins);
-  } else {
-    Value better = arith::CmpIOp::create(
-        b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
-        y[0], x[0]);
-    Value equal =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y[0], x[0]);
-    Value tie = arith::AndIOp::create(b, loc, equal, earlier);
-    take = arith::OrIOp::create(b, loc, better, tie);
   }
   Value value = arith::SelectOp::create(b, loc, take, y[0], x[0]);
   Value position = arith::SelectOp::create(b, loc, take, y[1], x[1]);

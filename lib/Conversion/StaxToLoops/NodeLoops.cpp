@@ -163,6 +163,10 @@ public:
   /// flight together; point j is stored where `stored[j]` holds.
   void pointwiseAtPoints(PointwiseOp op, ArrayRef<SmallVector<Value>> points,
                          ArrayRef<Value> stored);
+  /// target=cuda: scatter `op` with a thread per scattered value (after a
+  /// launch copying the base), accumulating with atomic adds; failure
+  /// (nothing emitted) where it must run in one thread.
+  LogicalResult scatterOnThreads(ScatterOp op);
 
 private:
   OpBuilder &b;
@@ -184,13 +188,6 @@ private:
   void blockReduction(ReductionOp op, ValueRange idx,
                       const BlockThreads &threads);
   LogicalResult scatter(ScatterOp op, ValueRange outer);
-public:
-  /// target=cuda: scatter `op` with a thread per scattered value (after a
-  /// launch copying the base), accumulating with atomic adds; failure
-  /// (nothing emitted) where it must run in one thread.
-  LogicalResult scatterOnThreads(ScatterOp op);
-
-private:
   /// Stores (or accumulates) one scattered value `v` at `addr` of `out`,
   /// after its bounds check.
   void scatterElement(ScatterOp op, Value out, Value addr, Value v);
