@@ -225,7 +225,10 @@ def StaxMergeGpuModules : Pass<"stax-merge-gpu-modules", "::mlir::ModuleOp"> {
     function of many kernels then becomes many PTX modules. This pass moves
     every `gpu.func` into the first `gpu.module` (kernel names are unique)
     and retargets the `gpu.launch_func` ops, so that a function's kernels
-    are one PTX module, loaded once.
+    are one PTX module, loaded once. Other symbols that outlining copied
+    into every kernel's module (libdevice declarations, the shared-memory
+    `memref.global`s of block reductions) are kept once, and the host
+    module's shared-memory globals, which only kernels use, are erased.
 
     Example:
 
