@@ -244,63 +244,25 @@ static void printHash(llvm::raw_ostream &os, unsigned index,
 
 /// Copies `t` into `bytes` as its element type's machine representation.
 static void packTensor(const stax::Tensor &t, std::vector<char> &bytes) {
-  Type e = t.elementType();
-  unsigned width = e.isInteger(1) ? 8 : e.getIntOrFloatBitWidth();
-  bytes.assign(t.numel() * (width / 8), 0);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    char *p = bytes.data() + i * (width / 8);
-    if (e.isF32()) {
-      float v = float(t.getF(i));
-      memcpy(p, &v, 4);
-    } else if (e.isF64()) {
-      double v = t.getF(i);
-      memcpy(p, &v, 8);
-    } else {
-      int64_t v = t.getI(i);
-      memcpy(p, &v, width / 8); // little-endian truncation
-    }
-  }
+  unsigned size = stax::rawElementSize(t.elementType());
+  bytes.assign(t.numel() * size, 0);
+  for (int64_t i = 0; i < t.numel(); ++i)
+    stax::storeRawElement(t, i, bytes.data() + i * size);
 }
 
+/// The tensor of `type` whose machine representation `bytes` holds.
 static stax::Tensor unpackTensor(RankedTensorType type,
                                  const std::vector<char> &bytes) {
   stax::Tensor t(type.getShape(), type.getElementType());
-  Type e = type.getElementType();
-  unsigned width = e.isInteger(1) ? 8 : e.getIntOrFloatBitWidth();
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    const char *p = bytes.data() + i * (width / 8);
-    if (e.isF32()) {
-      float v;
-      memcpy(&v, p, 4);
-      t.setF(i, v);
-    } else if (e.isF64()) {
-      double v;
-      memcpy(&v, p, 8);
-      t.setF(i, v);
-    } else {
-      int64_t v = 0;
-      memcpy(&v, p, width / 8);
-      if (width < 64 && !e.isInteger(1) && (v >> (width - 1)) & 1)
-        v = int64_t(uint64_t(v) | (~uint64_t(0) << width)); // sign-extend
-      t.setI(i, v); // wraps back to 0..255 for ui8
-    }
-  }
+  unsigned size = stax::rawElementSize(type.getElementType());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    stax::loadRawElement(t, i, bytes.data() + i * size);
   return t;
 }
 
 /// Compiles the module and runs `name` on `args`.
 static FailureOr<SmallVector<stax::Tensor>>
 runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
-  for (const stax::Tensor &t : args) {
-    Type e = t.elementType();
-    if (!e.isF32() && !e.isF64() && !e.isSignlessInteger() &&
-        !e.isUnsignedInteger(8)) {
-      llvm::errs() << "stax-run: --jit supports f32, f64 and integer "
-                      "tensors, not "
-                   << e << "\n";
-      return failure();
-    }
-  }
   stax::PipelineOptions options;
   if (failed(options.parseFromString(pipelineOptions))) {
     llvm::errs() << "stax-run: bad --pipeline-options '" << pipelineOptions

@@ -240,10 +240,6 @@ Result index(RuleContext &ctx) {
       })};
 }
 
-/// Scatter writes accumulate in the element type here; the reference
-/// kernels accumulate half precision in f32, so those stay.
-bool scatterable(Type elt) { return !elt.isF16() && !elt.isBF16(); }
-
 /// `n` converted to element type `t`, element by element.
 NodePtr convertNode(const NodePtr &n, Type t) {
   auto type = RankedTensorType::get(n->type.getShape(), t);
@@ -255,10 +251,16 @@ NodePtr convertNode(const NodePtr &n, Type t) {
 
 /// The type a scatter into `elt` accumulates in: `elt`, but bools add as
 /// integers (True + True is True, where an i1 addi is xor), so they
-/// accumulate in an i64 copy whose nonzero elements are true.
+/// accumulate in an i64 copy whose nonzero elements are true, and half
+/// precision accumulates in an f32 copy rounded once at the end, as the
+/// reference kernels do.
 Type accumulationTypeOf(Type elt, ScatterMode mode) {
-  if (mode == ScatterMode::Accumulate && elt.isInteger(1))
+  if (mode != ScatterMode::Accumulate)
+    return elt;
+  if (elt.isInteger(1))
     return IntegerType::get(elt.getContext(), 64);
+  if (elt.isF16() || elt.isBF16())
+    return Float32Type::get(elt.getContext());
   return elt;
 }
 
@@ -288,7 +290,7 @@ Result indexPut(RuleContext &ctx) {
   SmallVector<int64_t> shape(self->type.getShape());
   Type elt = self->type.getElementType();
   auto a = analyze(shape, indices, op.getDims());
-  if (!a || !scatterable(elt) || self->type != ctx.resultType())
+  if (!a || self->type != ctx.resultType())
     return failure();
   AdvancedIndex adv = *a;
   auto mode = op.getAccumulate() ? ScatterMode::Accumulate : ScatterMode::Overwrite;
@@ -310,7 +312,7 @@ Result scatterAlong(RuleContext &ctx, int64_t dim, ScatterMode mode) {
   NodePtr self = ctx.operands[0], index = ctx.operands[1], src = ctx.operands[2];
   int64_t rank = self->type.getRank();
   Type elt = self->type.getElementType();
-  if (index->type.getRank() != rank || !scatterable(elt))
+  if (index->type.getRank() != rank)
     return failure();
   if (rank == 0) {
     // A 0-d self along "dim 0" of size 1: one write, once the index is

@@ -260,9 +260,48 @@ static LogicalResult checkStaticShapes(func::FuncOp fn) {
   return failure(r.wasInterrupted());
 }
 
+static bool isHalfPrecisionTensor(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  return rt && (rt.getElementType().isF16() || rt.getElementType().isBF16());
+}
+
+/// The runtime's matrix products and sorts (and the GPU's product loops)
+/// have f32, f64 and integer kernels only. A half-precision (f16, bf16)
+/// tp.mm, tp.bmm, tp.sort or tp.topk runs on f32 copies of its operands and
+/// its floating results are rounded back: exactly the reference's own
+/// computation, which accumulates half-precision products in f32 and rounds
+/// each result once (widening is exact, and so is sorting). The copies are
+/// ordinary conversions: the result's fuses into its users.
+static void widenHalfPrecisionExternalCalls(func::FuncOp fn) {
+  OpBuilder b(fn.getContext());
+  Type f32 = b.getF32Type();
+  fn.walk([&](Operation *op) {
+    if (!isa<tp::MmOp, tp::BmmOp, tp::SortOp, tp::TopkOp>(op) ||
+        !llvm::any_of(op->getOperandTypes(), isHalfPrecisionTensor))
+      return;
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (isHalfPrecisionTensor(operand.get().getType()))
+        operand.set(
+            tp::ToCopyOp::create(b, loc, operand.get(), TypeAttr::get(f32)));
+    b.setInsertionPointAfter(op);
+    for (OpResult r : op->getResults()) {
+      if (!isHalfPrecisionTensor(r.getType()))
+        continue;
+      auto type = cast<RankedTensorType>(r.getType());
+      r.setType(type.clone(f32));
+      auto narrowed =
+          tp::ToCopyOp::create(b, loc, r, TypeAttr::get(type.getElementType()));
+      r.replaceAllUsesExcept(narrowed, narrowed);
+    }
+  });
+}
+
 LogicalResult FunctionLowering::run() {
   if (failed(checkStaticShapes(fn)))
     return failure();
+  widenHalfPrecisionExternalCalls(fn);
   for (BlockArgument a : fn.getArguments())
     if (isa<RankedTensorType>(a.getType()))
       nodes[a] = RuleContext::rowMajorBuffer(a);
