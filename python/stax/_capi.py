@@ -181,9 +181,10 @@ def is_differentiable(op_name: str) -> bool:
 
 
 _TYPE = re.compile(r"tensor<(?:((?:\d+x)*)?)([a-z]+\d*)>")
-_MLIR_TO_NP = {"f32": np.float32, "f64": np.float64, "i64": np.int64,
-               "i32": np.int32, "i16": np.int16, "i8": np.int8,
-               "ui8": np.uint8, "i1": np.bool_}
+# bf16 is uint16 here, the raw words, as for staxInterpret's arguments.
+_MLIR_TO_NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16,
+               "bf16": np.uint16, "i64": np.int64, "i32": np.int32,
+               "i16": np.int16, "i8": np.int8, "ui8": np.uint8, "i1": np.bool_}
 
 
 def _parse_type(text: str):
@@ -245,7 +246,8 @@ class Executable:
         self._signatures = {}
 
     def signature(self, entry: str):
-        """([(shape, dtype)] of the inputs, [(shape, dtype)] of the results)."""
+        """([(shape, dtype)] of the inputs, [(shape, dtype)] of the results),
+        NumPy dtypes; bf16 buffers are uint16 (the bf16 words)."""
         if entry not in self._signatures:
             text = _take_string(self._lib.staxExecutableSignature(
                 self._handle, entry.encode()))

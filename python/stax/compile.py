@@ -20,10 +20,12 @@ Tensors the function captures (closures, globals) that require grad are
 passed as arguments on every call (they get gradients; an optimizer's
 updates are seen); other captured tensors are constants, and one changed in
 place since tracing makes the next call trace again.
-Random ops (training-mode dropout, rand, randn, bernoulli) are compiled: each
-call passes a fresh RNG state whose seed comes from PyTorch's default
-generator (so torch.manual_seed makes calls reproducible; the numbers are
-Stax's Philox stream, not PyTorch's).
+Every dtype models use compiles (float32/64, float16, bfloat16, integers,
+bool): half precision computes in float32 and rounds each op's result, as
+eager's CPU kernels do. Random ops (training-mode dropout, rand, randn,
+bernoulli) are compiled: each call passes a fresh RNG state whose seed
+comes from PyTorch's default generator (so torch.manual_seed makes calls
+reproducible; the numbers are Stax's Philox stream, not PyTorch's).
 
 `stax.compile(fn, target="cuda")` runs the kernels on the GPU through the
 CUDA launcher (libcuda.so.1, loaded at run time): CUDA tensors are passed
@@ -46,8 +48,11 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
 
+# Executable.signature's NumPy dtypes; bf16 is uint16 there (its words).
 _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
                 np.dtype(np.float64): torch.float64,
+                np.dtype(np.float16): torch.float16,
+                np.dtype(np.uint16): torch.bfloat16,
                 np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32,
                 np.dtype(np.int16): torch.int16, np.dtype(np.int8): torch.int8,
                 np.dtype(np.uint8): torch.uint8, np.dtype(np.bool_): torch.bool}

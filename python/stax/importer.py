@@ -674,12 +674,28 @@ def _list_op(tp: str) -> Emitter:
     return emit
 
 
+def _with_elt(ty: str, elt: str) -> str:
+    """`ty` (a tensor type) with element type `elt`."""
+    dims = ty[len("tensor<"):-1].split("x")[:-1]
+    return "tensor<" + "".join(f"{d}x" for d in dims) + elt + ">"
+
+
 def _layer_norm(ctx, node, a):
     ops = [a["input"]] + [v for v in (a["weight"], a["bias"]) if v is not None]
     seg = [1, int(a["weight"] is not None), int(a["bias"] is not None)]
-    return ctx.multi("tp.native_layer_norm", ops, {
+    # mean and rstd have the input's dtype, as eager's CPU kernel returns
+    # them; PyTorch 1.13's fake tensors say float32 for f16/bf16 inputs, so
+    # a traced float32 type gets an (exact) conversion.
+    traced = ctx.result_types(node)
+    elt = ctx.elt_of(a["input"])
+    tys = [traced[0]] + [_with_elt(t, elt) for t in traced[1:]]
+    names = ctx.multi("tp.native_layer_norm", ops, {
         "normalized_shape": _dims(a["normalized_shape"]), "eps": _f64(a["eps"])},
-        segments=seg)
+        segments=seg, types=tys)
+    return [n if t == want else
+            ctx.op("tp._to_copy", [n], {"dtype": want[len("tensor<"):-1]
+                                        .split("x")[-1]}, [want])[0]
+            for n, t, want in zip(names, tys, traced)]
 
 
 def _layer_norm_backward(ctx, node, a):

@@ -36,6 +36,9 @@ inequality per layer.  Two evaluations are each within gamma u S of y:
 
     tol = 2 * gamma * u * S .
 
+f16/bf16 results (eager computes them in float32 and rounds once) add a
+rounding of their own dtype, u_half |v_k|: see _half_rounding_sites.
+
 Ignored: O(u^2) terms and discontinuities (a comparison whose operands
 differ by less than their error could flip; not the case in the corpus).
 """
@@ -224,10 +227,7 @@ def _local(node: fx.Node, args, kwargs, out) -> Tuple[float, Optional[torch.Tens
     if backward is not None:
         return backward
     if t is aten._to_copy.default:
-        dt = kwargs.get("dtype")
-        if dt is not None and dt.is_floating_point and _UNIT_ROUNDOFF[dt] > U32:
-            return _UNIT_ROUNDOFF[dt] / U32, first.abs()   # narrowing rounds
-        return 0, None
+        return 0, None     # narrowing to f16/bf16: _half_rounding_sites
     raise _Unsupported(str(t))
 
 
@@ -310,26 +310,62 @@ def _map(x, f):
 _IDENTITY = {aten.detach.default, aten.alias.default, aten.lift_fresh_copy.default}
 
 
+def _half_rounding_sites(node: fx.Node, native_args, native_out, out):
+    """Rounding sites for the f16/bf16 results of `node`: eager computes
+    half precision in float32 (the op's c_k, in units of u) and rounds
+    each result once to its dtype, an error of u_half |v| (as c = u_half / u
+    units of u). Ops that move or select values round nothing, unless they
+    narrow the dtype."""
+    outs = native_out if isinstance(native_out, (tuple, list)) else [native_out]
+    vals = out if isinstance(out, (tuple, list)) else [out]
+    in_dtypes = {a.dtype for a in torch.utils._pytree.tree_flatten(native_args)[0]
+                 if isinstance(a, torch.Tensor)}
+    sites = []
+    for nat, v in zip(outs, vals):
+        if not (_isf(nat) and isinstance(v, torch.Tensor)):
+            continue
+        u = _UNIT_ROUNDOFF.get(nat.dtype, 0.0)
+        if u <= U32:
+            continue
+        exact = _functional(node.target) in _EXACT or node.target in _IDENTITY
+        if exact and in_dtypes <= {nat.dtype, torch.int64, torch.bool}:
+            continue
+        sites.append((v, u / U32, v.detach().abs()))
+    return sites
+
+
 def _evaluate(gm: fx.GraphModule, inputs: Sequence[torch.Tensor]):
-    """Runs the graph in float64 with autograd; returns the flattened outputs
-    and the rounding sites [(value, c_k, L_k)]."""
+    """Runs the graph in float64 with autograd, and in the inputs' own
+    dtypes to know each result's dtype; returns the flattened outputs and
+    the rounding sites [(value, c_k, L_k)]."""
     env: Dict[fx.Node, object] = {}
+    native: Dict[fx.Node, object] = {}   # the same values in eager's dtypes
     sites = []
     it = iter(inputs)
     outputs = None
     for n in gm.graph.nodes:
         if n.op == "placeholder":
-            x = _to_f64(next(it))
+            x0 = next(it)
+            native[n] = x0.detach().clone() if isinstance(x0, torch.Tensor) else x0
+            x = _to_f64(x0)
             env[n] = x.requires_grad_(True) if _isf(x) else x
         elif n.op == "get_attr":
             x = gm
             for p in str(n.target).split("."):
                 x = getattr(x, p)
+            native[n] = x
             env[n] = _to_f64(x)
         elif n.op == "call_function":
             if n.target is operator.getitem:
                 env[n] = env[n.args[0]][n.args[1]]
+                native[n] = native[n.args[0]][n.args[1]]
                 continue
+            nargs = _map(list(n.args), lambda a: native[a]
+                         if isinstance(a, fx.Node) else a)
+            nkwargs = {k: _map(v, lambda a: native[a] if isinstance(a, fx.Node)
+                               else a) for k, v in n.kwargs.items()}
+            with torch.no_grad():
+                native[n] = n.target(*nargs, **nkwargs)
             args = _map(list(n.args), lambda a: env[a] if isinstance(a, fx.Node)
                         else _to_f64(a))
             kwargs = {k: _map(v, lambda a: env[a] if isinstance(a, fx.Node)
@@ -351,6 +387,7 @@ def _evaluate(gm: fx.GraphModule, inputs: Sequence[torch.Tensor]):
             elif c:
                 v = out[0] if isinstance(out, (tuple, list)) else out
                 sites.append((v, float(c), L))
+            sites += _half_rounding_sites(n, nargs, native[n], out)
             env[n] = out
         elif n.op == "output":
             outputs = [env[o] for o in torch.utils._pytree.tree_flatten(n.args[0])[0]]

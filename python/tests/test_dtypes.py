@@ -1,7 +1,7 @@
 """Every dtype PyTorch models use, end to end: float32, float64, float16,
 bfloat16, int8/16/32/64, uint8 and bool through import, interpretation,
-`--stax-lower` and (where the JIT supports the dtype: not f16/bf16)
-compiled code.
+`--stax-lower` and compiled code (stax.Executable, as `stax.compile`
+calls it).
 
 Each case is made of exact or correctly rounded single operations (casts,
 +, -, *, /, comparisons, sums whose partial sums are exact), so eager
@@ -33,8 +33,6 @@ LOWER = "builtin.module(stax-decompose,func.func(stax-lower))"
 FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 INTS = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8]
 DTYPES = FLOATS + INTS + [torch.bool]
-# The JIT runs f32, f64, integers and bools (stax-run --jit, stax.compile).
-JIT = set(DTYPES) - {torch.float16, torch.bfloat16}
 
 
 def _name(dtype) -> str:
@@ -84,18 +82,24 @@ def _assert_bitwise(got: np.ndarray, want: np.ndarray, what: str):
 
 
 def _run_compiled(text, xs):
+    """Compiled code on xs; bf16 buffers are uint16 words (signature) and
+    come back as float32, as stax.interpret returns them."""
     exe = stax.Executable(text)
     _, outs = exe.signature("forward")
-    args = [np.ascontiguousarray(x.numpy()) for x in xs]
+    args = [np.ascontiguousarray(
+        x.view(torch.int16).numpy().view(np.uint16)
+        if x.dtype == torch.bfloat16 else x.numpy()) for x in xs]
     res = [np.zeros(shape, dtype) for shape, dtype in outs]
     exe.call_raw("forward", [a.ctypes.data for a in args] +
                  [r.ctypes.data for r in res])
-    return res
+    return [(r.reshape(-1).astype(np.uint32) << np.uint32(16))
+            .view(np.float32).reshape(r.shape) if r.dtype == np.uint16 else r
+            for r in res]
 
 
-def _check(fn, *xs, jit=True):
+def _check(fn, *xs):
     """fn imported on xs equals eager bit for bit when interpreted, lowered
-    and (for dtypes the JIT supports) compiled."""
+    and compiled."""
     text = stax.import_torch(fn, *xs)
     eager = pytree.tree_flatten(fn(*xs))[0]
     want = [_np(t) for t in eager]
@@ -106,9 +110,8 @@ def _check(fn, *xs, jit=True):
     lowered = stax.run_pipeline(text, LOWER)
     for k, (g, w) in enumerate(zip(stax.interpret(lowered, "forward", *xs), got)):
         _assert_bitwise(g, w, f"lowered result #{k}")
-    if jit and {t.dtype for t in list(xs) + eager} <= JIT:
-        for k, (g, w) in enumerate(zip(_run_compiled(text, xs), got)):
-            _assert_bitwise(g, w, f"compiled result #{k}")
+    for k, (g, w) in enumerate(zip(_run_compiled(text, xs), got)):
+        _assert_bitwise(g, w, f"compiled result #{k}")
     return text
 
 
@@ -130,7 +133,7 @@ def test_casts_out(dtype):
         u = x
     _check(lambda a, b: (a.float(), a.double(), a.half(), a.bfloat16(),
                          a.long(), a.int(), a.short(), a.to(torch.int8),
-                         b.byte(), a.bool()), x, u, jit=False)
+                         b.byte(), a.bool()), x, u)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=_name)
@@ -152,7 +155,7 @@ def test_casts_in(dtype):
     b = _values(torch.bool, seed=4)
     _check(lambda f, d, l, u, b: (f.to(dtype), d.to(dtype), l.to(dtype),
                                   u.to(dtype), b.to(dtype)),
-           f, d, l, u, b, jit=False)
+           f, d, l, u, b)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=_name)
@@ -250,7 +253,7 @@ def test_uint8_images_to_float():
     img = torch.randint(0, 256, (2, 3, 5, 5), dtype=torch.uint8,
                         generator=torch.Generator().manual_seed(7))
     _check(lambda x: ((x.float() / 255 - 0.5) / 0.5, x.double() * (1 / 255),
-                      x.half() / 255), img, jit=False)
+                      x.half() / 255), img)
     _check(lambda x: (x.float() / 255, (x > 128).sum()), img)
 
 

@@ -1,0 +1,118 @@
+"""stax.compile on bfloat16 models: compiled CPU code against the float64
+reference, within the error bound of docs/Numerics.md (stax.numerics with
+its half-precision model: eager computes each bf16 op in float32 and rounds
+its result once, 2^-8 relative), every output and every gradient element.
+
+(float16 compiles too, bitwise equal to the interpreter: test_dtypes.py and
+test/stax-run/jit-half-precision.mlir; PyTorch 1.13's CPU kernels lack most
+float16 operators, so no eager float16 model exists to compare with.)
+"""
+
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import stax
+from corpus_checks import check_within_bound, outputs
+from stax.numerics import error_bound
+
+
+class _Model:
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def _compile_and_check(name, fn, inputs):
+    """fn compiled (no fallback: a warning is an error) on copies of
+    `inputs`; outputs and gradients of their sum within the bound."""
+    xs = [x.detach().clone().requires_grad_(x.requires_grad) for x in inputs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        outs = outputs(stax.compile(fn)(*xs))
+    assert all(o.dtype == e.dtype for o, e in zip(outs, outputs(fn(*inputs))))
+    check_within_bound(name, _Model(fn), inputs, xs, outs)
+
+
+def _bf16(*shape, scale=1.0, grad=True, seed=0):
+    g = torch.Generator().manual_seed(seed + len(shape) * 7 + shape[-1])
+    x = (torch.randn(*shape, generator=g) * scale).bfloat16()
+    return x.requires_grad_(grad)
+
+
+def test_bf16_mlp_with_layer_norm_and_gelu():
+    """Linear, LayerNorm, GELU, Linear: products on f32 copies (BLAS),
+    row statistics and GELU's erf in float32, one rounding per op."""
+    x = _bf16(16, 32, grad=False)
+    w1, b1 = _bf16(64, 32, scale=0.2), _bf16(64, scale=0.1)
+    g, beta = _bf16(64, scale=0.5, seed=1) + 1, _bf16(64, scale=0.1, seed=2)
+    g = g.detach().requires_grad_(True)
+    w2, b2 = _bf16(10, 64, scale=0.2, seed=3), _bf16(10, scale=0.1, seed=4)
+
+    def mlp(x, w1, b1, g, beta, w2, b2):
+        h = F.layer_norm(F.linear(x, w1, b1), (64,), g, beta)
+        return F.linear(F.gelu(h), w2, b2)
+
+    _compile_and_check("mlp", mlp, [x, w1, b1, g, beta, w2, b2])
+
+
+def test_bf16_softmax_cross_entropy_and_tanh():
+    x = _bf16(8, 40)
+    t = torch.randint(0, 40, (8,), generator=torch.Generator().manual_seed(5))
+    v = _bf16(8, 40, seed=6)
+
+    def f(x, t, v):
+        return F.cross_entropy(x, t), torch.tanh(x) * v + x.sigmoid()
+
+    _compile_and_check("softmax_ce", f, [x, t, v])
+
+
+def test_bf16_attention_block():
+    """Batched products (bmm on f32 copies), a softmax and a residual."""
+    q, k, v = _bf16(2, 6, 16), _bf16(2, 6, 16, seed=1), _bf16(2, 6, 16, seed=2)
+
+    def attention(q, k, v):
+        s = torch.softmax(q @ k.transpose(1, 2) / 4.0, dim=-1)
+        return s @ v + q
+
+    _compile_and_check("attention", attention, [q, k, v])
+
+
+def test_bf16_embedding_gradient_accumulates_in_float32():
+    """The embedding's gradient is an accumulating scatter: in an f32 copy,
+    rounded once (as eager), not bf16 partial sums."""
+    w = _bf16(5, 8)
+    idx = torch.tensor([0, 3, 0, 0, 4, 3, 0, 0] * 8)
+
+    def f(w, idx):
+        return F.embedding(idx, w) * 1.5
+
+    _compile_and_check("embedding", f, [w, idx])
+
+
+def test_bf16_module_parameters_get_bf16_gradients():
+    """An nn.Module in bf16: its parameters are inputs and get bf16
+    gradients, within the bound of eager's (the module called on its
+    parameters, as stax.compile traces it)."""
+    from torch.nn.utils.stateless import functional_call
+    torch.manual_seed(0)
+    mlp = torch.nn.Sequential(torch.nn.Linear(12, 24), torch.nn.ReLU(),
+                              torch.nn.Linear(24, 3)).bfloat16()
+    x = torch.randn(4, 12).bfloat16()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = stax.compile(mlp)(x)
+    y.sum().backward()
+    names = [n for n, _ in mlp.named_parameters()]
+    grads = [p.grad for p in mlp.parameters()]
+    assert all(g is not None and g.dtype == torch.bfloat16 for g in grads)
+
+    def reference(x, *ps):
+        ps = [p.detach().requires_grad_(True) for p in ps]
+        return torch.autograd.grad(
+            functional_call(mlp, dict(zip(names, ps)), (x,)).sum(), ps)
+
+    bounds = error_bound(reference, x, *[p.detach() for p in mlp.parameters()])
+    for g, b in zip(grads, bounds):
+        assert torch.all((g.double() - b.ref).abs() <= b.tol)
