@@ -186,13 +186,19 @@ double powScalarFloat(const FloatMath &m, double x, double e) {
   return m.r(std::pow(x, e));
 }
 
+/// b ** e as eager's integer kernel (powi): binary exponentiation with
+/// wrapping products; a negative exponent gives 1 for b = 1, +-1 for
+/// b = -1 and 0 otherwise.
 FailureOr<int64_t> powInt(int64_t b, int64_t e) {
   if (e < 0)
-    return failure();
-  int64_t r = 1;
-  for (; e > 0; --e)
-    r *= b;
-  return r;
+    return b == 1 ? 1 : b == -1 ? (e % 2 ? -1 : 1) : 0;
+  uint64_t r = 1, p = static_cast<uint64_t>(b);
+  for (uint64_t n = static_cast<uint64_t>(e); n != 0; n >>= 1) {
+    if (n & 1)
+      r *= p;
+    p *= p;
+  }
+  return static_cast<int64_t>(r);
 }
 
 template <typename Cmp> BinarySemantics compare(Cmp cmp) {
@@ -508,7 +514,17 @@ void registerScalar(KernelRegistry &r) {
     auto s = divide(op.getRoundingMode());
     return binary(op, *in[0], scalarTensor(op.getOther(), ct), ct, ctx, s.f, s.i);
   });
-  addScalarBinary<tp::PowTensorScalarOp>(r, {powScalarFloat, powInt}, true);
+  r.add<tp::PowTensorScalarOp>(
+      [](tp::PowTensorScalarOp op, Inputs in,
+         const KernelContext &ctx) -> FailureOr<Tensor> {
+        Type ct = ctx.mapType(op.getType().getElementType());
+        // Eager refuses the op itself (whatever the values), as here.
+        if (!isa<FloatType>(ct) && tp::getScalarAsDouble(op.getOther()) < 0)
+          return runtimeError(op, "integers to negative integer powers are not "
+                                  "allowed");
+        return binary(op, *in[0], scalarTensor(op.getOther(), ct), ct, ctx,
+                      powScalarFloat, powInt);
+      });
   addScalarBinary<tp::RemainderScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(floatRemainder(a, b)); },
                                              [](int64_t a, int64_t b) -> FailureOr<int64_t> {
                                                if (b == 0) return failure();

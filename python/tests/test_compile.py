@@ -175,6 +175,30 @@ def test_integer_division_by_a_tensor_compiles_and_checks_zero(fn, dtype):
             f(a, b)
 
 
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16,
+                                   torch.int8, torch.uint8])
+def test_integer_powers_compile_like_eager(dtype):
+    """x ** y, x ** 2, x ** 7 and 3 ** y on integers compile (not split out)
+    to eager's values: wrapping products, and for negative tensor exponents
+    1, +-1 or 0 (the bases 1, -1, others)."""
+    g = torch.Generator().manual_seed(1)
+    lo = 0 if dtype == torch.uint8 else -4
+    x = torch.randint(lo, 40, (300,), generator=g).to(dtype)
+    y = torch.randint(lo, 40, (300,), generator=g).to(dtype)
+    if dtype != torch.uint8:
+        x[:6] = torch.tensor([1, -1, -1, 0, 2, 1]).to(dtype)
+        y[:6] = torch.tensor([-3, -3, -2, -1, -1, 0]).to(dtype)
+
+    def fn(a, b):
+        return a ** b, a ** 2, a ** 7, 3 ** b.abs()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(fn)(x, y)
+    for k, (o, e) in enumerate(zip(got, fn(x, y))):
+        assert o.dtype == e.dtype and torch.equal(o, e), k
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 

@@ -3,6 +3,7 @@
 // RUN: not stax-run %s --entry=missing 2>&1 | FileCheck %s --check-prefix=CHECK-MISSING
 // RUN: not stax-run %s --entry=nokernel --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-NPY
 // RUN: not stax-run %s --entry=nokernel --input=%s --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-ARGS
+// RUN: not stax-run %s --random-inputs --entry=negative_power 2>&1 | FileCheck %s --check-prefix=CHECK-POW
 
 // Run-time errors name the op and its location; they never crash.
 
@@ -18,6 +19,14 @@ func.func @nokernel(%x: tensor<2xf32>) -> tensor<2xf32> {
   // CHECK-KERNEL: error: the reference interpreter has no kernel for 'arith.addf'
   %0 = "arith.addf"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// Eager refuses an integer power with a negative scalar exponent, whatever
+// the values.
+func.func @negative_power(%x: tensor<3xi64>) -> tensor<3xi64> {
+  // CHECK-POW: errors.mlir:[[@LINE+1]]:8: error: 'tp.pow.Tensor_Scalar' op integers to negative integer powers are not allowed
+  %0 = tp.pow.Tensor_Scalar %x {other = -1 : i64} : tensor<3xi64> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
 }
 
 // CHECK-MISSING: stax-run: no function named 'missing'

@@ -518,6 +518,48 @@ Value powTensor(BodyBuilder &bb, Value x, Value e) {
   return bb.convert(p, t);
 }
 
+/// b ** e on integers of b's type, as the interpreter's powi: the product
+/// of b^(2^k) over the set bits k of a non-negative e (wrapping products,
+/// in any order the same); a negative e gives 1 for b = 1, +-1 for b = -1
+/// and 0 otherwise. Straight-line code over every bit of the type, so it
+/// vectorizes.
+Value powInteger(BodyBuilder &bb, Value b, Value e) {
+  Type t = b.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  using IP = arith::CmpIPredicate;
+  auto cmp = [&](IP p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(bb.b, bb.loc, p, x, y);
+  };
+  auto select = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(bb.b, bb.loc, c, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(bb.b, bb.loc, x, y);
+  };
+  Value zero = bb.constantInt(0, t);
+  Value one = bb.constantInt(1, t);
+  Value result = one, power = b;
+  for (unsigned k = 0; k + 1 < width; ++k) {
+    Value mask = bb.constantInt(int64_t(1) << k, t);
+    Value bit = arith::AndIOp::create(bb.b, bb.loc, e, mask);
+    Value set = cmp(IP::ne, bit, zero);
+    Value product = mul(result, power);
+    result = select(set, product, result);
+    if (k + 2 < width)
+      power = mul(power, power);
+  }
+  Value minusOne = bb.constantInt(-1, t);
+  Value isOne = cmp(IP::eq, b, one);
+  Value isMinusOne = cmp(IP::eq, b, minusOne);
+  Value oddBit = arith::AndIOp::create(bb.b, bb.loc, e, one);
+  Value odd = cmp(IP::ne, oddBit, zero);
+  Value sign = select(odd, minusOne, one);
+  Value unit = select(isMinusOne, sign, zero);
+  Value negative = select(isOne, one, unit);
+  Value isNegative = cmp(IP::slt, e, zero);
+  return select(isNegative, negative, result);
+}
+
 void registerBinary(RuleTable &r) {
   r["tp.add"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::AddOp>(ctx.op);
@@ -543,8 +585,11 @@ void registerBinary(RuleTable &r) {
   // checked by --stax-to-loops, as for every integer division.
   r["tp.fmod"] =
       tensorBinary({arithOp<arith::RemFOp>(), arithOp<arith::RemSIOp>()}, true);
-  // Integer powers with negative exponents are run-time errors: they stay.
-  r["tp.pow"] = tensorBinary({powTensor, nullptr}, true);
+  r["tp.pow"] = [](RuleContext &ctx) -> Result {
+    if (ctx.resultType().getElementType().isInteger(1))
+      return failure();
+    return tensorBinary({powTensor, powInteger}, true)(ctx);
+  };
   r["tp.atan2"] = tensorBinary({arithOp<math::Atan2Op>(), nullptr}, true);
   r["tp.bitwise_and"] = tensorBinary({nullptr, arithOp<arith::AndIOp>()}, true);
   r["tp.bitwise_or"] = tensorBinary({nullptr, arithOp<arith::OrIOp>()}, true);
@@ -604,8 +649,12 @@ void registerBinary(RuleTable &r) {
     RankedTensorType rt = ctx.resultType();
     Type elt = rt.getElementType();
     auto other = ctx.op->getAttrOfType<TypedAttr>("other");
-    if (!isa<FloatType>(elt))
-      return failure();
+    if (!isa<FloatType>(elt)) {
+      // A negative integer exponent is an error of the op (it stays).
+      if (elt.isInteger(1) || tp::getScalarAsDouble(other) < 0)
+        return failure();
+      return scalarBinary({nullptr, powInteger}, true)(ctx);
+    }
     // The exponent is `m.r(e)` in the computation type, as any scalar.
     Type act = computeType(elt);
     double e = FloatAttr::get(elt, tp::getScalarAsDouble(other)).getValueAsDouble();

@@ -3,9 +3,9 @@
 
 // CHECK-TARGET: for the --target option: Cannot find option named 'tpu'!
 
-func.func @fallback(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>) -> tensor<4x8xi64> {
-  // expected-error @+1 {{'tp.pow' has no lowering rule (strict mode): this instance (types or attributes) is not covered}}
-  %d = tp.pow %x, %y : tensor<4x8xi64>, tensor<4x8xi64> -> tensor<4x8xi64>
+func.func @fallback(%x: tensor<4x8xi64>) -> tensor<4x8xi64> {
+  // expected-error @+1 {{'tp.pow.Tensor_Scalar' has no lowering rule (strict mode): this instance (types or attributes) is not covered}}
+  %d = tp.pow.Tensor_Scalar %x {other = -2 : i64} : tensor<4x8xi64> -> tensor<4x8xi64>
   return %d : tensor<4x8xi64>
 }
 
