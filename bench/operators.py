@@ -66,6 +66,9 @@ def cases():
         "rand_like": (lambda a: torch.rand_like(a), (a,)),
         "cross_entropy": (lambda a, r: F.cross_entropy(a, r[:1024]), (a, rows)),
         "sort(1)": (lambda a: a.sort(1)[0], (a,)),
+        "sort(0)": (lambda a: a.sort(0)[0], (a,)),
+        "argsort(1) int64": (lambda i: i.argsort(1), ((a * 1000).long(),)),
+        "median(1)": (lambda a: a.median(1)[0], (a,)),
         "topk(5, 1)": (lambda a: a.topk(5, 1)[0], (a,)),
     }
 

@@ -113,7 +113,8 @@ void sortSlices(int64_t outer, int64_t len, int64_t inner, int64_t k,
         mlir::stax::partialSortPermutation(keys, len, k, descending != 0,
                                            perm.data());
       else
-        mlir::stax::sortPermutation(keys, len, descending != 0, perm.data());
+        mlir::stax::radixSortPermutation(keys, len, descending != 0,
+                                         perm.data());
       for (int64_t j = 0; j < k; ++j) {
         v[outBase + j * inner] = keys[perm[j]];
         idx[outBase + j * inner] = perm[j];

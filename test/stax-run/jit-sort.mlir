@@ -27,6 +27,12 @@
 // RUN: stax-run %s --entry=ints --random-inputs --int-low=-3 --int-high=3 --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.ints.threads
 // RUN: diff %t.ints.interp %t.ints.threads
 // @nan: NaN first descending, last ascending (every element printed).
+// @long: slices of at least kRadixSortMinLength (64) elements, which the
+// runtime sorts by radix (the interpreter by comparisons): f32 with ties
+// and both zeros, f64 of both signs unrounded, i64 and i16 with ties.
+// RUN: stax-run %s --entry=long --random-inputs --int-low=-3 --int-high=3 --print=hash | sed 1d > %t.long.interp
+// RUN: stax-run %s --entry=long --random-inputs --int-low=-3 --int-high=3 --print=hash --jit | sed 1d > %t.long.default
+// RUN: diff %t.long.interp %t.long.default
 // RUN: stax-run %s --entry=nan --print=exact | sed 1d > %t.nan.interp
 // RUN: stax-run %s --entry=nan --print=exact --jit | sed 1d > %t.nan.default
 // RUN: diff %t.nan.interp %t.nan.default
@@ -44,6 +50,21 @@
 // CHECK-FLOATS: result #0: tensor<5x6x7xf32>
 // CHECK-FLOATS: result #5: tensor<5x6x7xi64>
 // CHECK-FLOATS: result #7: tensor<5x6x7xf32>
+func.func @long(%x: tensor<3x300xf32>, %d: tensor<70x2xf64>, %i: tensor<2x500xi64>, %h: tensor<130xi16>)
+    -> (tensor<3x300xf32>, tensor<3x300xi64>, tensor<3x300xi64>, tensor<70x2xi64>,
+        tensor<2x500xi64>, tensor<130xi64>) {
+  %s = tp.mul.Scalar %x {other = 3.0 : f64} : tensor<3x300xf32> -> tensor<3x300xf32>
+  %r = tp.round %s : tensor<3x300xf32> -> tensor<3x300xf32>
+  %a:2 = tp.sort %r {dim = 1 : i64} : tensor<3x300xf32> -> tensor<3x300xf32>, tensor<3x300xi64>
+  %b:2 = tp.sort %r {dim = 1 : i64, descending = true} : tensor<3x300xf32> -> tensor<3x300xf32>, tensor<3x300xi64>
+  %c:2 = tp.sort %d {dim = 0 : i64} : tensor<70x2xf64> -> tensor<70x2xf64>, tensor<70x2xi64>
+  %e:2 = tp.sort %i {dim = 1 : i64, descending = true} : tensor<2x500xi64> -> tensor<2x500xi64>, tensor<2x500xi64>
+  %f:2 = tp.sort %h {dim = 0 : i64} : tensor<130xi16> -> tensor<130xi16>, tensor<130xi64>
+  return %a#0, %a#1, %b#1, %c#1, %e#1, %f#1
+      : tensor<3x300xf32>, tensor<3x300xi64>, tensor<3x300xi64>, tensor<70x2xi64>,
+        tensor<2x500xi64>, tensor<130xi64>
+}
+
 func.func @floats(%x: tensor<5x6x7xf32>)
     -> (tensor<5x6x7xf32>, tensor<5x6x7xi64>, tensor<5x6x7xf32>, tensor<5x6x7xi64>,
         tensor<5x6x7xf32>, tensor<5x6x7xi64>, tensor<5x6x7xf32>, tensor<5x6x7xf32>) {
