@@ -56,3 +56,36 @@ func.func @rows(%x: tensor<50x37xf32>, %i: tensor<40xi64>, %v: tensor<40x37xf32>
   %4 = tp.neg %0 : tensor<50x37xf32> -> tensor<50x37xf32>
   return %4, %1, %2, %3 : tensor<50x37xf32>, tensor<50x37xf32>, tensor<50x37xi32>, tensor<40x37xf32>
 }
+
+// scatter_add / scatter along dim 0 of a 2-D index: each element has its
+// own row (idx[i][j]), so the lanes do not write consecutive elements and
+// the code stays scalar; but the address is row * 37 + j, so columns are
+// still disjoint and with grain=1 run in parallel chunks, every row in
+// order (many repeated rows: indices in [0, 3)). Bitwise equal.
+// RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash | sed 1d > %t.dim0.interp
+// RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash --jit | sed 1d > %t.dim0.default
+// RUN: diff %t.dim0.interp %t.dim0.default
+// RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.dim0.threads
+// RUN: diff %t.dim0.interp %t.dim0.threads
+// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="grain=1" | FileCheck %s --check-prefix=CHECK-DIM0
+// CHECK-DIM0-LABEL: func.func @dim0(
+// CHECK-DIM0: scf.parallel
+// CHECK-DIM0: scf.for %{{.*}} = %{{.*}} to %c40
+// CHECK-DIM0: memref.load %{{.*}} : memref<1480xi64>
+// CHECK-DIM0: arith.addf %{{.*}} : f32
+// CHECK-DIM0: scf.parallel
+// CHECK-DIM0: memref.store %{{.*}} : memref<150xf32>
+// A scatter along dim 1 has no disjoint columns: one sequential loop nest.
+// CHECK-DIM0-LABEL: func.func @dim1(
+// CHECK-DIM0-NOT: scf.parallel
+// CHECK-DIM0: return
+func.func @dim0(%x: tensor<3x37xf32>, %i: tensor<40x37xi64>, %v: tensor<40x37xf32>, %y: tensor<3x50xf32>, %j: tensor<40x50xi64>, %u: tensor<40x50xf32>) -> (tensor<3x37xf32>, tensor<3x50xf32>) {
+  %0 = tp.scatter_add %x, %i, %v {dim = 0 : i64} : (tensor<3x37xf32>, tensor<40x37xi64>, tensor<40x37xf32>) -> tensor<3x37xf32>
+  %1 = tp.scatter %y, %j, %u {dim = 0 : i64} : (tensor<3x50xf32>, tensor<40x50xi64>, tensor<40x50xf32>) -> tensor<3x50xf32>
+  return %0, %1 : tensor<3x37xf32>, tensor<3x50xf32>
+}
+
+func.func @dim1(%x: tensor<37x3xf32>, %i: tensor<37x40xi64>, %v: tensor<37x40xf32>) -> tensor<37x3xf32> {
+  %0 = tp.scatter_add %x, %i, %v {dim = 1 : i64} : (tensor<37x3xf32>, tensor<37x40xi64>, tensor<37x40xf32>) -> tensor<37x3xf32>
+  return %0 : tensor<37x3xf32>
+}

@@ -1014,16 +1014,21 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   ArrayRef<int64_t> ranges = op.getRanges();
   int64_t width = options.gpu ? 1 : options.vectorWidth;
   Type valueType = body.getTerminator()->getOperand(1).getType();
-  if (valueType != outType.getElementType() || size < width ||
-      !isVectorizableScatter(op, width)) {
+  bool vectorize = valueType == outType.getElementType() && size >= width &&
+                   isVectorizableScatter(op, width);
+  // (On the GPU, a scatter gets here only when it cannot run a thread per
+  // value: it stays one sequential loop nest.)
+  bool disjoint =
+      !options.gpu && !ranges.empty() && scatterColumnsAreDisjoint(op);
+  if (!vectorize && !disjoint) {
     loopNest(loc, ranges, /*parallel=*/false, element);
     return success();
   }
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // The loops before the last (in order), then the strips of the last
-  // loop's [lb, ub).
+  // The loops before the last (in order), then the last loop's [lb, ub):
+  // in strips of vectors, or element by element.
   auto columns = [&](Value lb, Value ub) {
     loopNest(loc, ranges.drop_back(), /*parallel=*/false, [&](ValueRange ivs) {
       auto at = [&](Value last) {
@@ -1031,6 +1036,14 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
         all.push_back(last);
         return all;
       };
+      if (!vectorize) {
+        Value one = cst(1);
+        auto loop = scf::ForOp::create(b, loc, lb, ub, one);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(loop.getBody());
+        element(at(loop.getInductionVar()));
+        return;
+      }
       auto whole = [&](Value iv) {
         auto lanes = vectorizeScatterLanes(b, op, at(iv), buffers, width);
         assert(succeeded(lanes) && "checked by isVectorizableScatter");
@@ -1065,8 +1078,7 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
     });
   };
   int64_t cols = ranges.back();
-  if (!options.parallel || workOf(op) < options.grain ||
-      !scatterColumnsAreDisjoint(op)) {
+  if (!options.parallel || workOf(op) < options.grain || !disjoint) {
     Value lb = cst(0), ub = cst(cols); // in order
     columns(lb, ub);
     return success();
@@ -1074,9 +1086,9 @@ LogicalResult NodeEmitter::scatter(ScatterOp op, ValueRange outer) {
   // Columns never share an element (scatterColumnsAreDisjoint): chunks of
   // them run in parallel, each over every row in order, so each element
   // still sees its updates in the scalar order. Up to 8 chunks, each a
-  // multiple of the vector width.
+  // multiple of the vector width when vectorized.
   int64_t chunk = llvm::alignTo(std::max<int64_t>(llvm::divideCeil(cols, 8), 1),
-                                width);
+                                vectorize ? width : 1);
   parallelChunks(loc, cols, chunk, columns);
   return success();
 }

@@ -1276,10 +1276,9 @@ static FailureOr<DenseMap<Value, Lanes>> analyzeScatter(ScatterOp op) {
 }
 
 bool codegen::scatterColumnsAreDisjoint(ScatterOp op) {
-  FailureOr<DenseMap<Value, Lanes>> lanes = analyzeScatter(op);
-  if (failed(lanes))
-    return false;
   Block &body = op.getBody().front();
+  if (body.getNumArguments() == 0)
+    return false;
   Value lane = body.getArguments().back();
   int64_t cols = op.getRanges().back();
   auto apply =
@@ -1289,21 +1288,21 @@ bool codegen::scatterColumnsAreDisjoint(ScatterOp op) {
   FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
   if (failed(coeffs))
     return false;
-  // address = c + lane + sum of uniform terms that are multiples of the
-  // column count: two columns never reach the same element.
+  // address = c + lane + terms whose coefficients are multiples of the
+  // column count, whatever their values (rows read from an index tensor
+  // included): address mod cols = (c + lane) mod cols differs between
+  // columns, so two columns never reach the same element.
+  unsigned laneTerms = 0;
   for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
     if (operand == lane) {
       if ((*coeffs)[k] != 1)
         return false;
-      continue;
-    }
-    auto it = lanes->find(operand);
-    bool uniform = it == lanes->end() || it->second.kind == Lanes::Uniform ||
-                   (it->second.kind == Lanes::Strided && it->second.stride == 0);
-    if (!uniform || (*coeffs)[k] % cols != 0)
+      ++laneTerms;
+    } else if ((*coeffs)[k] % cols != 0) {
       return false;
+    }
   }
-  return true;
+  return laneTerms == 1;
 }
 
 bool codegen::isVectorizableScatter(ScatterOp op, int64_t width) {

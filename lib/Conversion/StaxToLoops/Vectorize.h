@@ -83,9 +83,10 @@ vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
 bool isVectorizableScatter(ScatterOp op, int64_t width);
 
 /// True when scatter `op`'s address is an affine.apply of its last loop
-/// index with coefficient 1 plus terms uniform along that loop whose
-/// coefficients are multiples of its range: different columns then never
-/// write the same element, and chunks of columns may run in parallel.
+/// index with coefficient 1 plus terms whose coefficients are multiples of
+/// that loop's range (whatever their values: scatter_add along dim 0 reads
+/// its rows from the index): different columns then never write the same
+/// element, and chunks of columns may run in parallel.
 bool scatterColumnsAreDisjoint(ScatterOp op);
 
 /// Emits one vector evaluation of scatter `op`'s body at its loop indices
