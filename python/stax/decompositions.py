@@ -1786,3 +1786,21 @@ for _name, _fn in (("__lshift__", _left_shift), ("__rshift__", _right_shift),
 # Operators this PyTorch lacks (stax._ops.MissingOp) decompose nothing.
 for _missing in [k for k in DECOMPOSITIONS if not k]:
     del DECOMPOSITIONS[_missing]
+
+
+def _one_hot(tensor, num_classes=-1):
+    """F.one_hot with an explicit num_classes (without one, eager reads the
+    largest class out of the tensor, which no trace can: it then runs as it
+    is, and tracing fails as before). Each class is gathered from
+    arange(num_classes) by index_select, whose bounds check makes a class
+    outside [0, num_classes) the run-time error that eager raises, and the
+    gathered class is compared with the arange."""
+    if num_classes < 0 or tensor.dtype != torch.int64:
+        return _ONE_HOT(tensor, num_classes)
+    classes = torch.arange(num_classes, device=tensor.device)
+    checked = classes.index_select(0, tensor.reshape(-1)).reshape(tensor.shape)
+    return (checked.unsqueeze(-1) == classes).long()
+
+
+_ONE_HOT = torch.nn.functional.one_hot
+BEFORE_TRACE[torch.nn.functional.one_hot] = _one_hot

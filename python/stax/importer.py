@@ -1036,9 +1036,12 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("select_backward"),
         _op("tp.select_backward", ins=("grad_output",), input_sizes=_DIMS,
             dim=_I64, index=_I64))
-    put(ov("split", "Tensor"), _op("tp.split", split_size=_I64, dim=_I64))
-    put(ov("split_with_sizes"),
-        _op("tp.split_with_sizes", split_sizes=_DIMS, dim=_I64))
+    # unsafe_split (nn.LSTM/GRU's gate chunks) differs only in aliasing
+    # checks, which functional tp has no use for.
+    for name in ("split", "unsafe_split"):
+        put(ov(name, "Tensor"), _op("tp.split", split_size=_I64, dim=_I64))
+    for name in ("split_with_sizes", "unsafe_split_with_sizes"):
+        put(ov(name), _op("tp.split_with_sizes", split_sizes=_DIMS, dim=_I64))
     put(ov("unbind", "int"), _op("tp.unbind", dim=_I64))
     put(ov("cat"), _list_op("tp.cat"))
     put(ov("stack"), _list_op("tp.stack"))

@@ -101,7 +101,9 @@ _EXACT = {
     aten.squeeze.dim, aten.squeeze.default, aten.slice.Tensor,
     aten.select.int, aten.clone.default, aten.detach.default,
     aten.alias.default, aten.lift_fresh_copy.default, aten.split.Tensor,
-    aten.split_with_sizes.default, aten.unbind.int, aten.cat.default,
+    aten.split_with_sizes.default, aten.unsafe_split.Tensor,
+    aten.unsafe_split_with_sizes.default, aten.unbind.int, aten.cat.default,
+    aten.transpose_.default,          # in place: _functional finds no twin
     aten.stack.default, aten.index.Tensor, aten.embedding.default,
     aten.index_select.default, aten.gather.default, aten.where.self,
     aten.masked_fill.Scalar, aten.maximum.default, aten.minimum.default,

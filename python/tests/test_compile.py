@@ -199,6 +199,53 @@ def test_integer_powers_compile_like_eager(dtype):
         assert o.dtype == e.dtype and torch.equal(o, e), k
 
 
+@pytest.mark.parametrize("cell", ["LSTM", "GRU"])
+def test_recurrent_layers_compile_with_their_parameters(cell):
+    """nn.LSTM / nn.GRU (two layers): their gate chunks are unsafe_split,
+    which the importer takes as split, so nothing runs in PyTorch; the
+    output and every weight's gradient are within the float64 bound."""
+    from stax.numerics import error_bound
+    torch.manual_seed(3)
+    rnn = getattr(torch.nn, cell)(6, 8, num_layers=2, batch_first=True)
+    x = torch.randn(3, 5, 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = stax.compile(rnn)(x)[0]
+    out.sum().backward()
+    grads = [p.grad for p in rnn.parameters()]
+    [bound] = error_bound(lambda x: rnn(x)[0], x)
+    assert torch.all((out.detach().double() - bound.ref).abs() <= bound.tol)
+
+    def reference(x):
+        return torch.autograd.grad(rnn(x)[0].sum(), list(rnn.parameters()))
+
+    for g, b in zip(grads, error_bound(reference, x)):
+        assert g is not None and torch.all((g.double() - b.ref).abs() <= b.tol)
+
+
+def test_one_hot_compiles_and_checks_its_classes():
+    """F.one_hot with num_classes compiles (eager's version reads the
+    largest class out of the tensor, which make_fx cannot trace); a class
+    outside [0, num_classes) is a run-time error, as in eager. Without
+    num_classes the function runs in PyTorch, with the warning."""
+    import torch.nn.functional as F
+    i = torch.tensor([[0, 4, 3], [2, 2, 1]])
+    f = stax.compile(lambda i, w: F.one_hot(i, 5).float() @ w)
+    w = torch.randn(5, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(f(i, w), F.one_hot(i, 5).float() @ w)
+        for bad in (5, -1):
+            j = i.clone()
+            j[1, 2] = bad
+            with pytest.raises(StaxError, match=f"index {bad} is out of bounds "
+                               "for a dimension of size 5"):
+                f(j, w)
+    with pytest.warns(UserWarning, match="runs <lambda> in PyTorch"):
+        assert torch.equal(stax.compile(lambda i: F.one_hot(i))(i),
+                           F.one_hot(i))
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
