@@ -89,3 +89,12 @@ func.func @dim1(%x: tensor<37x3xf32>, %i: tensor<37x40xi64>, %v: tensor<37x40xf3
   %0 = tp.scatter_add %x, %i, %v {dim = 1 : i64} : (tensor<37x3xf32>, tensor<37x40xi64>, tensor<37x40xf32>) -> tensor<37x3xf32>
   return %0 : tensor<37x3xf32>
 }
+
+// An empty index scatters nothing (and has no columns to split).
+// RUN: stax-run %s --entry=empty_dim0 --random-inputs --print=hash | sed 1d > %t.empty.interp
+// RUN: stax-run %s --entry=empty_dim0 --random-inputs --print=hash --jit --pipeline-options="grain=1" | sed 1d > %t.empty.jit
+// RUN: diff %t.empty.interp %t.empty.jit
+func.func @empty_dim0(%x: tensor<3x5xf32>, %i: tensor<2x0xi64>, %v: tensor<2x0xf32>) -> tensor<3x5xf32> {
+  %0 = tp.scatter_add %x, %i, %v {dim = 0 : i64} : (tensor<3x5xf32>, tensor<2x0xi64>, tensor<2x0xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

@@ -1283,7 +1283,7 @@ bool codegen::scatterColumnsAreDisjoint(ScatterOp op) {
   int64_t cols = op.getRanges().back();
   auto apply =
       body.getTerminator()->getOperand(0).getDefiningOp<affine::AffineApplyOp>();
-  if (!apply)
+  if (!apply || cols < 1) // an empty scatter has no columns to split
     return false;
   FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
   if (failed(coeffs))
