@@ -680,6 +680,57 @@ def _with_elt(ty: str, elt: str) -> str:
     return "tensor<" + "".join(f"{d}x" for d in dims) + elt + ">"
 
 
+def _returns_alias(target) -> bool:
+    """Whether an ATen operator returns a view of its first argument (its
+    schema's first result aliases the input without writing it)."""
+    schema = getattr(target, "_schema", None)
+    if schema is None or not schema.returns:
+        return False
+    info = schema.returns[0].alias_info
+    return info is not None and not info.is_write
+
+
+def _storage_root(x):
+    """The node whose storage view `x` reads: view operators (and getitem
+    of split/unbind results) followed back to the first non-view
+    producer."""
+    while isinstance(x, fx.Node) and x.op == "call_function":
+        src = x
+        if x.target is operator.getitem:
+            src = x.args[0]
+            if not isinstance(src, fx.Node) or src.op != "call_function":
+                break
+        if not _returns_alias(src.target):
+            break
+        x = src.args[0]
+    return x
+
+
+def _as_strided(emit: Emitter) -> Emitter:
+    """PyTorch's as_strided addresses its input's storage, tp's the input's
+    own row-major elements: the two agree for a contiguous tensor at
+    storage offset 0. A view input (the slice under diagonal's
+    decomposition, `torch.einsum("ii->i", x[:, :4])`) is replaced by the
+    tensor whose storage it views, which must be such a tensor."""
+    def base(v) -> bool:
+        return (isinstance(v, torch.Tensor) and v.is_contiguous()
+                and v.storage_offset() == 0)
+
+    def wrapped(ctx, node, a):
+        x = a["self"]
+        root = _storage_root(x)
+        if root is not x:
+            if not base(ctx.val(root)):
+                raise StaxError("as_strided of a view whose storage is not a "
+                                f"contiguous tensor{ctx.where()}")
+            a = dict(a, self=root)
+        elif not base(ctx.val(x)):
+            raise StaxError("as_strided of a tensor that is not contiguous "
+                            f"from storage offset 0{ctx.where()}")
+        return emit(ctx, node, a)
+    return wrapped
+
+
 def _layer_norm(ctx, node, a):
     ops = [a["input"]] + [v for v in (a["weight"], a["bias"]) if v is not None]
     seg = [1, int(a["weight"] is not None), int(a["bias"] is not None)]
@@ -1028,8 +1079,8 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("squeeze", "dims"), _squeeze)
     put(ov("slice", "Tensor"), _slice)
     put(ov("select", "int"), _op("tp.select", dim=_I64, index=_I64))
-    put(ov("as_strided"), _op("tp.as_strided", size=_DIMS, stride=_DIMS,
-                              storage_offset=_I64))
+    put(ov("as_strided"), _as_strided(_op("tp.as_strided", size=_DIMS,
+                                          stride=_DIMS, storage_offset=_I64)))
     put(ov("slice_backward"),
         _op("tp.slice_backward", ins=("grad_output",), input_sizes=_DIMS,
             dim=_I64, start=_I64, end=_I64, step=_I64))

@@ -468,3 +468,31 @@ def test_module_parameters_and_buffers_are_arguments():
     np.testing.assert_allclose(got[1], m[1].running_mean.numpy(), rtol=1e-6,
                                atol=0.1 * 2 * 5 * 2.0 ** -24 * scale)
     assert int(got[3]) == int(m[1].num_batches_tracked)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: torch.einsum("ii->i", x[:, :4]),
+    lambda x: torch.einsum("ii->", x[1:, 3:]),
+    lambda x: torch.diagonal(x.t(), 1),
+    lambda x: x[1:, ::2].diagonal(-1),
+    lambda x: x.t().as_strided((3, 2), (1, 6), 2),
+    lambda x: x[2:].as_strided((2, 2), (6, 1), 1),
+    lambda x: x.unsqueeze(0).expand(2, 4, 6).diagonal(0, 1, 2),
+], ids=["einsum_diag", "einsum_trace", "diag_of_t", "diag_of_strided_slice",
+        "as_strided_of_t", "as_strided_of_slice", "diag_of_expand"])
+def test_as_strided_of_views_addresses_the_base_storage(fn):
+    """PyTorch's as_strided (and diagonal's decomposition into it) address
+    the storage under a view: the importer applies it to the tensor whose
+    storage the view reads. (The view itself gave wrong values or a module
+    that does not verify.)"""
+    x = torch.randn(4, 6)
+    text = import_torch(fn, x)
+    [got] = stax.interpret(text, "forward", x)
+    assert np.array_equal(got, fn(x).contiguous().numpy())
+
+
+def test_as_strided_of_a_non_contiguous_input_is_an_error():
+    x = torch.randn(6, 4).t()
+    with pytest.raises(stax.StaxError, match="as_strided of a tensor that is "
+                       "not contiguous from storage offset 0 at node"):
+        import_torch(lambda x: x.as_strided((2, 2), (1, 4)), x)
