@@ -18,8 +18,12 @@ partition that Stax cannot compile runs in PyTorch too, with a warning, and
 so does a function make_fx cannot trace (data-dependent control flow).
 Tensors the function captures (closures, globals) that require grad are
 passed as arguments on every call (they get gradients; an optimizer's
-updates are seen); other captured tensors are constants, and one changed in
-place since tracing makes the next call trace again.
+updates are seen), and so are those it writes in place (a captured
+BatchNorm's running statistics: each call updates them once, as eager;
+tracing itself leaves them as they were); other captured tensors are
+constants, and one changed in place since tracing makes the next call
+trace again. The training flags of the modules a function captures select
+its plan, as a compiled module's do.
 Every dtype models use compiles (float32/64, float16, bfloat16, integers,
 bool): half precision computes in float32 and rounds each op's result, as
 eager's CPU kernels do. Random ops (training-mode dropout, rand, randn,
@@ -195,8 +199,13 @@ class _Plan:
         # so that they get gradients and an optimizer's updates are seen;
         # the others are constants, and a plan whose constant was changed in
         # place since tracing is rebuilt (stale()).
-        text, self.lifted, constants = import_torch_lifting(traced, *examples,
-                                                            name="forward")
+        # A partition of a split function is a GraphModule traced with
+        # functionalization already: tracing it through functionalization
+        # again trips PyTorch 1.13's assertions on some graphs (cross
+        # entropy with class weights and label smoothing).
+        functional = isinstance(owner.fn, torch.fx.GraphModule) and not owner.partition
+        text, self.lifted, constants = import_torch_lifting(
+            traced, *examples, name="forward", functionalize=not functional)
         self.constants = [(t, t._version) for t in constants]
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
@@ -362,8 +371,14 @@ class CompiledFunction:
 
     def __init__(self, fn, *, options: str = "", memory_budget=None,
                  debug_dir: Optional[str] = None, partition: bool = True,
-                 target: str = "cpu", cache_dir: Optional[str] = None):
+                 target: str = "cpu", cache_dir: Optional[str] = None,
+                 fallback: Optional[bool] = None):
         self.fn = fn
+        # A function Stax cannot compile runs in PyTorch, with a warning;
+        # by default only with `partition` (the OpInfo sweep turns both off
+        # to see every failure). The partitions of a split function fall
+        # back without splitting again.
+        self.fallback = partition if fallback is None else fallback
         self.cache_dir = cache_dir
         self.options = options
         self.target = target
@@ -375,6 +390,18 @@ class CompiledFunction:
         self.partition = partition
         self._plans: Dict[Any, Any] = {}
         self._count = 0
+        self._captured_modules: Optional[List[torch.nn.Module]] = None
+
+    def _modules(self) -> List[torch.nn.Module]:
+        """The submodules whose training flags select a plan: the compiled
+        module's, or those of the modules the function captures (found
+        once, on the first call)."""
+        if self._captured_modules is None:
+            from .importer import captured_state
+            tops = ([self.fn] if isinstance(self.fn, torch.nn.Module)
+                    else captured_state(self.fn)[1])
+            self._captured_modules = [m for top in tops for m in top.modules()]
+        return self._captured_modules
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:
@@ -425,10 +452,10 @@ class CompiledFunction:
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
                            for t in inputs))
-        if isinstance(self.fn, torch.nn.Module):
-            # train() / eval() change what the module computes (dropout,
-            # batch norm statistics): each mode has its own plan.
-            key += (tuple(m.training for m in self.fn.modules()),)
+        # train() / eval() change what a module computes (dropout, batch
+        # norm statistics): each mode has its own plan, for the module
+        # compiled and for the modules a function captures.
+        key += (tuple(m.training for m in self._modules()),)
         plan = self._plans.get(key)
         if isinstance(plan, _Plan) and plan.stale():
             plan = None
@@ -471,10 +498,13 @@ class CompiledFunction:
                     return split
             return _Plan(self, flat_fn, inputs, grad)
         except StaxError as e:
-            if not self.partition:
+            if not self.fallback:
                 raise
-            warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
-                          f"in PyTorch: {str(e).splitlines()[0]}", stacklevel=3)
+            name = getattr(self.fn, "__name__", None)
+            what = name or ("a partition" if isinstance(self.fn, torch.fx.GraphModule)
+                            else "the function")
+            warnings.warn(f"stax.compile: runs {what} in PyTorch: "
+                          f"{str(e).splitlines()[0]}", stacklevel=3)
             return flat_fn
 
 
@@ -530,7 +560,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
             setattr(fused, name, _CompiledSubmodule(CompiledFunction(
                 sub, options=owner.options, target=owner.target,
                 memory_budget=owner.memory_budget,
-                debug_dir=owner.debug_dir, partition=False,
+                debug_dir=owner.debug_dir, partition=False, fallback=True,
                 cache_dir=owner.cache_dir)))
     fused.recompile()
     return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])

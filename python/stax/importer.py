@@ -1484,6 +1484,97 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         return self.table.get(func, func)(*args, **(kwargs or {}))
 
 
+def captured_state(fn, depth: int = 3):
+    """(tensors, modules) that `fn` can reach without being passed them: in
+    its closure cells, the globals its code (and nested code) names, a
+    bound method's object, a functools.partial's arguments and containers
+    of those one level deep; the tensors include every parameter and buffer
+    of the nn.Modules found. Functions found there are searched too,
+    `depth` levels down."""
+    import functools
+    found: Dict[int, torch.Tensor] = {}
+    modules: Dict[int, torch.nn.Module] = {}
+    seen = set()
+
+    def visit(o, level, container=True):
+        if id(o) in seen:
+            return
+        seen.add(id(o))
+        if isinstance(o, torch.Tensor):
+            found[id(o)] = o
+        elif isinstance(o, torch.nn.Module):
+            modules[id(o)] = o
+            for t in list(o.parameters()) + list(o.buffers()):
+                found[id(t)] = t
+            if level > 0:
+                visit_function(type(o).forward, level - 1)
+        elif isinstance(o, (list, tuple)) and container:
+            for e in o:
+                visit(e, level, False)
+        elif isinstance(o, dict) and container:
+            for e in o.values():
+                visit(e, level, False)
+        elif callable(o) and level > 0:
+            visit_function(o, level - 1)
+
+    def names(code):
+        out = set(code.co_names)
+        for c in code.co_consts:
+            if hasattr(c, "co_names"):
+                out |= names(c)
+        return out
+
+    def visit_function(f, level):
+        if isinstance(f, functools.partial):
+            visit(f.func, level + 1)
+            visit(list(f.args) + list(f.keywords.values()), level)
+            return
+        if getattr(f, "__self__", None) is not None:
+            visit(f.__self__, level)
+        f = getattr(f, "__func__", f)
+        code = getattr(f, "__code__", None)
+        if code is None:
+            return
+        for cell in getattr(f, "__closure__", None) or ():
+            try:
+                visit(cell.cell_contents, level)
+            except ValueError:       # an empty cell
+                pass
+        glob = getattr(f, "__globals__", {})
+        for name in names(code):
+            if name in glob:
+                visit(glob[name], level)
+
+    visit(fn, depth + 1)
+    return list(found.values()), list(modules.values())
+
+
+class _UndoCapturedWrites:
+    """Tracing runs the function on real tensors: in-place writes to the
+    tensors it captures (a BatchNorm's running statistics, its batch count)
+    would happen at every trace. Their values are restored on exit (only
+    those without requires_grad are saved: parameters are not written by
+    a forward)."""
+
+    def __init__(self, fn):
+        self.saved = [(t, t.detach().clone(), t._version)
+                      for t in captured_state(fn)[0] if not t.requires_grad]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        # Functionalization writes some of them back without bumping their
+        # version counter: compare the bits too (NaN equals itself there).
+        with torch.no_grad():
+            for t, value, version in self.saved:
+                if t._version != version or not torch.equal(
+                        t.contiguous().reshape(-1).view(torch.uint8),
+                        value.contiguous().reshape(-1).view(torch.uint8)):
+                    t.copy_(value)
+        return False
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
@@ -1496,7 +1587,9 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     native_batch_norm, ...) is traced through its decomposition, repeatedly
     until every operator is mapped or has no decomposition; operators with
     a mapping are never decomposed. Tensors are traced on copies: in-place
-    ops run while tracing and must not change the caller's tensors."""
+    ops run while tracing and must not change the caller's tensors; those
+    the function captures are restored after each trace
+    (_UndoCapturedWrites)."""
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
@@ -1511,10 +1604,11 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
     for _ in range(16):
         try:
-            gm = make_fx(target, decomposition_table=table)(
-                *[a.detach().clone().requires_grad_(a.requires_grad)
-                  if isinstance(a, torch.Tensor) else a
-                  for a in example_inputs])
+            with _UndoCapturedWrites(fn):
+                gm = make_fx(target, decomposition_table=table)(
+                    *[a.detach().clone().requires_grad_(a.requires_grad)
+                      if isinstance(a, torch.Tensor) else a
+                      for a in example_inputs])
         except StaxError:
             raise
         except Exception as e:  # noqa: BLE001
@@ -1559,6 +1653,7 @@ def lift_tensor_constants(gm: fx.GraphModule, predicate) -> List[torch.Tensor]:
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     last = placeholders[-1] if placeholders else None
     lifted: List[torch.Tensor] = []
+    placeholder_of: Dict[int, fx.Node] = {}
     for n in list(gm.graph.nodes):
         if n.op != "get_attr":
             continue
@@ -1567,18 +1662,46 @@ def lift_tensor_constants(gm: fx.GraphModule, predicate) -> List[torch.Tensor]:
             val = getattr(val, part, None)
         if not isinstance(val, torch.Tensor) or not predicate(val):
             continue
-        if last is None:
-            with gm.graph.inserting_before(next(iter(gm.graph.nodes))):
-                ph = gm.graph.placeholder(f"captured_{len(lifted)}")
-        else:
-            with gm.graph.inserting_after(last):
-                ph = gm.graph.placeholder(f"captured_{len(lifted)}")
-        last = ph
+        # One placeholder per tensor: a buffer read and then written in
+        # place is two get_attr nodes of one attribute.
+        ph = placeholder_of.get(id(val))
+        if ph is None:
+            name = f"captured_{len(lifted)}"
+            if last is None:
+                with gm.graph.inserting_before(next(iter(gm.graph.nodes))):
+                    ph = gm.graph.placeholder(name)
+            else:
+                with gm.graph.inserting_after(last):
+                    ph = gm.graph.placeholder(name)
+            last = placeholder_of[id(val)] = ph
+            lifted.append(val)
         n.replace_all_uses_with(ph)
         gm.graph.erase_node(n)
-        lifted.append(val)
     gm.recompile()
     return lifted
+
+
+def written_constants(gm: fx.GraphModule) -> List[torch.Tensor]:
+    """The tensor constants of `gm` that it writes in place (a captured
+    BatchNorm's running statistics): they must become arguments with
+    copy-back results, or the writes would be lost."""
+    out = []
+    for n in gm.graph.nodes:
+        if n.op != "call_function" or not n.args:
+            continue
+        schema = getattr(n.target, "_schema", None)
+        first = schema.arguments[0] if schema and schema.arguments else None
+        info = first.alias_info if first is not None else None
+        target = n.args[0]
+        if (info is None or not info.is_write or not isinstance(target, fx.Node)
+                or target.op != "get_attr"):
+            continue
+        val = gm
+        for part in str(target.target).split("."):
+            val = getattr(val, part, None)
+        if isinstance(val, torch.Tensor) and all(val is not t for t in out):
+            out.append(val)
+    return out
 
 
 def tensor_constants(gm: fx.GraphModule) -> List[torch.Tensor]:
@@ -1618,8 +1741,9 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
                          functionalize: bool = True, decompose: bool = True,
                          lift=lambda t: t.requires_grad):
     """`import_torch`, with the captured tensors for which `lift` holds (by
-    default those that require grad: they must get gradients) made trailing
-    arguments of the function instead of constants. Returns (text, the
+    default those that require grad: they must get gradients) and those the
+    function writes in place (their writes become copy-back results) made
+    trailing arguments of the function instead of constants. Returns (text, the
     lifted tensors in argument order, the tensors still baked in as
     constants)."""
     arg_names = None
@@ -1627,7 +1751,9 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
         fn, example_inputs, arg_names = _module_as_function(fn, example_inputs)
     gm = trace(fn, *example_inputs, functionalize=functionalize,
                decompose=decompose)
-    lifted = lift_tensor_constants(gm, lift)
+    written = written_constants(gm)
+    lifted = lift_tensor_constants(
+        gm, lambda t: lift(t) or any(t is w for w in written))
     constants = tensor_constants(gm)
     example_inputs = list(example_inputs) + lifted
     text = _emit_graph(gm, example_inputs, name, none_outputs="error",

@@ -246,6 +246,73 @@ def test_one_hot_compiles_and_checks_its_classes():
                            F.one_hot(i))
 
 
+def test_captured_module_state_is_updated_once_per_call():
+    """A function that captures a BatchNorm model (not passed as an
+    argument): tracing runs the function on real tensors and must leave
+    the running statistics as they were; the compiled calls then update
+    them exactly like eager, one plan serves every training call, and
+    eval() selects a plan of its own. Also when the function runs in
+    PyTorch (an untraceable op): one update per call, not one per trace."""
+    import copy
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.BatchNorm1d(8),
+                                torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    ref = copy.deepcopy(model)
+    compiled = stax.compile(lambda x: model(x).square().mean())
+    for _ in range(3):
+        x = torch.randn(5, 6)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            loss = compiled(x)
+        loss.backward()
+        want = ref(x).square().mean()
+        want.backward()
+        assert abs(float(loss - want)) <= 1e-6
+        for name in ("running_mean", "running_var", "num_batches_tracked"):
+            assert torch.allclose(getattr(model[1], name).float(),
+                                  getattr(ref[1], name).float(), rtol=0,
+                                  atol=1e-6), name
+    assert compiled._count == 1
+    model.eval()
+    ref.eval()
+    x = torch.randn(5, 6)
+    assert abs(float(compiled(x) - ref(x).square().mean())) <= 1e-6
+    assert compiled._count == 2
+
+    bn = torch.nn.BatchNorm1d(4)
+    untraceable = stax.compile(lambda x: (lambda y: y[y > 0].sum())(bn(x)))
+    with pytest.warns(UserWarning, match="runs <lambda> in PyTorch"):
+        untraceable(torch.randn(3, 4))
+    assert int(bn.num_batches_tracked) == 1
+
+
+def test_partitions_of_a_split_function_compile_without_refunctionalizing():
+    """cross_entropy with class weights and label smoothing traces a
+    masked_select (split out); the rest is a partition already traced
+    functionally, which is compiled without tracing it through
+    functionalization again (that trips an internal assertion of PyTorch
+    1.13); if a partition still fails to compile, it runs in PyTorch with
+    a warning instead of failing the call."""
+    import torch.nn.functional as F
+    torch.manual_seed(2)
+    w = torch.rand(6)
+    t = torch.tensor([0, 1, 2, 5])
+    f = lambda x: F.cross_entropy(x, t, weight=w, label_smoothing=0.1)
+    x = torch.randn(4, 6, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = stax.compile(f)(x)
+    messages = [str(m.message) for m in caught if "stax" in str(m.message)]
+    assert messages == ["stax.compile: runs in PyTorch (no Stax import): "
+                        "aten.masked_select.default"], messages
+    (g,) = torch.autograd.grad(y, x)
+    want = f(x)
+    (gw,) = torch.autograd.grad(want, x)
+    # 24 terms of magnitude <= |log softmax| <= 10 and their weights.
+    assert abs(float(y - want)) <= reorder_bound(24, 10.0)
+    assert torch.all((g - gw).abs() <= reorder_bound(24, 1.0))
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
