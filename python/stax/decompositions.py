@@ -1804,3 +1804,89 @@ def _one_hot(tensor, num_classes=-1):
 
 _ONE_HOT = torch.nn.functional.one_hot
 BEFORE_TRACE[torch.nn.functional.one_hot] = _one_hot
+
+
+def _repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """repeat_interleave with an integer count (grouped-query attention's
+    `k.repeat_interleave(n, dim=1)`): each element repeated along a new
+    dim after `dim`, merged into it; a static shape. A tensor of counts
+    gives a data-dependent shape: it runs as it is (and tracing fails)."""
+    if (not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 0
+            or (dim is not None and input.dim() == 0)):
+        return _REPEAT_INTERLEAVE(input, repeats, dim, output_size=output_size)
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % x.dim()
+    shape = list(x.shape)
+    expanded = x.unsqueeze(d + 1).expand(*shape[:d + 1], repeats, *shape[d + 1:])
+    return expanded.reshape(*shape[:d], shape[d] * repeats, *shape[d + 1:])
+
+
+_REPEAT_INTERLEAVE = torch.repeat_interleave
+BEFORE_TRACE[torch.repeat_interleave] = _repeat_interleave
+BEFORE_TRACE[torch.Tensor.repeat_interleave] = _repeat_interleave
+
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile_of(ignore_nan):
+    original = torch.nanquantile if ignore_nan else torch.quantile
+
+    def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear",
+                 out=None):
+        """quantile / nanquantile as eager's kernel computes them
+        (Sorting.cpp): the sorted values along `dim`, the rank q * (n - 1)
+        in the input's dtype (of the non-NaN count for nanquantile; a slice
+        with a NaN takes its last, NaN, value for quantile), adjusted by
+        `interpolation`, and the values at floor and ceil of the rank
+        gathered and lerped. Eager reads q's values to check its range,
+        which no trace can: a Python q is checked here, a tensor q is not
+        (a rank out of range is then the gather's run-time error)."""
+        tensor_q = isinstance(q, torch.Tensor)
+        if (out is not None or interpolation not in _QUANTILE_MODES
+                or not input.is_floating_point() or input.numel() == 0
+                or (tensor_q and (q.dim() > 1 or q.dtype != input.dtype))):
+            return original(input, q, dim, keepdim, interpolation=interpolation,
+                            out=out)
+        if not tensor_q and not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] "
+                               f"but got {q}")
+        x = input.reshape(-1) if dim is None else input
+        d = 0 if dim is None else dim % max(x.dim(), 1)
+        if x.dim() == 0:
+            x = x.reshape(1)
+        ordered = x.sort(d)[0].movedim(d, -1)                  # [..., n]
+        n = ordered.shape[-1]
+        qs = (q if tensor_q else torch.tensor(q, dtype=input.dtype)).reshape(-1)
+        nan = ordered.isnan()
+        if ignore_nan:
+            ranks = qs * ((~nan).sum(-1, keepdim=True) - 1)
+            ranks = ranks.masked_fill(ranks < 0, 0)
+        else:
+            ranks = (qs * (n - 1)).expand(*ordered.shape[:-1], qs.numel())
+            ranks = ranks.masked_fill(nan.any(-1, keepdim=True), n - 1)
+        if interpolation == "lower":
+            ranks = ranks.floor()
+        elif interpolation == "higher":
+            ranks = ranks.ceil()
+        elif interpolation == "nearest":
+            ranks = ranks.round()
+        below = ranks.long()
+        values = ordered.gather(-1, below)
+        if interpolation in ("linear", "midpoint"):
+            weights = (torch.full_like(ranks, 0.5) if interpolation == "midpoint"
+                       else ranks - below)
+            values = values.lerp(ordered.gather(-1, ranks.ceil().long()), weights)
+        values = values.movedim(-1, 0)                         # [Q, ...]
+        if keepdim:
+            values = (values.reshape(values.shape[0], *[1] * input.dim())
+                      if dim is None else values.unsqueeze(d + 1))
+        return values if tensor_q and q.dim() == 1 else values[0]
+    return quantile
+
+
+_QUANTILE = torch.quantile
+for _ignore_nan, _fns in ((False, (torch.quantile, torch.Tensor.quantile)),
+                          (True, (torch.nanquantile, torch.Tensor.nanquantile))):
+    for _fn in _fns:
+        BEFORE_TRACE[_fn] = _quantile_of(_ignore_nan)

@@ -313,6 +313,57 @@ def test_partitions_of_a_split_function_compile_without_refunctionalizing():
     assert torch.all((g - gw).abs() <= reorder_bound(24, 1.0))
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: x.repeat_interleave(2, dim=1),
+    lambda x: torch.repeat_interleave(x, 3),
+    lambda x: x.repeat_interleave(1, -1) * 2,
+    lambda x: x.repeat_interleave(0, dim=0),
+], ids=["dim1", "flat", "last", "zero"])
+def test_repeat_interleave_by_an_integer_compiles(fn):
+    """repeat_interleave with an integer count (grouped-query attention)
+    has a static shape: compiled, no warning, eager's values and gradient
+    (each input element's gradient sums its copies)."""
+    x = torch.randn(2, 3, 4, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = stax.compile(fn)(x)
+    assert torch.equal(y, fn(x))
+    if y.numel():
+        (g,) = torch.autograd.grad(y.sum() * 3, x)
+        (gw,) = torch.autograd.grad(fn(x).sum() * 3, x)
+        assert torch.equal(g, gw)
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+@pytest.mark.parametrize("interpolation",
+                         ["linear", "lower", "higher", "midpoint", "nearest"])
+def test_quantile_compiles_with_eager_ranks(name, interpolation):
+    """quantile / nanquantile (eager reads q to check its range, which
+    make_fx cannot trace) compile: Python and tensor q, every dim and
+    keepdim, NaN slices. The ranks and selected values are eager's exactly;
+    the interpolation is a lerp (eager's fuses a multiply-add), so a value
+    may differ by a few ulp of the values it lies between."""
+    torch.manual_seed(0)
+    x = torch.randn(4, 7, 5)
+    x[1, 3, 2] = float("nan")
+    x[2, :, 0] = float("nan")
+    fn = getattr(torch, name)
+    for q, dim in [(0.3, 1), (0.5, None), (torch.tensor([0.0, 0.25, 1.0]), 2),
+                   (0.9, -1), (torch.tensor(0.7), 0)]:
+        for keepdim in (False, True):
+            f = lambda x: fn(x, q, dim, keepdim, interpolation=interpolation)
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = stax.compile(f)(x)
+            want = f(x)
+            assert got.shape == want.shape
+            assert torch.equal(got.isnan(), want.isnan())
+            tol = 4 * U * float(x.nan_to_num().abs().max())
+            assert torch.all((got - want).nan_to_num().abs() <= tol)
+    with pytest.raises(RuntimeError, match=r"q must be in the range \[0, 1\]"):
+        stax.compile(lambda x: fn(x, 1.5))(x)
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
