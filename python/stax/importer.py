@@ -1575,6 +1575,23 @@ class _UndoCapturedWrites:
         return False
 
 
+def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
+    """In-place view operators on an input (`x.t_()`, `x.unsqueeze_(0)`)
+    change the caller's tensor's shape or strides; functionalization keeps
+    them as as_strided_ / resize_ of the input. Compiled code returns
+    values and cannot do that: such a function is refused (stax.compile
+    then runs it in PyTorch)."""
+    metadata = {aten.as_strided_.default, aten.resize_.default,
+                aten.resize_as_.default}
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and n.target in metadata:
+            raise StaxError(
+                f"the function changes the shape or strides of an input in "
+                f"place ({_overload_name(n.target)}: x.t_(), x.unsqueeze_(), "
+                f"x.resize_() ...), which compiled code cannot do to the "
+                f"caller's tensor")
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
@@ -1616,6 +1633,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         _drop_dead_nodes(gm)
         if functionalize:
+            _refuse_metadata_writes(gm)
             _fold_reshape_chains(gm)
         if not decompose:
             return gm

@@ -364,6 +364,30 @@ def test_quantile_compiles_with_eager_ranks(name, interpolation):
         stax.compile(lambda x: fn(x, 1.5))(x)
 
 
+def test_in_place_view_ops_on_inputs_run_in_pytorch():
+    """x.t_() / x.unsqueeze_(0) change the caller's tensor's shape, which
+    compiled code cannot: the function runs in PyTorch (one warning naming
+    why), with eager's results and eager's effect on the argument. (It used
+    to be split around as_strided_ and fail inside PyTorch.)"""
+    def transposes(a, b):
+        a.t_()
+        return a @ b
+
+    def unsqueezes(a):
+        a.unsqueeze_(0)
+        return a + 1
+
+    for fn, make in ((transposes, lambda: [torch.randn(4, 6), torch.randn(4, 3)]),
+                     (unsqueezes, lambda: [torch.randn(4, 6)])):
+        args = make()
+        ref = [t.clone() for t in args]
+        with pytest.warns(UserWarning, match="changes the shape or strides of "
+                          "an input in place"):
+            got = stax.compile(fn)(*args)
+        assert torch.equal(got, fn(*ref))
+        assert args[0].shape == ref[0].shape and torch.equal(args[0], ref[0])
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
