@@ -4,10 +4,14 @@
     y = f(x, w)                      # traces, compiles, runs; y is a torch tensor
     y.sum().backward()               # the compiled backward (Section 5.6)
 
-On the first call for an input signature (shapes, dtypes, requires_grad,
-whether grad mode is on and, for a module, the training flags of its
-submodules) the function is traced with make_fx and imported
-as `tp`. With gradients needed, `--stax-joint-graph` and `--stax-mincut`
+Arguments are tensors, also keyword ones and in lists, tuples and dicts;
+numbers, strings, bools, None, dtypes and devices among them are constants
+of the trace (a new value traces again). Results may hold None and other
+constants next to tensors. On the first call for an input signature
+(shapes, dtypes, requires_grad, the constant arguments, whether grad mode
+is on and the training flags of a compiled module's submodules or of the
+modules a function captures) the function is traced with make_fx and
+imported as `tp`. With gradients needed, `--stax-joint-graph` and `--stax-mincut`
 split it into a forward that also returns the values the backward needs and
 a backward compiled on its first use; a `torch.autograd.Function` ties them
 to autograd. Under `torch.no_grad()` only the forward is compiled. A second
@@ -60,6 +64,13 @@ _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
                 np.dtype(np.int64): torch.int64, np.dtype(np.int32): torch.int32,
                 np.dtype(np.int16): torch.int16, np.dtype(np.int8): torch.int8,
                 np.dtype(np.uint8): torch.uint8, np.dtype(np.bool_): torch.bool}
+
+# Marks a tensor's place among a traced function's results.
+_TENSOR = object()
+
+# Non-tensor arguments a compiled function may take: baked into the trace.
+_CONSTANT_ARGUMENTS = (bool, int, float, str, type(None), torch.dtype,
+                       torch.device)
 
 DOUBLE_BACKWARD_ERROR = (
     "Compiled regions do not support second-order gradients (double "
@@ -189,8 +200,13 @@ class _Plan:
 
         def traced(*xs):
             leaves, self.spec = tree_flatten(flat_fn(*xs))
-            self.num_outputs = len(leaves)
-            return leaves
+            # Results that are not tensors (None, a number: MultiheadAttention
+            # without weights) are constants of the trace, put back on return.
+            self.template = [_TENSOR if isinstance(v, torch.Tensor) else v
+                             for v in leaves]
+            tensors = [v for v in leaves if isinstance(v, torch.Tensor)]
+            self.num_outputs = len(tensors)
+            return tensors
 
         examples = [t.detach().requires_grad_(t.requires_grad and grad)
                     if t.is_floating_point() else t.detach() for t in inputs]
@@ -254,6 +270,13 @@ class _Plan:
                             if t.requires_grad and t.is_floating_point()]
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
+
+    def unflatten(self, outs):
+        """The function's result: the tensors `outs` in their places among
+        the traced constants."""
+        it = iter(outs)
+        return tree_unflatten([next(it) if v is _TENSOR else v
+                               for v in self.template], self.spec)
 
     def stale(self) -> bool:
         """A captured constant was written in place since tracing."""
@@ -423,35 +446,65 @@ class CompiledFunction:
         return exe
 
     # -- calling ---------------------------------------------------------
-    def _flat(self, args):
-        """(function of flat tensors, the tensors): an nn.Module's parameters
-        and buffers become inputs, so that they get gradients."""
+    def _flat(self, args, kwargs):
+        """(function of flat tensors, the tensors, what else keys the plan).
+        The tensors among the arguments (keyword ones and those nested in
+        lists, tuples and dicts included) are inputs; numbers, strings,
+        bools, None, dtypes and devices are baked into the trace and key the
+        plan (a new value traces again); an nn.Module's parameters and
+        buffers are inputs too, so that they get gradients."""
+        if not kwargs and all(isinstance(a, torch.Tensor) for a in args):
+            leaves, rebuild, constants = list(args), None, ()
+        else:
+            leaves, spec = tree_flatten((list(args), kwargs))
+            for i, a in enumerate(leaves):
+                if not isinstance(a, (torch.Tensor,) + _CONSTANT_ARGUMENTS):
+                    raise StaxError(
+                        f"argument leaf #{i} is a {type(a).__name__}; "
+                        "stax.compile functions take tensors (in lists, "
+                        "tuples and dicts) and numbers, strings, bools, None, "
+                        "dtypes and devices")
+            where = [i for i, a in enumerate(leaves) if isinstance(a, torch.Tensor)]
+            constants = (str(spec),) + tuple(
+                (i, type(a).__name__, a) for i, a in enumerate(leaves)
+                if not isinstance(a, torch.Tensor))
+            template = list(leaves)
+
+            def rebuild(ts):
+                vals = list(template)
+                for i, t in zip(where, ts):
+                    vals[i] = t
+                return tree_unflatten(vals, spec)
+            leaves = [leaves[i] for i in where]
+        n = len(leaves)
         if not isinstance(self.fn, torch.nn.Module):
-            return self.fn, list(args)
+            if rebuild is None:
+                return self.fn, leaves, constants
+
+            def call(*ts):
+                a, kw = rebuild(ts)
+                return self.fn(*a, **kw)
+            return call, leaves, constants
         module = self.fn
         names = [n for n, _ in module.named_parameters()] + \
                 [n for n, _ in module.named_buffers()]
         state = [p for _, p in module.named_parameters()] + \
                 [b for _, b in module.named_buffers()]
-        n = len(args)
 
-        def call(*xs):
+        def call_module(*xs):
             from torch.nn.utils.stateless import functional_call
-            return functional_call(module, dict(zip(names, xs[n:])), tuple(xs[:n]))
-        return call, list(args) + state
+            a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
+            return functional_call(module, dict(zip(names, xs[n:])), tuple(a), kw)
+        return call_module, leaves + state, constants
 
-    def __call__(self, *args):
-        for i, a in enumerate(args):
-            if not isinstance(a, torch.Tensor):
-                raise StaxError(f"argument #{i} is a {type(a).__name__}; "
-                                "stax.compile functions take tensors")
+    def __call__(self, *args, **kwargs):
         if self.target == "cuda":
             # No driver or GPU: StaxError says which.
             self.options = _with_device_chip(self.options, cuda_device())
-        flat_fn, inputs = self._flat(args)
+        flat_fn, inputs, constants = self._flat(args, kwargs)
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
-                           for t in inputs))
+                           for t in inputs), constants)
         # train() / eval() change what a module computes (dropout, batch
         # norm statistics): each mode has its own plan, for the module
         # compiled and for the modules a function captures.
@@ -485,7 +538,7 @@ class CompiledFunction:
             outs = _run(plan.fw, "forward", inputs)
             _write_back(plan, inputs, outs)
             outs = outs[:plan.num_outputs]
-        return tree_unflatten(list(outs), plan.spec)
+        return plan.unflatten(outs)
 
     def _build(self, flat_fn, inputs, grad):
         try:

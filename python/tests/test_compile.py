@@ -534,11 +534,52 @@ def test_mlp_trains_like_eager():
 
 
 def test_bad_arguments_are_errors():
-    f = stax.compile(lambda x: x * 2)
-    with pytest.raises(StaxError, match="argument #0 is a int"):
-        f(3)
+    f = stax.compile(lambda x, y: x * 2)
+    with pytest.raises(StaxError, match="argument leaf #1 is a object; "
+                       "stax.compile functions take tensors"):
+        f(torch.ones(2), object())
     with pytest.raises(StaxError, match="'cpu' and 'cuda'"):
         stax.compile(lambda x: x, target="tpu")
+
+
+def test_keyword_nested_and_constant_arguments():
+    """Keyword arguments, tensors in lists and dicts, and Python constants
+    (numbers, strings, None) are taken as eager takes them: the tensors are
+    inputs (with gradients), the constants are baked in and a new value
+    traces a new plan. A None among the results (MultiheadAttention without
+    weights) comes back as None."""
+    def f(x, scale=1.0, *, act="tanh", extra=None, factors=()):
+        y = getattr(torch, act)(x) * scale
+        if extra is not None:
+            y = y + extra["bias"]
+        for t in factors:
+            y = y * t
+        return y.sum(), None
+
+    x = torch.randn(4, 6, requires_grad=True)
+    compiled = stax.compile(f)
+    calls = [((x,), {}), ((x, 2.0), {}), ((x, 2.0), {}), ((x,), {"act": "sigmoid"}),
+             ((x, 3), {"extra": {"bias": torch.ones(6, requires_grad=True)}}),
+             ((x,), {"factors": [torch.full((6,), 2.0), torch.full((4, 1), 0.5)]})]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for args, kwargs in calls:
+            got, none = compiled(*args, **kwargs)
+            want, _ = f(*args, **kwargs)
+            assert none is None
+            assert abs(float(got - want)) <= reorder_bound(24, float(want.abs()) + 24)
+            (g,) = torch.autograd.grad(got, x)
+            (gw,) = torch.autograd.grad(want, x)
+            assert torch.allclose(g, gw, rtol=0, atol=8 * U * float(gw.abs().max()))
+    assert compiled._count == 5      # the repeated call reuses its plan
+    attention = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+    q = torch.randn(2, 5, 8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out, weights = stax.compile(attention)(q, q, q, need_weights=False)
+    assert weights is None
+    assert torch.allclose(out, attention(q, q, q, need_weights=False)[0],
+                          rtol=0, atol=1e-6)
 
 
 def test_debug_dir_gets_every_stage(tmp_path):
