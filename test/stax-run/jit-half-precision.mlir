@@ -9,29 +9,29 @@
 // here sum small integers (exact in any order), the float sums run in scalar
 // form only.
 // RUN: stax-run %s --entry=elementwise --random-inputs --print=hash | sed 1d > %t.ew.interp
-// RUN: FileCheck %s --check-prefix=EW --input-file=%t.ew.interp
+// RUN: FileCheck %s --check-prefix=CHECK-EW --input-file=%t.ew.interp
 // RUN: stax-run %s --entry=elementwise --random-inputs --print=hash --jit --pipeline-options="vector-width=1 approximate-math=false" | sed 1d > %t.ew.scalar
 // RUN: diff %t.ew.interp %t.ew.scalar
 // RUN: stax-run %s --entry=elementwise --random-inputs --print=hash --jit --pipeline-options="approximate-math=false" | sed 1d > %t.ew.vector
 // RUN: diff %t.ew.interp %t.ew.vector
 // RUN: stax-run %s --entry=rows --random-inputs --print=hash | sed 1d > %t.rows.interp
-// RUN: FileCheck %s --check-prefix=ROWS --input-file=%t.rows.interp
+// RUN: FileCheck %s --check-prefix=CHECK-ROWS --input-file=%t.rows.interp
 // RUN: stax-run %s --entry=rows --random-inputs --print=hash --jit --pipeline-options="vector-width=1 approximate-math=false" | sed 1d > %t.rows.scalar
 // RUN: diff %t.rows.interp %t.rows.scalar
 // RUN: stax-run %s --entry=rows --random-inputs --print=hash --jit --pipeline-options="vector-width=1 approximate-math=false grain=1" --num-threads=4 | sed 1d > %t.rows.threads
 // RUN: diff %t.rows.interp %t.rows.threads
 // RUN: stax-run %s --entry=externals --random-inputs --print=hash | sed 1d > %t.ext.interp
-// RUN: FileCheck %s --check-prefix=EXT --input-file=%t.ext.interp
+// RUN: FileCheck %s --check-prefix=CHECK-EXT --input-file=%t.ext.interp
 // RUN: stax-run %s --entry=externals --random-inputs --print=hash --jit | sed 1d > %t.ext.default
 // RUN: diff %t.ext.interp %t.ext.default
 // RUN: stax-run %s --entry=externals --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1" --num-threads=4 | sed 1d > %t.ext.threads
 // RUN: diff %t.ext.interp %t.ext.threads
-// RUN: stax-run %s --entry=edges --print-values --jit | FileCheck %s --check-prefix=EDGES
-// RUN: stax-run %s --entry=edges --print-values | FileCheck %s --check-prefix=EDGES
+// RUN: stax-run %s --entry=edges --print-values --jit | FileCheck %s --check-prefix=CHECK-EDGES
+// RUN: stax-run %s --entry=edges --print-values | FileCheck %s --check-prefix=CHECK-EDGES
 
-// EW: result #0: tensor<6x37xbf16>
-// EW: result #1: tensor<6x37xf16>
-// EW: result #2: tensor<6x37xf32>
+// CHECK-EW: result #0: tensor<6x37xbf16>
+// CHECK-EW: result #1: tensor<6x37xf16>
+// CHECK-EW: result #2: tensor<6x37xf32>
 func.func @elementwise(%x: tensor<6x37xbf16>, %y: tensor<6x37xbf16>, %h: tensor<6x37xf16>)
     -> (tensor<6x37xbf16>, tensor<6x37xf16>, tensor<6x37xf32>) {
   %0 = tp.mul %x, %y : tensor<6x37xbf16>, tensor<6x37xbf16> -> tensor<6x37xbf16>
@@ -46,10 +46,10 @@ func.func @elementwise(%x: tensor<6x37xbf16>, %y: tensor<6x37xbf16>, %h: tensor<
   return %3, %5, %8 : tensor<6x37xbf16>, tensor<6x37xf16>, tensor<6x37xf32>
 }
 
-// ROWS: result #0: tensor<5x70xbf16>
-// ROWS: result #1: tensor<5xbf16>
-// ROWS: result #2: tensor<70xi64>
-// ROWS: result #3: tensor<5x70xf16>
+// CHECK-ROWS: result #0: tensor<5x70xbf16>
+// CHECK-ROWS: result #1: tensor<5xbf16>
+// CHECK-ROWS: result #2: tensor<70xi64>
+// CHECK-ROWS: result #3: tensor<5x70xf16>
 func.func @rows(%x: tensor<5x70xbf16>, %h: tensor<5x70xf16>)
     -> (tensor<5x70xbf16>, tensor<5xbf16>, tensor<70xi64>, tensor<5x70xf16>) {
   %0 = tp._softmax %x {dim = 1 : i64} : tensor<5x70xbf16> -> tensor<5x70xbf16>
@@ -61,12 +61,12 @@ func.func @rows(%x: tensor<5x70xbf16>, %h: tensor<5x70xf16>)
 
 // Operands scaled to integers in [-16, 16]: every product and sum is exact
 // in f32, so the BLAS call's order does not matter.
-// EXT: result #0: tensor<9x5xbf16>
-// EXT: result #1: tensor<2x9x5xf16>
-// EXT: result #2: tensor<9x40xbf16>
-// EXT: result #3: tensor<9x40xi64>
-// EXT: result #4: tensor<9x3xf16>
-// EXT: result #5: tensor<4x40xbf16>
+// CHECK-EXT: result #0: tensor<9x5xbf16>
+// CHECK-EXT: result #1: tensor<2x9x5xf16>
+// CHECK-EXT: result #2: tensor<9x40xbf16>
+// CHECK-EXT: result #3: tensor<9x40xi64>
+// CHECK-EXT: result #4: tensor<9x3xf16>
+// CHECK-EXT: result #5: tensor<4x40xbf16>
 func.func @externals(%a: tensor<9x40xbf16>, %b: tensor<40x5xbf16>, %c: tensor<2x9x40xf16>,
                      %d: tensor<2x40x5xf16>, %i: tensor<9x40xi64>)
     -> (tensor<9x5xbf16>, tensor<2x9x5xf16>, tensor<9x40xbf16>, tensor<9x40xi64>,
@@ -94,10 +94,10 @@ func.func @externals(%a: tensor<9x40xbf16>, %b: tensor<40x5xbf16>, %c: tensor<2x
 // Rounding once per op: 1 + 2^-8 is a bf16 tie (rounds to 1), 3 * 0.1 in
 // f16 is 0.2998; a sum of 300 ones in bf16 accumulates in f32 (300, not the
 // 256 that bf16 partial sums would stall at); the f16 maximum overflows.
-// EDGES: result #0: tensor<3xbf16>
-// EDGES-NEXT: [1, 1.0078125, 300]
-// EDGES: result #1: tensor<2xf16>
-// EDGES-NEXT: [0.299804688, inf]
+// CHECK-EDGES: result #0: tensor<3xbf16>
+// CHECK-EDGES-NEXT: [1, 1.0078125, 300]
+// CHECK-EDGES: result #1: tensor<2xf16>
+// CHECK-EDGES-NEXT: [0.299804688, inf]
 func.func @edges() -> (tensor<3xbf16>, tensor<2xf16>) {
   %a = tp.constant dense<[1.0, 1.0078125]> : tensor<2xbf16>
   %b = tp.constant dense<[0.00390625, 0.0]> : tensor<2xbf16>
