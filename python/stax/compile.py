@@ -11,10 +11,11 @@ constants next to tensors. On the first call for an input signature
 (shapes, dtypes, requires_grad, the constant arguments, whether grad mode
 is on and the training flags of a compiled module's submodules or of the
 modules a function captures) the function is traced with make_fx and
-imported as `tp`. With gradients needed, `--stax-joint-graph` and `--stax-mincut`
-split it into a forward that also returns the values the backward needs and
-a backward compiled on its first use; a `torch.autograd.Function` ties them
-to autograd. Under `torch.no_grad()` only the forward is compiled. A second
+imported as `tp`. With gradients needed, `--stax-joint-graph` and
+`--stax-mincut` split it into a forward that also returns the values the
+backward needs and a backward compiled on its first use; a
+`torch.autograd.Function` ties them to autograd. Under `torch.no_grad()`
+only the forward is compiled. A second
 derivative through the compiled backward raises Listing 5.5's explicit
 error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
