@@ -269,6 +269,10 @@ class _Plan:
                              for e in report["saved"] if e["kind"] == "input"]
         self.grad_inputs = [i for i, t in enumerate(list(inputs) + self.lifted)
                             if t.requires_grad and t.is_floating_point()]
+        # The joint graph gives an input the results do not reach a zero
+        # gradient; PyTorch gives it none (an optimizer then skips it).
+        self.reached = _eager_reached_inputs(flat_fn, inputs, self.lifted,
+                                             self.grad_inputs)
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
 
@@ -341,8 +345,8 @@ class _CompiledRegion(torch.autograd.Function):
         else:
             grads_in = _run(plan.backward_executable(), "forward_backward", args)
         result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)
-        for i, g in zip(plan.grad_inputs, grads_in):
-            result[i] = g
+        for i, g, reached in zip(plan.grad_inputs, grads_in, plan.reached):
+            result[i] = g if reached else None
         return (None, *result)
 
 
@@ -375,6 +379,31 @@ def _eager_requires_grad(flat_fn, inputs) -> List[bool]:
     with torch.enable_grad():
         outs, _ = tree_flatten(flat_fn(*copies))
     return [isinstance(o, torch.Tensor) and o.requires_grad for o in outs]
+
+
+def _eager_reached_inputs(flat_fn, inputs, lifted, indices) -> List[bool]:
+    """For each index of `inputs + lifted` in `indices` (those requiring
+    grad), whether eager's autograd reaches that tensor from the flat
+    results of `flat_fn`: one eager forward and backward on copies of the
+    inputs; the lifted tensors are the captured ones themselves, which the
+    function reads (tensors it writes are restored). If eager cannot run
+    it, every one counts as reached (a zero gradient, as before)."""
+    from .importer import _UndoCapturedWrites
+    copies = [t.detach().clone().requires_grad_(t.requires_grad)
+              if t.is_floating_point() else t.clone() for t in inputs]
+    targets = [(copies + list(lifted))[i] for i in indices]
+    try:
+        with _UndoCapturedWrites(flat_fn), torch.enable_grad():
+            outs = [o for o in tree_flatten(flat_fn(*copies))[0]
+                    if isinstance(o, torch.Tensor) and o.requires_grad]
+            if not outs:
+                return [False] * len(targets)
+            grads = torch.autograd.grad(outs, targets,
+                                        [torch.ones_like(o) for o in outs],
+                                        allow_unused=True)
+    except Exception:  # noqa: BLE001 - keep the compiled gradients
+        return [True] * len(targets)
+    return [g is not None for g in grads]
 
 
 def _with_device_chip(options: str, device: str) -> str:

@@ -391,6 +391,34 @@ def test_in_place_view_ops_on_inputs_run_in_pytorch():
         assert args[0].shape == ref[0].shape and torch.equal(args[0], ref[0])
 
 
+def test_inputs_the_results_do_not_reach_get_no_gradient():
+    """As in PyTorch: an input (or parameter) that no result depends on gets
+    None, not a zero gradient, so an optimizer with weight decay or
+    momentum skips it exactly as eager does."""
+    x, unused = torch.randn(3, 4, requires_grad=True), torch.randn(3, requires_grad=True)
+    f = stax.compile(lambda a, b: (a.exp() * 2).sum())
+    ga, gb = torch.autograd.grad(f(x, unused), [x, unused], allow_unused=True)
+    assert gb is None and torch.allclose(ga, 2 * x.exp(), rtol=4 * U, atol=0)
+
+    class Partly(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.used = torch.nn.Linear(4, 2)
+            self.spare = torch.nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.used(x)
+
+    torch.manual_seed(0)
+    model = Partly()
+    before = model.spare.weight.detach().clone()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, weight_decay=0.5)
+    stax.compile(model)(torch.randn(5, 4)).sum().backward()
+    assert model.spare.weight.grad is None and model.used.weight.grad is not None
+    opt.step()
+    assert torch.equal(model.spare.weight, before)
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
