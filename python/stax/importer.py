@@ -44,6 +44,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 import torch.fx as fx
+from torch.utils._pytree import tree_map
 
 from ._capi import StaxError
 
@@ -1474,14 +1475,24 @@ def _fold_reshape_chains(gm: fx.GraphModule) -> None:
 
 class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     """Calls of the given PyTorch functions run the given replacements
-    (decompositions.BEFORE_TRACE); everything else runs as it is."""
+    (decompositions.BEFORE_TRACE); everything else runs as it is.
+
+    make_fx records no grad mode: a value the function computes under
+    torch.no_grad() would be differentiated like any other. Inside such a
+    region of a function traced with grad mode on, floating results are
+    detached, which the autodiff treats as constants, as eager does."""
 
     def __init__(self, table):
         super().__init__()
         self.table = table
+        self.grad_mode = torch.is_grad_enabled()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        return self.table.get(func, func)(*args, **(kwargs or {}))
+        out = self.table.get(func, func)(*args, **(kwargs or {}))
+        if self.grad_mode and not torch.is_grad_enabled():
+            out = tree_map(lambda t: t.detach() if isinstance(t, torch.Tensor)
+                           and t.is_floating_point() else t, out)
+        return out
 
 
 def captured_state(fn, depth: int = 3):

@@ -419,6 +419,24 @@ def test_inputs_the_results_do_not_reach_get_no_gradient():
     assert torch.equal(model.spare.weight, before)
 
 
+def test_values_computed_under_no_grad_inside_are_constants():
+    """A value the function computes under torch.no_grad() (a normalizing
+    scale) has no gradient in eager; make_fx does not record grad mode, so
+    tracing detaches it (the gradient was off by 1.2 here before)."""
+    def normalized(x):
+        with torch.no_grad():
+            scale = x.abs().max()
+        return (x / scale).sum()
+
+    torch.manual_seed(0)
+    x = torch.randn(4, 6, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (g,) = torch.autograd.grad(stax.compile(normalized)(x), x)
+    (want,) = torch.autograd.grad(normalized(x), x)
+    assert torch.allclose(g, want, rtol=4 * U, atol=0)
+
+
 def test_unsupported_operator_is_split_out_with_one_warning():
     x = torch.randn(6, 5)
 
