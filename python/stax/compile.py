@@ -371,13 +371,19 @@ class _ConstantRegion(torch.autograd.Function):
                                                      ctx.inputs_meta)])
 
 
+def _eager_copies(inputs) -> List[torch.Tensor]:
+    """Copies of the inputs for an eager run beside the compiled code (a
+    module's buffers are among them and must not be updated twice)."""
+    return [t.detach().clone().requires_grad_(t.requires_grad)
+            if t.is_floating_point() else t.clone() for t in inputs]
+
+
 def _eager_requires_grad(flat_fn, inputs) -> List[bool]:
-    """Which flat results of `flat_fn` require grad in eager PyTorch (run on
-    copies: a module's buffers are inputs and must not be updated twice)."""
-    copies = [t.detach().clone().requires_grad_(t.requires_grad)
-              if t.is_floating_point() else t.clone() for t in inputs]
-    with torch.enable_grad():
-        outs, _ = tree_flatten(flat_fn(*copies))
+    """Which flat results of `flat_fn` require grad in eager PyTorch (one
+    run on copies; captured tensors it writes are restored)."""
+    from .importer import UndoCapturedWrites
+    with UndoCapturedWrites(flat_fn), torch.enable_grad():
+        outs, _ = tree_flatten(flat_fn(*_eager_copies(inputs)))
     return [isinstance(o, torch.Tensor) and o.requires_grad for o in outs]
 
 
@@ -388,12 +394,11 @@ def _eager_reached_inputs(flat_fn, inputs, lifted, indices) -> List[bool]:
     inputs; the lifted tensors are the captured ones themselves, which the
     function reads (tensors it writes are restored). If eager cannot run
     it, every one counts as reached (a zero gradient, as before)."""
-    from .importer import _UndoCapturedWrites
-    copies = [t.detach().clone().requires_grad_(t.requires_grad)
-              if t.is_floating_point() else t.clone() for t in inputs]
+    from .importer import UndoCapturedWrites
+    copies = _eager_copies(inputs)
     targets = [(copies + list(lifted))[i] for i in indices]
     try:
-        with _UndoCapturedWrites(flat_fn), torch.enable_grad():
+        with UndoCapturedWrites(flat_fn), torch.enable_grad():
             outs = [o for o in tree_flatten(flat_fn(*copies))[0]
                     if isinstance(o, torch.Tensor) and o.requires_grad]
             if not outs:

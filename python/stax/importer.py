@@ -1560,7 +1560,7 @@ def captured_state(fn, depth: int = 3):
     return list(found.values()), list(modules.values())
 
 
-class _UndoCapturedWrites:
+class UndoCapturedWrites:
     """Tracing runs the function on real tensors: in-place writes to the
     tensors it captures (a BatchNorm's running statistics, its batch count)
     would happen at every trace. Their values are restored on exit (only
@@ -1617,7 +1617,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     a mapping are never decomposed. Tensors are traced on copies: in-place
     ops run while tracing and must not change the caller's tensors; those
     the function captures are restored after each trace
-    (_UndoCapturedWrites)."""
+    (UndoCapturedWrites)."""
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
@@ -1632,7 +1632,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
     for _ in range(16):
         try:
-            with _UndoCapturedWrites(fn):
+            with UndoCapturedWrites(fn):
                 gm = make_fx(target, decomposition_table=table)(
                     *[a.detach().clone().requires_grad_(a.requires_grad)
                       if isinstance(a, torch.Tensor) else a
