@@ -1885,7 +1885,6 @@ def _quantile_of(ignore_nan):
     return quantile
 
 
-_QUANTILE = torch.quantile
 for _ignore_nan, _fns in ((False, (torch.quantile, torch.Tensor.quantile)),
                           (True, (torch.nanquantile, torch.Tensor.nanquantile))):
     for _fn in _fns:
