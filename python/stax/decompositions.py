@@ -25,6 +25,7 @@ import itertools
 import math
 from typing import Callable, Dict, List, Optional, Sequence
 
+import numpy as np
 import torch
 
 from ._ops import aten
@@ -794,18 +795,32 @@ def _adaptive_avg_pool3d(x, output_size):
     return _adaptive_avg(x, output_size, 3)
 
 
-def _nearest_source(n, o, scale):
-    s = n / o if scale is None else 1.0 / scale
-    return [min(int(math.floor(i * s)), n - 1) for i in range(o)]
+def _nearest_source(n, o, scale, exact=False):
+    """The input index each of `o` outputs reads along a dim of `n`, by
+    PyTorch's CPU rule (nearest_idx / nearest_exact_idx in UpSample.h): the
+    scale is a float (1/scale_factor when one is given), the product is
+    rounded to float before the floor. Double arithmetic picks a different
+    neighbour for some scales (e.g. 7.7)."""
+    if scale is None and not exact and o == n:
+        return list(range(o))
+    if scale is None and not exact and o == 2 * n:
+        return [i >> 1 for i in range(o)]
+    s = (np.float32(1.0 / scale) if scale is not None and scale > 0
+         else np.float32(n) / np.float32(o))
+    # nearest: float * float; nearest-exact: (i + 0.5) in double times the
+    # float scale, rounded to float by floorf's argument.
+    pos = [np.float32(np.float32(i) * s) if not exact
+           else np.float32((i + 0.5) * np.float64(s)) for i in range(o)]
+    return [min(int(math.floor(p)), n - 1) for p in pos]
 
 
-def _upsample_nearest(x, output_size, scales, nsp):
+def _upsample_nearest(x, output_size, scales, nsp, exact=False):
     spatial = x.shape[2:]
     if output_size is None:
         output_size = [int(math.floor(spatial[a] * scales[a])) for a in range(nsp)]
     for a in range(nsp):
         sc = scales[a] if scales else None
-        idx = _nearest_source(spatial[a], output_size[a], sc)
+        idx = _nearest_source(spatial[a], output_size[a], sc, exact)
         x = x.index_select(2 + a, torch.tensor(idx, dtype=torch.int64))
     return x
 
@@ -823,6 +838,21 @@ def _upsample_nearest2d(x, output_size, scale_factors):
 @_register(aten.upsample_nearest3d.vec)
 def _upsample_nearest3d(x, output_size, scale_factors):
     return _upsample_nearest(x, output_size, scale_factors, 3)
+
+
+@_register(aten._upsample_nearest_exact1d.vec)
+def _upsample_nearest_exact1d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 1, exact=True)
+
+
+@_register(aten._upsample_nearest_exact2d.vec)
+def _upsample_nearest_exact2d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 2, exact=True)
+
+
+@_register(aten._upsample_nearest_exact3d.vec)
+def _upsample_nearest_exact3d(x, output_size, scale_factors):
+    return _upsample_nearest(x, output_size, scale_factors, 3, exact=True)
 
 
 def _upsample_linear(x, output_size, align_corners, scales, nsp):

@@ -496,3 +496,37 @@ def test_as_strided_of_a_non_contiguous_input_is_an_error():
     with pytest.raises(stax.StaxError, match="as_strided of a tensor that is "
                        "not contiguous from storage offset 0 at node"):
         import_torch(lambda x: x.as_strided((2, 2), (1, 4)), x)
+
+
+_SCALES = (0.1, 1 / 3, 0.5, 0.7, 1.1, 1.3, 1.5, 2.0, 2.5, 3.3, 7.7)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+def test_nearest_upsampling_reads_eager_neighbours(mode):
+    """The input index each output reads, for every size up to 24 -> 60 and
+    a range of scale factors, is eager's: PyTorch computes it in float (in
+    double, scale 7.7 picked the next neighbour)."""
+    from stax.decompositions import _nearest_source
+    exact = mode == "nearest-exact"
+    for n in range(1, 25):
+        x = torch.arange(n, dtype=torch.float32).view(1, 1, n)
+        for o in range(1, 61):
+            want = F.interpolate(x, size=o, mode=mode).view(-1).long().tolist()
+            assert _nearest_source(n, o, None, exact) == want, (n, o)
+        for s in _SCALES:
+            o = int(n * s)
+            if o:
+                want = F.interpolate(x, scale_factor=s, mode=mode)
+                assert _nearest_source(n, o, s, exact) == \
+                    want.view(-1).long().tolist(), (n, s)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_nearest_upsampling_imports_bitwise(mode, dims):
+    x = torch.randn(1, 2, *[5, 4, 3][:dims])
+    for kw in ({"scale_factor": 7.7}, {"scale_factor": 1.1},
+               {"size": [9, 2, 7][:dims]}):
+        fn = lambda x: F.interpolate(x, mode=mode, **kw)  # noqa: E731
+        [got] = stax.interpret(import_torch(fn, x), "forward", x)
+        assert np.array_equal(got, fn(x).numpy()), kw
