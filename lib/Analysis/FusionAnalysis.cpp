@@ -266,6 +266,27 @@ struct Group {
   DenseSet<Operation *> users;
 };
 
+/// Prefix maxima over block positions, a Fenwick tree: raise(p, v) makes
+/// every query at or after p at least v; query(p) in O(log n).
+class PrefixMax {
+public:
+  void resize(unsigned n) { tree.assign(n + 1, 0); }
+  void raise(unsigned pos, unsigned value) {
+    for (unsigned i = pos + 1; i < tree.size(); i += i & (~i + 1))
+      tree[i] = std::max(tree[i], value);
+  }
+  unsigned query(unsigned pos) const {
+    unsigned m = 0;
+    for (unsigned i = std::min<size_t>(pos + 1, tree.size() - 1); i > 0;
+         i -= i & (~i + 1))
+      m = std::max(m, tree[i]);
+    return m;
+  }
+
+private:
+  SmallVector<unsigned> tree;
+};
+
 struct Legality {
   unsigned outer = 0;
   std::string why; // empty when legal
@@ -296,6 +317,7 @@ private:
   SetVector<unsigned> successors(unsigned g) const;
   SetVector<unsigned> neighbours(unsigned g) const;
   Operation *pathBetween(unsigned from, unsigned to) const;
+  unsigned reachBound(unsigned to) const;
   int64_t saving(unsigned a, unsigned b) const;
   Legality legality(unsigned a, unsigned b) const;
   void checkReads(Operation *reader, unsigned producers, unsigned k,
@@ -314,6 +336,8 @@ private:
   /// Values each top-level op uses that are defined outside it.
   DenseMap<Operation *, SmallVector<Value>> inputs;
   SmallVector<Group> groups;
+  /// The last member's position of the groups, by their first's.
+  PrefixMax spans;
 };
 
 /// Every value `op` uses (operands and loads in its body) defined outside.
@@ -343,6 +367,7 @@ unsigned reductionMinOuter(const NodeInfo &n) {
 }
 
 void Fuser::buildGraph() {
+  spans.resize(block.getOperations().size());
   for (Operation &op : block.without_terminator()) {
     position[&op] = position.size();
     groupIndex[&op] = groups.size();
@@ -406,10 +431,7 @@ SetVector<unsigned> Fuser::neighbours(unsigned g) const {
 /// another group X, or null: merging `from` and `to` would then need X
 /// inside and outside the kernel at once (a global barrier).
 Operation *Fuser::pathBetween(unsigned from, unsigned to) const {
-  // Every edge goes from an op to a later one, so a group on a path to `to`
-  // has a member before `to`'s last: the search stops at later groups
-  // (without this bound it would walk everything downstream of `from`).
-  unsigned bound = position.lookup(groups[to].last);
+  unsigned bound = reachBound(to);
   SmallVector<std::pair<unsigned, Operation *>> stack;
   DenseSet<unsigned> seen;
   for (unsigned s : successors(from))
@@ -427,6 +449,22 @@ Operation *Fuser::pathBetween(unsigned from, unsigned to) const {
     }
   }
   return nullptr;
+}
+
+/// A position that the first member of every group with a dependence path
+/// to `to` is at or before, so that pathBetween need not walk everything
+/// downstream of `from`. An edge X -> Y goes from a member of X to a later
+/// member of Y, so X's first member is before Y's last. Y's last is not
+/// bounded by `to`'s (a kernel's members need not be contiguous in the
+/// block: a group on the path can start after `to`'s last member and feed a
+/// kernel that also has a member before it), so the bound is the fixpoint
+/// B = max(B, last member of any group whose first is at or before B).
+unsigned Fuser::reachBound(unsigned to) const {
+  unsigned bound = position.lookup(groups[to].last);
+  for (unsigned next = spans.query(bound); next > bound;
+       next = spans.query(bound))
+    bound = next;
+  return bound;
 }
 
 /// The global memory traffic (every buffer read from outside once, every
@@ -647,6 +685,7 @@ void Fuser::merge(unsigned a, unsigned b, const Legality &legal,
   llvm::append_range(ga.members, gb.members);
   if (position.lookup(gb.last) > position.lookup(ga.last))
     ga.last = gb.last;
+  spans.raise(position.lookup(ga.first), position.lookup(ga.last));
   ga.outer = legal.outer;
   ga.minOuter = std::max(ga.minOuter, gb.minOuter);
   ++ga.version;

@@ -6,6 +6,9 @@
 // RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=through_mm --print=hash > %t.mm.lowered
 // RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=through_mm --print=hash > %t.mm.fused
 // RUN: diff %t.mm.lowered %t.mm.fused
+// RUN: stax-opt %s --stax-decompose --stax-lower | stax-run - --random-inputs --entry=through_a_kernel_around_an_external --print=hash > %t.k.lowered
+// RUN: stax-opt %s --stax-decompose --stax-lower --stax-fuse=remarks=false | stax-run - --random-inputs --entry=through_a_kernel_around_an_external --print=hash > %t.k.fused
+// RUN: diff %t.k.lowered %t.k.fused
 
 // Dependences that need a global barrier are never fused.
 
@@ -51,4 +54,32 @@ func.func @through_mm(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf3
   %p = tp.mm %d, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   %y = tp.div %p, %m : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
+}
+
+// A kernel's members need not be adjacent in the block: once the two row
+// sums of %z have fused (siblings), that kernel has a member before %t and
+// one after the matmul. Fusing %f with its reader %t would then close the
+// cycle %f -> tp.mm -> kernel -> %t: the exp stays alone and %t joins the
+// sums' kernel instead. (The path search used to stop at ops after %t's
+// last member, did not see tp.mm, and failed with a cyclic dependence.)
+// CHECK-IR-LABEL: func.func @through_a_kernel_around_an_external
+// CHECK-IR:      stax.pointwise
+// CHECK-IR-NEXT: ^bb0
+// CHECK-IR:      tp.mm
+// CHECK-IR-NEXT: stax.kernel [4] : tensor<4x8xf32>, tensor<4x1x1xf32> {
+// CHECK-IR-NOT:  stax.kernel
+// CHECK-IR:      return
+// CHECK-REMARK: remark: fused 'stax.reduction' into the kernel of 'stax.reduction' (outer ranges [4]): saves 1024 bytes
+// CHECK-REMARK: remark: fused 'stax.pointwise' into the kernel of 'stax.reduction' (outer ranges [4]): saves 32 bytes
+// CHECK-REMARK: remark: not fused with 'stax.pointwise': a dependence through 'tp.mm' needs a global barrier
+func.func @through_a_kernel_around_an_external(%x: tensor<4x8xf32>, %z: tensor<4x8x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x1x1xf32>) {
+  %f = tp.exp %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %m1 = tp.sum %z {dims = array<i64: 1, 2>, keepdim = false} : tensor<4x8x8xf32> -> tensor<4xf32>
+  %m1r = tp.unsqueeze %m1 {dim = 1 : i64} : tensor<4xf32> -> tensor<4x1xf32>
+  %t = tp.add %f, %m1r : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  %p = tp.mm %f, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %pu = tp.unsqueeze %p {dim = 2 : i64} : tensor<4x8xf32> -> tensor<4x8x1xf32>
+  %zp = tp.mul %z, %pu : tensor<4x8x8xf32>, tensor<4x8x1xf32> -> tensor<4x8x8xf32>
+  %m2 = tp.sum %zp {dims = array<i64: 1, 2>, keepdim = true} : tensor<4x8x8xf32> -> tensor<4x1x1xf32>
+  return %t, %m2 : tensor<4x8xf32>, tensor<4x1x1xf32>
 }
