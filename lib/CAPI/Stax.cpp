@@ -49,6 +49,13 @@ struct Session {
     // The location names the op; printing the op as well renames every
     // value of its function per diagnostic (quadratic with many remarks).
     context.printOpOnDiagnostic(false);
+    // An error message carries the errors (and their notes) only: passes'
+    // remarks (kernels fused, external calls) are for stax-opt users, and
+    // a failing compile printed hundreds of them before its one error.
+    // Handlers run newest first; a remark handled here goes no further.
+    context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+      return success(diag.getSeverity() == DiagnosticSeverity::Remark);
+    });
   }
   static DialectRegistry makeRegistry() {
     staxRegisterAllPasses(); // once per process, shared with Stax-c/Passes.h

@@ -177,7 +177,7 @@ class Failure(Exception):
 
 
 def _first_line(e: BaseException) -> str:
-    """The first error line of a message (a pipeline's remarks come first)."""
+    """The first error line of a message (its source line and caret follow)."""
     s = str(e).strip().splitlines()
     line = next((l for l in s if "error:" in l), s[0] if s else "")
     return (type(e).__name__ + ": " + line).strip()[:300]
