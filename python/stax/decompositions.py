@@ -1335,6 +1335,51 @@ def _sdpa(q, k, v, attn_mask=None, dropout_p=0.0, need_attn_weights=False,
     return a @ v, a
 
 
+@_register(aten._weight_norm_interface.default)
+def _weight_norm_interface(v, g, dim=0):
+    """nn.utils.weight_norm: w = v * (g / ||v||), the norm over every dim
+    but `dim` (0 or the last), shaped like g; eager keeps the norm of a
+    bf16 g in float and computes in float."""
+    half = v.dtype in (torch.float16, torch.bfloat16)
+    acc = torch.float32 if half else v.dtype
+    keep = dim % v.dim()
+    vv = v.to(acc)
+    norm = torch.sqrt((vv * vv).sum([d for d in range(v.dim()) if d != keep],
+                                    keepdim=True)).reshape(g.shape)
+    w = (vv * (g.to(acc) / norm)).to(v.dtype)
+    return w, norm.to(torch.float32 if g.dtype == torch.bfloat16 else g.dtype)
+
+
+def _grid_coordinates(n, align_corners, dtype):
+    """affine_grid's normalized coordinates along a dim of n
+    (linspace_from_neg_one in PyTorch's AffineGridGenerator.cpp)."""
+    if n <= 1:
+        return torch.zeros(1, dtype=dtype)
+    r = torch.linspace(-1, 1, n, dtype=dtype)
+    return r if align_corners else r * (n - 1) / n
+
+
+@_register(aten.affine_grid_generator.default)
+def _affine_grid_generator(theta, size, align_corners):
+    """F.affine_grid: the base grid (x, y[, z], 1) per output position times
+    theta^T, one bmm per batch element, as eager's kernel computes it."""
+    n, spatial = size[0], list(size[2:])
+    if len(spatial) not in (2, 3):
+        raise RuntimeError(f"affine_grid: size {list(size)} is neither 4-D nor 5-D")
+    # Coordinates in reverse dim order: x walks the last spatial dim.
+    coords = [_grid_coordinates(m, align_corners, theta.dtype)
+              for m in reversed(spatial)]
+    k = len(spatial)
+    parts = []
+    for a, c in enumerate(coords):
+        shape = [1] * k
+        shape[k - 1 - a] = c.shape[0]
+        parts.append(c.view(shape).expand(spatial))
+    parts.append(torch.ones(spatial, dtype=theta.dtype))
+    base = torch.stack(parts, -1).view(1, -1, k + 1).expand(n, -1, -1)
+    return torch.bmm(base, theta.transpose(1, 2)).view(n, *spatial, k)
+
+
 # ---------------------------------------------------------------------------
 # Random and uninitialized tensors
 # ---------------------------------------------------------------------------
@@ -1366,6 +1411,21 @@ def _randint_like(x, *args, dtype=None, layout=None, device=None,
     low, high = (0, args[0]) if len(args) == 1 else args[:2]
     r = torch.floor(torch.rand(x.shape, dtype=torch.float64) * (high - low)) + low
     return r.to(dtype or x.dtype)
+
+
+@_register(aten.randint.default, aten.randint.low)
+def _randint(*args, dtype=None, layout=None, device=None, pin_memory=None,
+             generator=None):
+    """randint(high, size) / randint(low, high, size), drawn like
+    randint_like (the stream is ours, not PyTorch's)."""
+    low, high, size = (0,) + args if len(args) == 2 else args
+    if generator is not None:
+        raise NotImplementedError("randint: explicit torch.Generator arguments "
+                                  "are not supported")
+    if high <= low:
+        raise RuntimeError(f"randint: low ({low}) must be less than high ({high})")
+    r = torch.floor(torch.rand(size, dtype=torch.float64) * (high - low)) + low
+    return r.to(dtype or torch.int64)
 
 
 @_register(aten.multinomial.default)

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 
 import stax
 from stax._capi import StaxError
@@ -818,3 +819,98 @@ def test_topk_is_the_stable_sorts_prefix():
     (g,) = torch.autograd.grad((stax.compile(lambda w: w.topk(3, 1)[0] ** 2)(w)).sum(), w)
     (ge,) = torch.autograd.grad((w.topk(3, 1)[0] ** 2).sum(), w)
     assert torch.equal(g, ge)
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("size", [(2, 3, 5, 7), (2, 1, 4, 5, 3), (2, 1, 1, 6)],
+                         ids=["2d", "3d", "unit"])
+def test_affine_grid_compiles(size, align_corners):
+    """F.affine_grid (a spatial transformer's sampling grid) compiles: the
+    base grid times theta^T. Each grid value is a dot product of K + 1 terms
+    (coordinates in [-1, 1], eager's linspace to an ulp) with a row of
+    theta; its gradient sums one term per grid position."""
+    torch.manual_seed(0)
+    k = len(size) - 2
+    theta = torch.randn(size[0], k, k + 1, requires_grad=True)
+    f = lambda t: F.affine_grid(t, size, align_corners=align_corners)  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # eager's unit-size grid warning
+        got = stax.compile(f)(theta)
+        want = f(theta)
+    row = theta.detach().abs().sum(-1).view(size[0], *[1] * k, k)
+    assert got.shape == want.shape
+    assert torch.all((got - want).abs() <= 4 * (k + 2) * U * row)
+    cot = torch.randn(want.shape)
+    (g,) = torch.autograd.grad(got, theta, cot)
+    (gw,) = torch.autograd.grad(want, theta, cot)
+    positions = got[0, ..., 0].numel()
+    assert torch.all((g - gw).abs() <= reorder_bound(positions, float(cot.abs().sum())))
+
+
+def test_spatial_transformer_trains_through_compiled_grid_sample():
+    """affine_grid + grid_sample, the whole spatial transformer, compiles
+    as one function (no warning) with eager's gradients up to reordering."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 6, 6, requires_grad=True)
+    theta = (torch.eye(2, 3) + 0.2 * torch.randn(2, 2, 3)).requires_grad_()
+    f = lambda x, t: F.grid_sample(  # noqa: E731
+        x, F.affine_grid(t, (2, 3, 5, 5), align_corners=False),
+        align_corners=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(x, theta)
+    want = f(x, theta)
+    mag = float(x.abs().max())
+    assert torch.all((got - want).abs() <= 64 * U * mag)
+    gs = torch.autograd.grad(got.sum(), (x, theta))
+    gws = torch.autograd.grad(want.sum(), (x, theta))
+    for g, gw in zip(gs, gws):
+        assert torch.all((g - gw).abs() <= reorder_bound(150, 64 * float(gw.abs().max()) + 64 * mag))
+
+
+def test_weight_norm_modules_compile():
+    """nn.utils.weight_norm (TCN, WaveNet) compiles: w = v g / ||v||, the
+    norm over every dim but `dim`; v and g get eager's gradients."""
+    torch.manual_seed(0)
+
+    class TCN(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.utils.weight_norm(
+                torch.nn.Conv1d(3, 6, 3, dilation=2, padding=4))
+            self.proj = torch.nn.utils.weight_norm(torch.nn.Linear(6, 3), dim=1)
+
+        def forward(self, x):
+            h = F.relu(self.conv(x)[:, :, :-4]).transpose(1, 2)
+            return self.proj(h).transpose(1, 2) + x
+
+    model = TCN()
+    x = torch.randn(2, 3, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(model)(x)
+    got.square().sum().backward()
+    grads = {n: p.grad.clone() for n, p in model.named_parameters()}
+    model.zero_grad()
+    want = model(x)
+    want.square().sum().backward()
+    assert torch.all((got - want).abs() <= reorder_bound(32, 8 * float(want.abs().max())))
+    for n, p in model.named_parameters():
+        scale = float(p.grad.abs().max()) + 1
+        assert torch.all((grads[n] - p.grad).abs() <= reorder_bound(64, 64 * scale)), n
+
+
+def test_randint_inside_a_function_compiles():
+    """torch.randint in the function draws from Stax's stream (not
+    PyTorch's): eager's range, dtype and shape, fresh values per call."""
+    def f(x):
+        return x + torch.randint(3, 7, (4, 5)), torch.randint(2, (1000,), dtype=torch.int32)
+    x = torch.zeros(4, 5, dtype=torch.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cf = stax.compile(f)
+        a, b = cf(x)
+        a2, _ = cf(x)
+    assert a.dtype == torch.int64 and b.dtype == torch.int32
+    assert a.min() >= 3 and a.max() <= 6 and b.min() == 0 and b.max() == 1
+    assert 400 < int(b.sum()) < 600 and not torch.equal(a, a2)
