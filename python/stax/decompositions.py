@@ -902,6 +902,16 @@ def _upsample_trilinear3d(x, output_size, align_corners, scale_factors):
 # Miscellaneous (all exact except where they do arithmetic)
 # ---------------------------------------------------------------------------
 
+@_register(aten.fill.Tensor)
+def _fill_tensor(x, value):
+    """x.fill_(t) / x[...] = t with a 0-dim tensor t (functionalized): t,
+    converted to x's dtype, at every position."""
+    if value.dim() != 0:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but "
+                           f"got tensor with {value.dim()} dimensions.")
+    return value.to(x.dtype).expand(x.shape).clone()
+
+
 @_register(aten.detach_.default)
 def _detach_(x):
     return x

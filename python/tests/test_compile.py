@@ -914,3 +914,23 @@ def test_randint_inside_a_function_compiles():
     assert a.dtype == torch.int64 and b.dtype == torch.int32
     assert a.min() >= 3 and a.max() <= 6 and b.min() == 0 and b.max() == 1
     assert 400 < int(b.sum()) < 600 and not torch.equal(a, a2)
+
+
+def test_assigning_a_number_to_a_slice_of_an_input_compiles():
+    """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
+    once functionalized: compiled, eager's values in the result and in the
+    caller's tensor."""
+    def f(x, t):
+        x.mul_(2).add_(1)
+        x[:, 1] = 0
+        x[1:, 2:].fill_(t)
+        return x.sum(1)
+
+    for dtype in (torch.float32, torch.int32):
+        x = torch.randn(3, 4).mul(5).to(dtype)
+        t = torch.tensor(7.5)
+        xe = x.clone()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(x, t)
+        assert torch.equal(got, f(xe, t)) and torch.equal(x, xe)
