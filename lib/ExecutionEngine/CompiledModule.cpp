@@ -71,6 +71,10 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
     add("stax_rt_topk_i16", &stax_rt_topk_i16);
     add("stax_rt_topk_i32", &stax_rt_topk_i32);
     add("stax_rt_topk_i64", &stax_rt_topk_i64);
+    add("stax_rt_ctc_loss_f32", &stax_rt_ctc_loss_f32);
+    add("stax_rt_ctc_loss_f64", &stax_rt_ctc_loss_f64);
+    add("stax_rt_ctc_loss_backward_f32", &stax_rt_ctc_loss_backward_f32);
+    add("stax_rt_ctc_loss_backward_f64", &stax_rt_ctc_loss_backward_f64);
     add("stax_rt_index_error", &stax_rt_index_error);
     add("stax_rt_nan_error", &stax_rt_nan_error);
     add("stax_rt_division_error", &stax_rt_division_error);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels.h"
+#include "Stax/Support/CTCLoss.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -436,6 +437,117 @@ FailureOr<Tensor> geluBackward(tp::GeluBackwardOp op, Inputs in,
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// CTC loss: Stax/Support/CTCLoss.h in the result's type (f32 or f64)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The CTC operands as plain arrays of T and int64 (the layouts of
+/// CTCLoss.h), owned here; problem() points into them.
+template <typename T> struct CTCOperands {
+  std::vector<T> logProbs;
+  std::vector<int64_t> targets, inputLengths, targetLengths;
+
+  CTCOperands(const Tensor &lp, const Tensor &tg, const Tensor &il,
+              const Tensor &tl)
+      : logProbs(lp.floatData().begin(), lp.floatData().end()),
+        targets(ints(tg)), inputLengths(ints(il)), targetLengths(ints(tl)) {}
+  static std::vector<int64_t> ints(const Tensor &t) {
+    std::vector<int64_t> v(t.numel());
+    for (int64_t i = 0; i < t.numel(); ++i)
+      v[i] = t.getI(i);
+    return v;
+  }
+  CTCProblem<T> problem(const Tensor &lp, const Tensor &tg,
+                        int64_t blank) const {
+    CTCProblem<T> p;
+    p.maxTime = lp.dim(0);
+    p.batch = lp.dim(1);
+    p.classes = lp.dim(2);
+    p.maxTarget = tg.dim(1);
+    p.logProbs = logProbs.data();
+    p.targets = targets.data();
+    p.inputLengths = inputLengths.data();
+    p.targetLengths = targetLengths.data();
+    p.blank = blank;
+    return p;
+  }
+};
+
+/// Checks every sample: a length or target out of range is an error.
+template <typename T>
+LogicalResult checkCTCSamples(Operation *op, const CTCProblem<T> &p) {
+  for (int64_t n = 0; n < p.batch; ++n) {
+    CTCBadValue bad{0, 0};
+    if (!checkCTCSample(p, n, bad))
+      return runtimeError(op, "sample " + Twine(n) + ": " + Twine(bad.value) +
+                                  " is out of range [0, " +
+                                  Twine(bad.size - 1) +
+                                  "] (input length <= T, target length <= "
+                                  "S, classes < C)");
+  }
+  return success();
+}
+
+template <typename T>
+LogicalResult ctcLossIn(tp::CtcLossOp op, Inputs in,
+                        SmallVectorImpl<Tensor> &results,
+                        const KernelContext &ctx) {
+  CTCOperands<T> ops(*in[0], *in[1], *in[2], *in[3]);
+  CTCProblem<T> p =
+      ops.problem(*in[0], *in[1], static_cast<int64_t>(op.getBlank()));
+  if (failed(checkCTCSamples(op, p)))
+    return failure();
+  std::vector<T> nll(p.batch), alpha(p.batch * p.maxTime * p.width());
+  for (int64_t n = 0; n < p.batch; ++n)
+    ctcForwardSample(p, n, nll.data(), alpha.data());
+  Tensor nllOut = ctx.result(op, 0), alphaOut = ctx.result(op, 1);
+  std::copy(nll.begin(), nll.end(), nllOut.floatData().begin());
+  std::copy(alpha.begin(), alpha.end(), alphaOut.floatData().begin());
+  results.push_back(std::move(nllOut));
+  results.push_back(std::move(alphaOut));
+  return success();
+}
+
+LogicalResult ctcLoss(tp::CtcLossOp op, Inputs in,
+                      SmallVectorImpl<Tensor> &results,
+                      const KernelContext &ctx) {
+  if (ctx.result(op, 0).elementType().isF32())
+    return ctcLossIn<float>(op, in, results, ctx);
+  return ctcLossIn<double>(op, in, results, ctx);
+}
+
+template <typename T>
+FailureOr<Tensor> ctcLossBackwardIn(tp::CtcLossBackwardOp op, Inputs in,
+                                    const KernelContext &ctx) {
+  CTCOperands<T> ops(*in[1], *in[2], *in[3], *in[4]);
+  CTCProblem<T> p =
+      ops.problem(*in[1], *in[2], static_cast<int64_t>(op.getBlank()));
+  if (failed(checkCTCSamples(op, p)))
+    return failure();
+  std::vector<T> grad(in[0]->floatData().begin(), in[0]->floatData().end());
+  std::vector<T> nll(in[5]->floatData().begin(), in[5]->floatData().end());
+  std::vector<T> alpha(in[6]->floatData().begin(), in[6]->floatData().end());
+  std::vector<T> beta(p.maxTime * p.width());
+  std::vector<T> out(p.maxTime * p.batch * p.classes);
+  for (int64_t n = 0; n < p.batch; ++n)
+    ctcBackwardSample(p, n, grad.data(), nll.data(), alpha.data(),
+                      op.getZeroInfinity(), beta.data(), out.data());
+  Tensor result = ctx.result(op);
+  std::copy(out.begin(), out.end(), result.floatData().begin());
+  return result;
+}
+
+FailureOr<Tensor> ctcLossBackward(tp::CtcLossBackwardOp op, Inputs in,
+                                  const KernelContext &ctx) {
+  if (ctx.result(op).elementType().isF32())
+    return ctcLossBackwardIn<float>(op, in, ctx);
+  return ctcLossBackwardIn<double>(op, in, ctx);
+}
+
+} // namespace
+
 void stax::detail::registerNNKernels(KernelRegistry &registry) {
   using namespace mlir::tp;
   registry.add<SoftmaxOp>([](SoftmaxOp op, Inputs in, const KernelContext &ctx) {
@@ -459,6 +571,8 @@ void stax::detail::registerNNKernels(KernelRegistry &registry) {
   registry.add<NllLossBackwardOp>(nllLossBackward);
   registry.add<MseLossOp>(mseLoss);
   registry.add<MseLossBackwardOp>(mseLossBackward);
+  registry.addMulti<CtcLossOp>(ctcLoss);
+  registry.add<CtcLossBackwardOp>(ctcLossBackward);
 
   registry.add<GeluBackwardOp>(geluBackward);
   registry.add<ThresholdBackwardOp>(

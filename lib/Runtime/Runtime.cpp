@@ -1,5 +1,6 @@
 //===- Runtime.cpp - the functions generated code calls -------------------===//
 #include "Stax/Runtime/Runtime.h"
+#include "Stax/Support/CTCLoss.h"
 #include "Stax/Support/SortOrder.h"
 #include <atomic>
 #include <cblas.h>
@@ -143,6 +144,94 @@ STAX_RT_SORT(i16, int16_t)
 STAX_RT_SORT(i32, int32_t)
 STAX_RT_SORT(i64, int64_t)
 #undef STAX_RT_SORT
+
+namespace {
+template <typename T>
+mlir::stax::CTCProblem<T>
+ctcProblem(int64_t time, int64_t batch, int64_t classes, int64_t maxTarget,
+           int64_t blank, uintptr_t logProbs, uintptr_t targets,
+           uintptr_t inputLengths, uintptr_t targetLengths) {
+  mlir::stax::CTCProblem<T> p;
+  p.maxTime = time;
+  p.batch = batch;
+  p.classes = classes;
+  p.maxTarget = maxTarget;
+  p.blank = blank;
+  p.logProbs = reinterpret_cast<const T *>(logProbs);
+  p.targets = reinterpret_cast<const int64_t *>(targets);
+  p.inputLengths = reinterpret_cast<const int64_t *>(inputLengths);
+  p.targetLengths = reinterpret_cast<const int64_t *>(targetLengths);
+  return p;
+}
+
+/// True when sample n is in range; records an index error otherwise.
+template <typename T>
+bool ctcSampleIsValid(const mlir::stax::CTCProblem<T> &p, int64_t n,
+                      int64_t site) {
+  mlir::stax::CTCBadValue bad{0, 0};
+  if (mlir::stax::checkCTCSample(p, n, bad))
+    return true;
+  recordError(STAX_RT_INDEX_ERROR, site, bad.value, bad.size);
+  return false;
+}
+
+template <typename T>
+void ctcLoss(int64_t time, int64_t batch, int64_t classes, int64_t maxTarget,
+             int64_t blank, int64_t first, int64_t count, int64_t site,
+             uintptr_t logProbs, uintptr_t targets, uintptr_t inputLengths,
+             uintptr_t targetLengths, uintptr_t nll, uintptr_t logAlpha) {
+  auto p = ctcProblem<T>(time, batch, classes, maxTarget, blank, logProbs,
+                         targets, inputLengths, targetLengths);
+  for (int64_t n = first; n < first + count; ++n)
+    if (ctcSampleIsValid(p, n, site))
+      mlir::stax::ctcForwardSample(p, n, reinterpret_cast<T *>(nll),
+                                   reinterpret_cast<T *>(logAlpha));
+}
+
+template <typename T>
+void ctcLossBackward(int64_t time, int64_t batch, int64_t classes,
+                     int64_t maxTarget, int64_t blank, int64_t zeroInfinity,
+                     int64_t first, int64_t count, int64_t site,
+                     uintptr_t gradNll, uintptr_t logProbs, uintptr_t targets,
+                     uintptr_t inputLengths, uintptr_t targetLengths,
+                     uintptr_t nll, uintptr_t logAlpha, uintptr_t grad) {
+  auto p = ctcProblem<T>(time, batch, classes, maxTarget, blank, logProbs,
+                         targets, inputLengths, targetLengths);
+  // log_beta of one sample at a time, reused across calls of this thread.
+  thread_local std::vector<T> logBeta;
+  logBeta.resize(static_cast<size_t>(time * p.width()));
+  for (int64_t n = first; n < first + count; ++n)
+    if (ctcSampleIsValid(p, n, site))
+      mlir::stax::ctcBackwardSample(p, n, reinterpret_cast<const T *>(gradNll),
+                                    reinterpret_cast<const T *>(nll),
+                                    reinterpret_cast<const T *>(logAlpha),
+                                    zeroInfinity != 0, logBeta.data(),
+                                    reinterpret_cast<T *>(grad));
+}
+} // namespace
+
+#define STAX_RT_CTC(SUFFIX, T)                                                 \
+  void stax_rt_ctc_loss_##SUFFIX(                                              \
+      int64_t time, int64_t batch, int64_t classes, int64_t maxTarget,         \
+      int64_t blank, int64_t first, int64_t count, int64_t site,               \
+      uintptr_t logProbs, uintptr_t targets, uintptr_t inputLengths,           \
+      uintptr_t targetLengths, uintptr_t nll, uintptr_t logAlpha) {            \
+    ctcLoss<T>(time, batch, classes, maxTarget, blank, first, count, site,     \
+               logProbs, targets, inputLengths, targetLengths, nll, logAlpha); \
+  }                                                                            \
+  void stax_rt_ctc_loss_backward_##SUFFIX(                                     \
+      int64_t time, int64_t batch, int64_t classes, int64_t maxTarget,         \
+      int64_t blank, int64_t zeroInfinity, int64_t first, int64_t count,       \
+      int64_t site, uintptr_t gradNll, uintptr_t logProbs, uintptr_t targets,  \
+      uintptr_t inputLengths, uintptr_t targetLengths, uintptr_t nll,          \
+      uintptr_t logAlpha, uintptr_t grad) {                                    \
+    ctcLossBackward<T>(time, batch, classes, maxTarget, blank, zeroInfinity,   \
+                       first, count, site, gradNll, logProbs, targets,         \
+                       inputLengths, targetLengths, nll, logAlpha, grad);      \
+  }
+STAX_RT_CTC(f32, float)
+STAX_RT_CTC(f64, double)
+#undef STAX_RT_CTC
 
 void stax_rt_index_error(int64_t site, int64_t value, int64_t size) {
   recordError(STAX_RT_INDEX_ERROR, site, value, size);

@@ -1989,3 +1989,84 @@ for _ignore_nan, _fns in ((False, (torch.quantile, torch.Tensor.quantile)),
                           (True, (torch.nanquantile, torch.Tensor.nanquantile))):
     for _fn in _fns:
         BEFORE_TRACE[_fn] = _quantile_of(_ignore_nan)
+
+
+def _ctc_lengths(v, n: int, bound: int, what: str) -> torch.Tensor:
+    """CTC lengths as an int64 tensor of n entries. A Python list is
+    checked against [0, bound] while tracing, as eager checks it; a
+    tensor's values are checked by tp.ctc_loss at run time."""
+    if isinstance(v, torch.Tensor):
+        return v.reshape(-1).long()
+    v = [int(e) for e in (v if isinstance(v, (list, tuple)) else [v])]
+    if len(v) != n or any(e < 0 or e > bound for e in v):
+        raise RuntimeError(f"ctc_loss: expected {n} {what} in [0, {bound}], "
+                           f"got {v}")
+    return torch.tensor(v, dtype=torch.int64)
+
+
+def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
+              reduction="mean", zero_infinity=False):
+    """F.ctc_loss / torch.ctc_loss as aten._ctc_loss.Tensor (tp.ctc_loss:
+    eager's kernels, bitwise) on the form it takes, then eager's
+    zero_infinity and reduction. Tracing the operator itself fails under
+    functionalization (its kernel reads the lengths). Unbatched inputs get
+    a batch of one; concatenated 1-D targets are padded to [N, S] (S the
+    longest target of a list of lengths; with a tensor of lengths, S is at
+    most T: a longer target has no alignment, its loss is +inf as in
+    eager)."""
+    if isinstance(reduction, int):
+        reduction = ("none", "mean", "sum")[reduction]
+    unbatched = log_probs.dim() == 2
+    if unbatched:
+        log_probs = log_probs.unsqueeze(1)
+        if targets.dim() == 1:
+            targets = targets.unsqueeze(0)
+    t_max, n = log_probs.shape[0], log_probs.shape[1]
+    blank_label = torch.full((), blank, dtype=torch.int64)
+    if targets.dim() == 2:
+        s_max = targets.shape[1]
+        t_len = _ctc_lengths(target_lengths, n, s_max, "target lengths")
+        labels = targets.long()
+    else:
+        total = targets.numel()
+        listed = not isinstance(target_lengths, torch.Tensor)
+        t_len = _ctc_lengths(target_lengths, n, total, "target lengths")
+        s_max = (max([int(e) for e in target_lengths] + [0]) if listed
+                 else min(total, t_max))
+        j = torch.arange(s_max)
+        # The targets must hold every sample's labels: gathering the ends
+        # from arange(total + 1) is the identity, and its bounds check
+        # makes a sum of lengths beyond the targets the run-time error
+        # eager raises.
+        ends = torch.arange(total + 1).index_select(0, torch.cumsum(t_len, 0))
+        start = ends - t_len
+        pos = torch.clamp(start.unsqueeze(1) + j, max=max(total - 1, 0))
+        labels = (targets.long().reshape(-1)[pos] if total
+                  else torch.zeros(n, s_max, dtype=torch.int64))
+        labels = torch.where(j < t_len.unsqueeze(1), labels, blank_label)
+    i_len = _ctc_lengths(input_lengths, n, t_max, "input lengths")
+    capped = targets.dim() == 1 and not listed
+    nll, _ = aten._ctc_loss.Tensor(
+        log_probs, labels, i_len,
+        torch.clamp(t_len, max=s_max) if capped else t_len, blank,
+        zero_infinity)
+    if capped:
+        nll = torch.where(t_len > s_max,
+                          torch.full((), math.inf, dtype=nll.dtype), nll)
+    if zero_infinity:
+        nll = torch.where(nll == math.inf, torch.zeros((), dtype=nll.dtype), nll)
+    if reduction == "mean":
+        return (nll / torch.clamp(t_len, min=1).to(nll.dtype)).mean()
+    if reduction == "sum":
+        return nll.sum()
+    return nll.squeeze(0) if unbatched else nll
+
+
+def _functional_ctc_loss(log_probs, targets, input_lengths, target_lengths,
+                         blank=0, reduction="mean", zero_infinity=False):
+    return _ctc_loss(log_probs, targets, input_lengths, target_lengths,
+                     blank, reduction, zero_infinity)
+
+
+BEFORE_TRACE[torch.nn.functional.ctc_loss] = _functional_ctc_loss
+BEFORE_TRACE[torch.ctc_loss] = _ctc_loss

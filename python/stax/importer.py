@@ -929,6 +929,48 @@ _BINARY_DEFAULT = ["maximum", "minimum", "atan2", "logical_and", "logical_or",
                    "logical_xor", "nextafter"]
 
 
+def _ctc_operands(ctx: _Ctx, a) -> List[str]:
+    """The operands of aten._ctc_loss(_backward).Tensor as tp.ctc_loss
+    takes them: f32/f64 log_probs [T, N, C], int64 targets [N, S] and
+    lengths [N] (decompositions._ctc_loss normalizes F.ctc_loss's forms to
+    these); the types, parsed."""
+    types = {}
+    for k in ("log_probs", "targets", "input_lengths", "target_lengths"):
+        ty = ctx.type_of(a[k])
+        parts = ty[len("tensor<"):-1].split("x")
+        types[k] = ([int(d) for d in parts[:-1]], parts[-1])
+    (lp, elt), (tg, telt) = types["log_probs"], types["targets"]
+    if (len(lp) != 3 or elt not in ("f32", "f64") or len(tg) != 2
+            or telt != "i64" or any(types[k] != ([lp[1]], "i64")
+                                    for k in ("input_lengths", "target_lengths"))):
+        raise StaxError(f"ctc_loss takes f32/f64 log_probs [T, N, C], int64 "
+                        f"targets [N, S] and int64 lengths [N], got "
+                        f"{', '.join(ctx.type_of(a[k]) for k in types)}"
+                        f"{ctx.where()}")
+    return lp + [tg[1]], elt
+
+
+def _ctc_loss(ctx: _Ctx, node: fx.Node, a):
+    """aten._ctc_loss.Tensor -> tp.ctc_loss. Eager's log_alpha has 2 max(
+    target_lengths) + 1 columns (a value); ours 2 S + 1, S the targets'
+    width: only tp.ctc_loss_backward reads it."""
+    (t, n, _, s), elt = _ctc_operands(ctx, a)
+    return ctx.multi(
+        "tp.ctc_loss", [a[k] for k in ("log_probs", "targets", "input_lengths",
+                                         "target_lengths")],
+        {"blank": _i64(a["blank"]), "zero_infinity": _bool(a["zero_infinity"])},
+        types=[f"tensor<{n}x{elt}>", f"tensor<{n}x{t}x{2 * s + 1}x{elt}>"])
+
+
+def _ctc_loss_backward(ctx: _Ctx, node: fx.Node, a):
+    _ctc_operands(ctx, a)
+    return ctx.single(
+        "tp.ctc_loss_backward",
+        [a[k] for k in ("grad", "log_probs", "targets", "input_lengths",
+                        "target_lengths", "neg_log_likelihood", "log_alpha")],
+        {"blank": _i64(a["blank"]), "zero_infinity": _bool(a["zero_infinity"])})
+
+
 def _build_table() -> Dict[Any, Emitter]:
     t: Dict[Any, Emitter] = {}
 
@@ -1042,6 +1084,8 @@ def _build_table() -> Dict[Any, Emitter]:
             ins=("grad_output", "self", "target", "weight?", "total_weight"),
             reduction=_LOSS_REDUCTION, ignore_index=_I64))
     put(ov("mse_loss"), _op("tp.mse_loss", ins=("self", "target"), reduction=_LOSS_REDUCTION))
+    put(ov("_ctc_loss", "Tensor"), _ctc_loss)
+    put(ov("_ctc_loss_backward", "Tensor"), _ctc_loss_backward)
     put(ov("mse_loss_backward"),
         _op("tp.mse_loss_backward", ins=("grad_output", "self", "target"),
             reduction=_LOSS_REDUCTION))

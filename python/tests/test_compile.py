@@ -934,3 +934,88 @@ def test_assigning_a_number_to_a_slice_of_an_input_compiles():
             warnings.simplefilter("error")
             got = stax.compile(f)(x, t)
         assert torch.equal(got, f(xe, t)) and torch.equal(x, xe)
+
+
+def _ctc_case(t=30, n=4, c=8, s=6, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    lp = torch.randn(t, n, c, generator=g).log_softmax(2).requires_grad_()
+    tg = torch.randint(1, c, (n, s), generator=g)
+    tg[0, 1] = tg[0, 0]                       # a repeated label
+    il = torch.tensor([t, t - 3, 5, t])[:n]
+    tl = torch.tensor([s, 2, 4, 0])[:n]       # 4 labels in 5 frames: inf
+    return lp, tg, il, tl
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+def test_ctc_loss_compiles_bitwise(reduction, zero_infinity):
+    """F.ctc_loss runs eager's CTC algorithm (tp.ctc_loss, a runtime call),
+    so losses and the gradient with respect to log_probs are eager's bit
+    for bit: padded targets with tensor lengths, an impossible alignment
+    (+inf, or 0 with zero_infinity), an empty target, a repeated label."""
+    lp, tg, il, tl = _ctc_case()
+    f = lambda lp, tg, il, tl: F.ctc_loss(  # noqa: E731
+        lp, tg, il, tl, reduction=reduction, zero_infinity=zero_infinity)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(lp, tg, il, tl)
+    want = f(lp, tg, il, tl)
+    assert torch.equal(got, want)
+    if zero_infinity or reduction == "none":
+        cot = torch.rand(want.shape)
+        if not zero_infinity:
+            cot[2] = 0                        # eager's gradient of +inf is NaN
+        (g,) = torch.autograd.grad(got, lp, cot)
+        (gw,) = torch.autograd.grad(want, lp, cot)
+        assert torch.equal(g, gw)
+
+
+def test_ctc_loss_target_forms_compile():
+    """Concatenated 1-D targets (with a tensor or a list of lengths), an
+    unbatched input and nn.CTCLoss with another blank: eager's losses
+    bitwise; through a log_softmax, the gradient within the softmax's
+    rounding."""
+    lp, tg, il, tl = _ctc_case()
+    cat = torch.cat([tg[i, :tl[i]] for i in range(4)])
+    cases = [
+        (lambda lp, c, il, tl: F.ctc_loss(lp, c, il, tl, reduction="none"),
+         (lp, cat, il, tl)),
+        (lambda lp, c: F.ctc_loss(lp, c, il.tolist(), tl.tolist(), reduction="sum"),
+         (lp, cat)),
+        (lambda lp, t: F.ctc_loss(lp[:, 0], t, (30,), (6,)), (lp, tg[0])),
+        (lambda lp, t: torch.nn.CTCLoss(blank=7, zero_infinity=True)(lp, t, il, tl),
+         (lp, tg.clamp(max=6))),
+    ]
+    for f, args in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(*args)
+        assert torch.equal(got, f(*args))
+    for seed in range(4):
+        x = torch.randn(30, 4, 8, generator=torch.Generator().manual_seed(seed),
+                        requires_grad=True)
+        f = lambda x, tg: F.ctc_loss(x.log_softmax(2), tg, il, tl,  # noqa: E731
+                                     zero_infinity=True)
+        (g,) = torch.autograd.grad(stax.compile(f)(x, tg), x)
+        (gw,) = torch.autograd.grad(f(x, tg), x)
+        # First order: the compiled log_softmax differs from eager's by
+        # d (a reordered 8-term sum); a posterior (<= 1) is the exp of a sum
+        # of at most 2 T + 2 such log-probabilities (alpha, beta, nll, lp),
+        # scaled by the mean's 1 / (N max(L, 1)) <= 1 / 4, and the
+        # log_softmax backward rounds a few times more.
+        lp = x.detach().log_softmax(2)
+        d = float((stax.compile(lambda x: x.log_softmax(2))(x.detach()) - lp)
+                  .abs().max()) + 4 * U * float(lp.abs().max())
+        assert torch.all((g - gw).abs() <= (2 * 30 + 2) * d / 4 + 16 * U)
+
+
+def test_ctc_loss_bad_length_is_an_error():
+    """An input length beyond T is an error (eager's too): once compiled,
+    the runtime's, naming tp.ctc_loss."""
+    lp, tg, il, tl = _ctc_case()
+    f = lambda lp, tg, il, tl: F.ctc_loss(lp, tg, il, tl)  # noqa: E731
+    compiled = stax.compile(f)
+    compiled(lp, tg, il, tl)
+    with pytest.raises(StaxError, match=r"index 31 is out of bounds for a "
+                                        r"dimension of size 31 in tp.ctc_loss"):
+        compiled(lp, tg, torch.tensor([31, 1, 1, 1]), tl)

@@ -68,6 +68,42 @@ void stax_rt_sort_i64(int64_t outer, int64_t len, int64_t inner,
                       int64_t descending, uintptr_t in, uintptr_t values,
                       uintptr_t indices);
 
+/// The CTC loss (tp.ctc_loss; Stax/Support/CTCLoss.h, eager's algorithm) of
+/// samples [first, first + count) of a problem of T frames, N samples, C
+/// classes and padded targets of S labels: `nll` [N] and `log_alpha`
+/// [N, T, 2S + 1]. A length or label out of range is an index error at
+/// `site` (nothing is written for that sample).
+void stax_rt_ctc_loss_f32(int64_t time, int64_t batch, int64_t classes,
+                          int64_t maxTarget, int64_t blank, int64_t first,
+                          int64_t count, int64_t site, uintptr_t logProbs,
+                          uintptr_t targets, uintptr_t inputLengths,
+                          uintptr_t targetLengths, uintptr_t nll,
+                          uintptr_t logAlpha);
+void stax_rt_ctc_loss_f64(int64_t time, int64_t batch, int64_t classes,
+                          int64_t maxTarget, int64_t blank, int64_t first,
+                          int64_t count, int64_t site, uintptr_t logProbs,
+                          uintptr_t targets, uintptr_t inputLengths,
+                          uintptr_t targetLengths, uintptr_t nll,
+                          uintptr_t logAlpha);
+/// Its gradient (tp.ctc_loss_backward) for the same samples: `grad`
+/// [T, N, C] from `gradNll` [N] and the forward's results.
+void stax_rt_ctc_loss_backward_f32(int64_t time, int64_t batch, int64_t classes,
+                                   int64_t maxTarget, int64_t blank,
+                                   int64_t zeroInfinity, int64_t first,
+                                   int64_t count, int64_t site,
+                                   uintptr_t gradNll, uintptr_t logProbs,
+                                   uintptr_t targets, uintptr_t inputLengths,
+                                   uintptr_t targetLengths, uintptr_t nll,
+                                   uintptr_t logAlpha, uintptr_t grad);
+void stax_rt_ctc_loss_backward_f64(int64_t time, int64_t batch, int64_t classes,
+                                   int64_t maxTarget, int64_t blank,
+                                   int64_t zeroInfinity, int64_t first,
+                                   int64_t count, int64_t site,
+                                   uintptr_t gradNll, uintptr_t logProbs,
+                                   uintptr_t targets, uintptr_t inputLengths,
+                                   uintptr_t targetLengths, uintptr_t nll,
+                                   uintptr_t logAlpha, uintptr_t grad);
+
 /// The first k of stax_rt_sort_*'s order in each slice (tp.topk):
 /// `values` and `indices` are outer x k x inner. A partial sort, ties
 /// broken by position, so they are the sort's first k exactly.

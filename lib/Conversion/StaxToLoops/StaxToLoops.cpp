@@ -192,6 +192,7 @@ private:
   LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
                                      int64_t n, int64_t k);
   LogicalResult emitSort(Operation *op);
+  LogicalResult emitCtc(Operation *op);
   /// The aligned address of a tensor's storage as i64 (how the runtime
   /// takes pointers).
   Value pointerOf(Value tensor, Location loc);
@@ -281,7 +282,8 @@ LogicalResult FunctionConversion::collectBuffers() {
       for (auto [r, y] : llvm::zip(kernel.getResults(),
                                    body.getTerminator()->getOperands()))
         aliases[r] = y;
-    } else if (isa<tp::MmOp, tp::BmmOp, tp::SortOp, tp::TopkOp>(op) ||
+    } else if (isa<tp::MmOp, tp::BmmOp, tp::SortOp, tp::TopkOp, tp::CtcLossOp,
+                   tp::CtcLossBackwardOp>(op) ||
                isScan(&op)) {
       for (Value r : op.getResults())
         addBuffer(r, cast<RankedTensorType>(r.getType()).getNumElements(), pos);
@@ -542,6 +544,73 @@ LogicalResult FunctionConversion::emitSort(Operation *op) {
   return success();
 }
 
+/// tp.ctc_loss calls stax_rt_ctc_loss_<type>(T, N, C, S, blank, first,
+/// count, site, log_probs, targets, input_lengths, target_lengths, nll,
+/// log_alpha) and tp.ctc_loss_backward stax_rt_ctc_loss_backward_<type>(T,
+/// N, C, S, blank, zero_infinity, first, count, site, grad, log_probs,
+/// targets, input_lengths, target_lengths, nll, log_alpha, result)
+/// (Stax/Support/CTCLoss.h): the samples in parallel, one call each, when
+/// there is enough work.
+LogicalResult FunctionConversion::emitCtc(Operation *op) {
+  auto forward = dyn_cast<tp::CtcLossOp>(op);
+  auto backward = dyn_cast<tp::CtcLossBackwardOp>(op);
+  if (options.gpu)
+    return op->emitError() << "'" << op->getName()
+                           << "' has no CUDA code generation (run it on the "
+                              "cpu target, or outside Stax)";
+  Location loc = op->getLoc();
+  Value logProbs = forward ? forward.getLogProbs() : backward.getLogProbs();
+  Value targets = forward ? forward.getTargets() : backward.getTargets();
+  auto lp = cast<RankedTensorType>(logProbs.getType());
+  int64_t time = lp.getDimSize(0), batch = lp.getDimSize(1);
+  int64_t classes = lp.getDimSize(2);
+  int64_t maxTarget = cast<RankedTensorType>(targets.getType()).getDimSize(1);
+  if (batch == 0)
+    return success();
+  std::string name =
+      forward ? "stax_rt_ctc_loss_" : "stax_rt_ctc_loss_backward_";
+  name += lp.getElementType().isF32() ? "f32" : "f64";
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // (first, count) go after these sizes; the pointers after the site.
+  SmallVector<Value> sizes = {cst(time), cst(batch), cst(classes),
+                              cst(maxTarget)};
+  sizes.push_back(cst(forward ? static_cast<int64_t>(forward.getBlank())
+                              : static_cast<int64_t>(backward.getBlank())));
+  if (backward)
+    sizes.push_back(cst(backward.getZeroInfinity()));
+  SmallVector<Value> pointers;
+  for (Value v : op->getOperands())
+    pointers.push_back(pointerOf(v, loc));
+  for (Value r : op->getResults())
+    pointers.push_back(pointerOf(r, loc));
+  SmallVector<Type> params(sizes.size() + 3 + pointers.size(), b.getI64Type());
+  func::FuncOp callee = state.declare(name, params);
+  auto call = [&](Value first, Value count) {
+    SmallVector<Value> args(sizes);
+    args.append({first, count, cst(errorSite(op))});
+    llvm::append_range(args, pointers);
+    func::CallOp::create(b, loc, callee, args);
+  };
+  int64_t work = time * batch * (2 * maxTarget + 1);
+  if (!options.parallel || batch == 1 || work < options.grain) {
+    call(cst(0), cst(batch));
+    return success();
+  }
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, batch);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto par = scf::ParallelOp::create(b, loc, ValueRange{lb}, ValueRange{ub},
+                                     ValueRange{step});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(par.getBody());
+  Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                       par.getInductionVars()[0]);
+  call(n, cst(1));
+  return success();
+}
+
 /// GPU code: one thread per output element, the k products summed in order
 /// (the interpreter's order, one rounding each).
 LogicalResult FunctionConversion::emitContractionLoops(Operation *op,
@@ -696,6 +765,8 @@ LogicalResult FunctionConversion::emitUnprofiled(Operation *op) {
     return emitContraction(op);
   if (isa<tp::SortOp, tp::TopkOp>(op))
     return emitSort(op);
+  if (isa<tp::CtcLossOp, tp::CtcLossBackwardOp>(op))
+    return emitCtc(op);
   if (isScan(op))
     return emitScan(b, op, *this, options);
   if (auto ret = dyn_cast<func::ReturnOp>(op))

@@ -718,6 +718,37 @@ template <> struct Rule<NativeDropoutBackwardOp> {
   }
 };
 
+/// The gradient of tp.ctc_loss is eager's: tp.ctc_loss_backward (see its
+/// description: exp(lp) - posterior, the log_softmax logits' gradient).
+/// The targets, lengths and log_alpha carry no derivative. The JVP is the
+/// same linear map: the tangent summed against the gradient of each loss.
+template <> struct Rule<CtcLossOp> {
+  static Value gradient(CtcLossOp op, OpBuilder &b, Value g) {
+    return CtcLossBackwardOp::create(
+        b, op.getLoc(), g, op.getLogProbs(), op.getTargets(),
+        op.getInputLengths(), op.getTargetLengths(), op.getNegLogLikelihood(),
+        op.getLogAlpha(), op.getBlankAttr(), op.getZeroInfinityAttr());
+  }
+  static LogicalResult vjp(CtcLossOp op, OpBuilder &b, ValueRange adjoints,
+                           SmallVectorImpl<Value> &out) {
+    out.push_back(adjoints[0] ? gradient(op, b, adjoints[0]) : Value());
+    return pushNulls(out, 3);
+  }
+  static LogicalResult jvp(CtcLossOp op, OpBuilder &b, ValueRange tangents,
+                           SmallVectorImpl<Value> &out) {
+    Location loc = op.getLoc();
+    Value t = tangents[0];
+    if (!t)
+      return pushNulls(out, 2);
+    Value ones = full(b, loc, tensorType(op.getNegLogLikelihood()), 1.0);
+    Value d = mul(b, loc, gradient(op, b, ones), t);
+    out.push_back(SumOp::create(b, loc, d, b.getDenseI64ArrayAttr({0, 2}),
+                                b.getBoolAttr(false), TypeAttr()));
+    out.push_back(Value());
+    return success();
+  }
+};
+
 } // namespace mlir::tp::autodiff
 
 void autodiff::attachNNRules(MLIRContext *ctx) {
@@ -726,5 +757,5 @@ void autodiff::attachNNRules(MLIRContext *ctx) {
               SoftmaxBackwardDataOp, LogSoftmaxBackwardDataOp,
               NativeLayerNormOp, NativeLayerNormBackwardOp, NllLossForwardOp,
               NllLossBackwardOp, MseLossOp, MseLossBackwardOp, NativeDropoutOp,
-              NativeDropoutBackwardOp>(ctx);
+              NativeDropoutBackwardOp, CtcLossOp>(ctx);
 }

@@ -212,3 +212,84 @@ LogicalResult MseLossBackwardOp::inferReturnTypes(
     return failure();
   return push(types, self->getShape(), self->getElementType());
 }
+
+//===----------------------------------------------------------------------===//
+// CTC loss
+//===----------------------------------------------------------------------===//
+
+/// Checks the operands the two CTC ops share: log_probs [T, N, C] in f32 or
+/// f64 (eager's CPU kernels), targets [N, S], lengths [N], 0 <= blank < C.
+template <typename Adaptor>
+static LogicalResult checkCtcOperands(Loc loc, StringRef op, Adaptor adaptor,
+                                      RankedTensorType &logProbs,
+                                      RankedTensorType &targets) {
+  auto lp = tensorOf(loc, op, adaptor.getLogProbs(), "log_probs");
+  auto tg = tensorOf(loc, op, adaptor.getTargets(), "targets");
+  auto il = tensorOf(loc, op, adaptor.getInputLengths(), "input_lengths");
+  auto tl = tensorOf(loc, op, adaptor.getTargetLengths(), "target_lengths");
+  if (failed(lp) || failed(tg) || failed(il) || failed(tl))
+    return failure();
+  if (lp->getRank() != 3 ||
+      !(lp->getElementType().isF32() || lp->getElementType().isF64()))
+    return emitInferError(loc, op,
+                          "log_probs must be a 3-D (time, batch, "
+                          "class) f32 or f64 tensor");
+  int64_t batch = lp->getDimSize(1), classes = lp->getDimSize(2);
+  if (tg->getRank() != 2 || tg->getDimSize(0) != batch)
+    return emitInferError(loc, op,
+                          "targets must be 2-D (batch, max target "
+                          "length) with log_probs' batch size");
+  for (RankedTensorType len : {*il, *tl})
+    if (len.getRank() != 1 || len.getDimSize(0) != batch)
+      return emitInferError(loc, op,
+                            "the lengths must be 1-D with one "
+                            "entry per sample");
+  int64_t blank = static_cast<int64_t>(adaptor.getBlank());
+  if (blank < 0 || blank >= classes)
+    return emitInferError(loc, op,
+                          "blank " + Twine(blank) +
+                              " is not a class (there are " + Twine(classes) +
+                              ")");
+  logProbs = *lp;
+  targets = *tg;
+  return success();
+}
+
+LogicalResult CtcLossOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  RankedTensorType lp, tg;
+  if (failed(checkCtcOperands(loc, getOperationName(), adaptor, lp, tg)))
+    return failure();
+  int64_t time = lp.getDimSize(0), batch = lp.getDimSize(1);
+  (void)push(types, {batch}, lp.getElementType());
+  return push(types, {batch, time, 2 * tg.getDimSize(1) + 1},
+              lp.getElementType());
+}
+
+LogicalResult
+CtcLossBackwardOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                    SmallVectorImpl<Type> &types) {
+  StringRef op = getOperationName();
+  RankedTensorType lp, tg;
+  if (failed(checkCtcOperands(loc, op, adaptor, lp, tg)))
+    return failure();
+  int64_t time = lp.getDimSize(0), batch = lp.getDimSize(1);
+  Type elt = lp.getElementType();
+  auto expect = [&](Value v, ArrayRef<int64_t> shape, StringRef name) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || t.getShape() != shape || t.getElementType() != elt)
+      return emitInferError(loc, op,
+                            name + " must be a " + Twine(shape.size()) +
+                                "-D tensor of log_probs' type, as "
+                                "tp.ctc_loss produces it");
+    return success();
+  };
+  if (failed(expect(adaptor.getGrad(), {batch}, "grad")) ||
+      failed(expect(adaptor.getNegLogLikelihood(), {batch},
+                    "neg_log_likelihood")) ||
+      failed(expect(adaptor.getLogAlpha(),
+                    {batch, time, 2 * tg.getDimSize(1) + 1}, "log_alpha")))
+    return failure();
+  return push(types, lp.getShape(), elt);
+}

@@ -234,6 +234,80 @@ def Tp_MseLossBackwardOp : Tp_Op<"mse_loss_backward", [Tp_Pointwise]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// CTC loss (external kernels when lowered)
+//===----------------------------------------------------------------------===//
+
+def Tp_CtcLossOp : Tp_Op<"ctc_loss", [Tp_External]> {
+  let summary = "connectionist temporal classification loss per sample (aten._ctc_loss)";
+  let description = [{
+    `aten._ctc_loss` with padded targets: for each sample n, the negative
+    log likelihood of `targets[n, :target_lengths[n]]` under the per-frame
+    class log-probabilities `log_probs[:input_lengths[n], n, :]`, summed
+    over every alignment (blank = class `blank`), and the forward variables
+    `log_alpha[n, t, s]` over the extended labels (blank, l1, blank, l2,
+    ..., blank: `2 S + 1` of them), which the backward reads (-inf outside
+    the sample's lengths). Computed as eager's CPU kernel computes it
+    (`Stax/Support/CTCLoss.h`): bitwise equal. An impossible alignment
+    gives +inf. A length outside [0, T] or [0, S], or a target outside
+    [0, C), is a run-time error. `zero_infinity` does not change the
+    results (eager's `ctc_loss` zeroes infinite losses after the op); the
+    gradient (`tp.ctc_loss_backward`) reads it.
+
+    ```mlir
+    func.func @example(%lp: tensor<50x4x20xf32>, %tg: tensor<4x10xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) -> tensor<4xf32> {
+      %nll, %alpha = tp.ctc_loss %lp, %tg, %il, %tl {blank = 0 : i64}
+          : (tensor<50x4x20xf32>, tensor<4x10xi64>, tensor<4xi64>, tensor<4xi64>)
+          -> (tensor<4xf32>, tensor<4x50x21xf32>)
+      return %nll : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Tp_Tensor:$log_probs, RankedTensorOf<[I64]>:$targets,
+                       RankedTensorOf<[I64]>:$input_lengths,
+                       RankedTensorOf<[I64]>:$target_lengths,
+                       DefaultValuedAttr<I64Attr, "0">:$blank,
+                       DefaultValuedAttr<BoolAttr, "false">:$zero_infinity);
+  let results = (outs Tp_Tensor:$neg_log_likelihood, Tp_Tensor:$log_alpha);
+  let assemblyFormat = [{
+    $log_probs `,` $targets `,` $input_lengths `,` $target_lengths attr-dict
+    `:` functional-type(operands, results)
+  }];
+}
+
+def Tp_CtcLossBackwardOp : Tp_Op<"ctc_loss_backward", [Tp_External]> {
+  let summary = "gradient of ctc_loss with respect to `log_probs` (aten._ctc_loss_backward)";
+  let description = [{
+    `aten._ctc_loss_backward`: for each sample, `(exp(lp) - exp(log(alpha
+    beta) + nll - lp)) * grad[n]` at its frames and 0 after them; with
+    `zero_infinity`, 0 for a sample whose loss is infinite. As in eager,
+    this is the gradient with respect to the logits of a log_softmax that
+    produced `log_probs` (the `exp(lp)` term cancels through the
+    log_softmax), which is also what eager's autograd passes to
+    `log_probs`. Bitwise equal to eager's CPU kernel.
+
+    ```mlir
+    func.func @example(%g: tensor<4xf32>, %lp: tensor<50x4x20xf32>, %tg: tensor<4x10xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>, %nll: tensor<4xf32>, %alpha: tensor<4x50x21xf32>) -> tensor<50x4x20xf32> {
+      %r = tp.ctc_loss_backward %g, %lp, %tg, %il, %tl, %nll, %alpha {blank = 0 : i64, zero_infinity = true}
+          : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x10xi64>, tensor<4xi64>, tensor<4xi64>, tensor<4xf32>, tensor<4x50x21xf32>) -> tensor<50x4x20xf32>
+      return %r : tensor<50x4x20xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Tp_Tensor:$grad, Tp_Tensor:$log_probs,
+                       RankedTensorOf<[I64]>:$targets,
+                       RankedTensorOf<[I64]>:$input_lengths,
+                       RankedTensorOf<[I64]>:$target_lengths,
+                       Tp_Tensor:$neg_log_likelihood, Tp_Tensor:$log_alpha,
+                       DefaultValuedAttr<I64Attr, "0">:$blank,
+                       DefaultValuedAttr<BoolAttr, "false">:$zero_infinity);
+  let results = (outs Tp_Tensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $log_probs `,` $targets `,` $input_lengths `,` $target_lengths `,`
+    $neg_log_likelihood `,` $log_alpha attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 // Pointwise backward operators: (grad_output, saved) -> grad_input, broadcasting.
 class Tp_PointwiseBackwardOp<string mnemonic, string savedName>
     : Tp_Op<mnemonic, [Tp_Pointwise]> {
