@@ -2070,3 +2070,48 @@ def _functional_ctc_loss(log_probs, targets, input_lengths, target_lengths,
 
 BEFORE_TRACE[torch.nn.functional.ctc_loss] = _functional_ctc_loss
 BEFORE_TRACE[torch.ctc_loss] = _ctc_loss
+
+
+def _cross_entropy(input, target, weight=None, size_average=None,
+                   ignore_index=-100, reduce=None, reduction="mean",
+                   label_smoothing=0.0):
+    """F.cross_entropy with label smoothing and class-index targets, as
+    eager 1.13 computes it (cross_entropy_loss_label_smoothing) but without
+    its masked_select (a data-dependent shape, which split the graph and
+    ran the loss in PyTorch): the mean of the smoothing term over the
+    targets that are not ignored is their sum over the count, the ignored
+    positions adding exact zeros. Every other form runs as it is."""
+    if (label_smoothing == 0.0 or size_average is not None or reduce is not None
+            or target.is_floating_point() or input.dim() == 0):
+        return _CROSS_ENTROPY(input, target, weight, size_average, ignore_index,
+                              reduce, reduction, label_smoothing)
+    class_dim = 0 if input.dim() == 1 else 1
+    classes = input.shape[class_dim]
+    lp = torch.log_softmax(input, class_dim)
+    nll = torch.nn.functional.nll_loss(lp, target, weight,
+                                       ignore_index=ignore_index,
+                                       reduction=reduction)
+    ignored = target == ignore_index
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = classes
+        smooth = -(lp * weight.view(shape)).sum(class_dim)
+    else:
+        smooth = -lp.sum(class_dim)
+    zero = torch.zeros((), dtype=smooth.dtype)
+    smooth = torch.where(ignored, zero, smooth)
+    if reduction == "mean":
+        if weight is not None:
+            taken = weight.gather(0, torch.where(ignored, torch.zeros_like(target),
+                                                 target).reshape(-1))
+            denominator = torch.where(ignored.reshape(-1), zero, taken).sum()
+        else:
+            denominator = (~ignored).sum().to(smooth.dtype)
+        smooth = smooth.sum() / denominator
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+_CROSS_ENTROPY = torch.nn.functional.cross_entropy
+BEFORE_TRACE[torch.nn.functional.cross_entropy] = _cross_entropy

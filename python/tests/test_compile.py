@@ -288,8 +288,10 @@ def test_captured_module_state_is_updated_once_per_call():
 
 
 def test_partitions_of_a_split_function_compile_without_refunctionalizing():
-    """cross_entropy with class weights and label smoothing traces a
-    masked_select (split out); the rest is a partition already traced
+    """PyTorch 1.13's own cross entropy with class weights and label
+    smoothing (its C++ entry point: F.cross_entropy is redirected to a form
+    without it) traces a masked_select (split out); the rest is a
+    partition already traced
     functionally, which is compiled without tracing it through
     functionalization again (that trips an internal assertion of PyTorch
     1.13); if a partition still fails to compile, it runs in PyTorch with
@@ -298,7 +300,7 @@ def test_partitions_of_a_split_function_compile_without_refunctionalizing():
     torch.manual_seed(2)
     w = torch.rand(6)
     t = torch.tensor([0, 1, 2, 5])
-    f = lambda x: F.cross_entropy(x, t, weight=w, label_smoothing=0.1)
+    f = lambda x: torch._C._nn.cross_entropy_loss(x, t, w, 1, -100, 0.1)
     x = torch.randn(4, 6, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -1019,3 +1021,32 @@ def test_ctc_loss_bad_length_is_an_error():
     with pytest.raises(StaxError, match=r"index 31 is out of bounds for a "
                                         r"dimension of size 31 in tp.ctc_loss"):
         compiled(lp, tg, torch.tensor([31, 1, 1, 1]), tl)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ignore_index", [-100, 2])
+def test_label_smoothing_cross_entropy_compiles_whole(reduction, weighted,
+                                                      ignore_index):
+    """F.cross_entropy with label_smoothing (eager 1.13 averages the
+    smoothing term with a masked_select, which split the graph) compiles
+    as one function: eager's losses and gradients up to the order of
+    the sums, 2-D and 3-D inputs, ignored targets, class weights."""
+    torch.manual_seed(0)
+    w = torch.rand(5) if weighted else None
+    for shape, t in (((6, 5), torch.tensor([0, 2, 4, 1, 2, 3])),
+                     ((2, 5, 3), torch.tensor([[0, 2, 4], [1, 2, 3]]))):
+        x = torch.randn(*shape, requires_grad=True)
+        f = lambda x: F.cross_entropy(  # noqa: E731
+            x, t, weight=w, ignore_index=ignore_index, reduction=reduction,
+            label_smoothing=0.15)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(x)
+        want = f(x)
+        # At most 30 terms of |log softmax| <= 10 (times weights <= 1).
+        assert torch.all((got - want).abs() <= reorder_bound(30, 30 * 10.0))
+        cot = torch.rand(want.shape)
+        (g,) = torch.autograd.grad(got, x, cot)
+        (gw,) = torch.autograd.grad(want, x, cot)
+        assert torch.all((g - gw).abs() <= reorder_bound(30, 30.0))
