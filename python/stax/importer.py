@@ -1539,6 +1539,39 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         return out
 
 
+class _InlineCheckpoints:
+    """While tracing, torch.utils.checkpoint runs its function inline:
+    activation checkpointing only trades memory for recomputation, which
+    Stax's min cut decides for the whole graph (functorch refuses both of
+    PyTorch's implementations: reentrant autograd.Functions and saved
+    tensor hooks). Patched where checkpoint() looks them up at call time,
+    so `from torch.utils.checkpoint import checkpoint` is covered too.
+    Random ops inside recompute identically either way (eager restores the
+    RNG state; Stax's draws are counter-based)."""
+
+    def __enter__(self):
+        import torch.utils.checkpoint as cp
+        self.saved = (cp.CheckpointFunction.apply,
+                      getattr(cp, "_checkpoint_without_reentrant", None))
+
+        def reentrant(function, preserve_rng_state, *args):
+            return function(*args)
+
+        def non_reentrant(function, preserve_rng_state=True, *args, **kwargs):
+            return function(*args, **kwargs)
+        cp.CheckpointFunction.apply = reentrant
+        if self.saved[1] is not None:
+            cp._checkpoint_without_reentrant = non_reentrant
+        return self
+
+    def __exit__(self, *exc):
+        import torch.utils.checkpoint as cp
+        cp.CheckpointFunction.apply = self.saved[0]
+        if self.saved[1] is not None:
+            cp._checkpoint_without_reentrant = self.saved[1]
+        return False
+
+
 def captured_state(fn, depth: int = 3):
     """(tensors, modules) that `fn` can reach without being passed them: in
     its closure cells, the globals its code (and nested code) names, a
@@ -1666,10 +1699,11 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
-        if not decompose:
-            return fn(*xs)
-        with _RedirectFunctions(BEFORE_TRACE):
-            return fn(*xs)
+        with _InlineCheckpoints():
+            if not decompose:
+                return fn(*xs)
+            with _RedirectFunctions(BEFORE_TRACE):
+                return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
         target = _functionalize(target)

@@ -157,4 +157,20 @@ CASES = [
              "(tensor<3x4xf64>, tensor<3x4xi1>) -> tensor<3x4xf64>",
              [("%0", _t([3, 4]))]),
      [("float", [3, 4]), ("bool", [3, 4])]),
+    # CTC: eager's gradient (exp(lp) - posterior) is the log_softmax logits'
+    # one, so the case differentiates through a log_softmax, where it is the
+    # derivative. Lengths keep every alignment possible (T_n >= 3, L <= 2).
+    ("ctc_loss.through_log_softmax",
+     _module([("x", _t([6, 3, 4]), True), ("tg", "tensor<3x2xi64>", False),
+              ("il", "tensor<3xi64>", False), ("tl", "tensor<3xi64>", False)],
+             "%lp = tp._log_softmax %x {dim = 2 : i64} : tensor<6x3x4xf64> -> tensor<6x3x4xf64>\n"
+             "%0:2 = tp.ctc_loss %lp, %tg, %il, %tl {blank = 0 : i64} : (tensor<6x3x4xf64>, "
+             "tensor<3x2xi64>, tensor<3xi64>, tensor<3xi64>) -> (tensor<3xf64>, tensor<3x6x5xf64>)",
+             [("%0#0", _t([3]))]),
+     [("float", [6, 3, 4]), ("index", [3, 2], 1, 4), ("index", [3], 3, 7),
+      ("index", [3], 0, 3)]),
 ]
+
+# tp.ctc_loss's gradient, tp.ctc_loss_backward (eager's kernel), has no
+# derivative of its own, as in eager.
+NOT_TWICE_DIFFERENTIABLE = ("tp.ctc_loss",)

@@ -1050,3 +1050,38 @@ def test_label_smoothing_cross_entropy_compiles_whole(reduction, weighted,
         (g,) = torch.autograd.grad(got, x, cot)
         (gw,) = torch.autograd.grad(want, x, cot)
         assert torch.all((g - gw).abs() <= reorder_bound(30, 30.0))
+
+
+@pytest.mark.parametrize("form", ["reentrant", "non_reentrant", "sequential"])
+def test_activation_checkpointing_inside_compiles(form):
+    """torch.utils.checkpoint inside a compiled function (functorch cannot
+    trace it: the function ran in PyTorch) runs inline while tracing; the
+    min cut decides what to recompute. Eager's values and gradients (the
+    module's parameters included) up to reordered sums; PyTorch's
+    checkpoint functions are restored after tracing."""
+    from torch.utils import checkpoint as cp
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(),
+                                torch.nn.Linear(16, 8))
+    calls = {
+        "reentrant": lambda x: cp.checkpoint(model, x),
+        "non_reentrant": lambda x: cp.checkpoint(model, x, use_reentrant=False),
+        "sequential": lambda x: cp.checkpoint_sequential(model, 2, x),
+    }
+    apply = cp.CheckpointFunction.apply
+    f = lambda x: calls[form](x).square().sum()  # noqa: E731
+    x = torch.randn(4, 8, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(x)
+    got.backward()
+    grads = [x.grad.clone()] + [p.grad.clone() for p in model.parameters()]
+    x.grad = None
+    model.zero_grad()
+    want = f(x)
+    want.backward()
+    assert cp.CheckpointFunction.apply == apply
+    assert abs(float(got - want)) <= reorder_bound(64, 64 * float(want))
+    for g, p in zip(grads, [x] + list(model.parameters())):
+        scale = float(p.grad.abs().max()) + 1
+        assert torch.all((g - p.grad).abs() <= reorder_bound(64, 64 * scale))
