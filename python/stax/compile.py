@@ -613,7 +613,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     other nodes run in PyTorch; None when every operator is supported."""
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     from torch.fx.passes.operator_support import OperatorSupport
-    from .importer import _unsupported_targets, trace
+    from .importer import trace, unsupported_nodes
 
     spec = {}
 
@@ -621,20 +621,24 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
         out, spec["spec"] = tree_flatten(flat_fn(*xs))
         return out
 
-    gm = trace(leaves, *[t.detach().requires_grad_(t.requires_grad)
-                         if t.is_floating_point() else t.detach()
-                         for t in inputs])
-    missing = _unsupported_targets(gm)
+    copies = [t.detach().requires_grad_(t.requires_grad)
+              if t.is_floating_point() else t.detach() for t in inputs]
+    gm = trace(leaves, *copies)
+    roots, dependent = unsupported_nodes(gm, copies)
+    if not roots:
+        return None
+    outside = set(roots) | set(dependent)
 
     def importable(node):
-        return node.target not in missing
+        return node not in outside
 
-    unsupported = sorted({str(n.target) for n in gm.graph.nodes
-                          if n.op == "call_function" and not importable(n)})
-    if not unsupported:
-        return None
-    warnings.warn("stax.compile: runs in PyTorch (no Stax import): "
-                  + ", ".join(unsupported), stacklevel=4)
+    message = ("stax.compile: runs in PyTorch (no Stax import): "
+               + ", ".join(sorted({str(n.target) for n in roots})))
+    if dependent:
+        message += (f", and {len(dependent)} op{'s' * (len(dependent) != 1)}"
+                    f" after a data-dependent shape (a boolean mask, "
+                    f"masked_select, nonzero ...)")
+    warnings.warn(message, stacklevel=4)
 
     class Support(OperatorSupport):
         def is_node_supported(self, submodules, node):

@@ -1484,6 +1484,48 @@ def _unsupported_targets(gm: fx.GraphModule) -> set:
     return out
 
 
+# Operators whose result's shape depends on tensor values.
+_DATA_DEPENDENT_SHAPE = {t for t in (
+    aten.masked_select.default, aten.nonzero.default, aten.argwhere.default,
+    aten._unique2.default, aten.unique_consecutive.default,
+    aten.unique_dim.default) if t}
+
+
+def _has_data_dependent_shape(n: fx.Node, vals) -> bool:
+    """`n`'s result shape depends on values: a data-dependent operator, or
+    indexing with a boolean (or uint8) mask (`vals`: _propagate's)."""
+    if n.target in _DATA_DEPENDENT_SHAPE:
+        return True
+    if n.target is not aten.index.Tensor:
+        return False
+    indices = n.args[1] if len(n.args) > 1 else n.kwargs.get("indices", ())
+    return any(isinstance(i, fx.Node) and getattr(vals.get(i), "dtype", None)
+               in (torch.bool, torch.uint8) for i in indices)
+
+
+def unsupported_nodes(gm: fx.GraphModule, inputs: Sequence[Any]):
+    """(the nodes Stax cannot import, the nodes that depend on one with a
+    data-dependent shape), each in graph order, for `gm` traced on
+    `inputs`. Both run in PyTorch when a function is split: a compiled
+    region after a data-dependent shape would be compiled again for every
+    shape the data produce (a masked loss's count changes every step)."""
+    missing = _unsupported_targets(gm)
+    vals = (_propagate(gm, inputs) if any(
+        n.target is aten.index.Tensor for n in gm.graph.nodes) else {})
+    roots, dependent, dynamic = [], [], set()
+    for n in gm.graph.nodes:
+        if n.op != "call_function":
+            continue
+        if any(a in dynamic for a in n.all_input_nodes):
+            dynamic.add(n)
+            dependent.append(n)
+        elif n.target in missing or _has_data_dependent_shape(n, vals):
+            roots.append(n)
+            if _has_data_dependent_shape(n, vals):
+                dynamic.add(n)
+    return roots, dependent
+
+
 def _drop_dead_nodes(gm: fx.GraphModule) -> None:
     """Removes pure nodes without users (make_fx keeps, e.g., the unused
     uint8 `reserve` tensor of batch norm); writes are kept."""

@@ -307,7 +307,9 @@ def test_partitions_of_a_split_function_compile_without_refunctionalizing():
         y = stax.compile(f)(x)
     messages = [str(m.message) for m in caught if "stax" in str(m.message)]
     assert messages == ["stax.compile: runs in PyTorch (no Stax import): "
-                        "aten.masked_select.default"], messages
+                        "aten.masked_select.default, and 5 ops after a "
+                        "data-dependent shape (a boolean mask, masked_select, "
+                        "nonzero ...)"], messages
     (g,) = torch.autograd.grad(y, x)
     want = f(x)
     (gw,) = torch.autograd.grad(want, x)
@@ -1085,3 +1087,48 @@ def test_activation_checkpointing_inside_compiles(form):
     for g, p in zip(grads, [x] + list(model.parameters())):
         scale = float(p.grad.abs().max()) + 1
         assert torch.all((g - p.grad).abs() <= reorder_bound(64, 64 * scale))
+
+
+def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
+        monkeypatch):
+    """A masked loss (loss[mask].mean()) has a data-dependent shape: the
+    function is split there, the model before it compiled, the mask and
+    everything after it run in PyTorch (a compiled region after it would
+    be compiled again for every count the masks produce). It used to run
+    the whole function in PyTorch. Eager's values and gradients."""
+    import importlib
+    compile_module = importlib.import_module("stax.compile")
+    compiles = []
+    real = compile_module.CompiledFunction._compile
+    monkeypatch.setattr(compile_module.CompiledFunction, "_compile",
+                        lambda self, *a, **k: compiles.append(1) or real(self, *a, **k))
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(),
+                                torch.nn.Linear(8, 1))
+    f = lambda x, y: (model(x).squeeze(1) - y).square()[y > 0].mean()  # noqa: E731
+    compiled = stax.compile(f)
+    counts = []
+    for step in range(4):
+        x, y = torch.randn(16, 5), torch.randn(16)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = compiled(x, y)
+        messages = [str(m.message) for m in caught if "stax" in str(m.message)]
+        if step == 0:
+            assert messages == [
+                "stax.compile: runs in PyTorch (no Stax import): "
+                "aten.index.Tensor, and 1 op after a data-dependent shape "
+                "(a boolean mask, masked_select, nonzero ...)"], messages
+        got.backward()
+        if step == 0:
+            counts.append(len(compiles))   # forward and backward
+        grads = [p.grad.clone() for p in model.parameters()]
+        model.zero_grad()
+        want = f(x, y)
+        want.backward()
+        assert abs(float(got - want)) <= reorder_bound(16, 16 * float(want) + 16)
+        for g, p in zip(grads, model.parameters()):
+            assert torch.all((g - p.grad).abs() <= reorder_bound(64, 64 * (float(p.grad.abs().max()) + 1)))
+        model.zero_grad()
+        assert int((y > 0).sum()) > 0
+    assert counts[0] >= 1 and len(compiles) == counts[0]
