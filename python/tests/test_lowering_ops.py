@@ -89,6 +89,7 @@ def test_what_stays():
         # external calls
         "tp.mm", "tp.bmm", "tp.sort", "tp.topk", "tp.constant", "tp.cumsum",
         "tp.cumprod", "tp.logcumsumexp", "tp.cummax", "tp.cummin",
+        "tp.ctc_loss", "tp.ctc_loss_backward",
         # fallbacks (see docs/Lowering.md)
         "tp.native_dropout", "tp.as_strided",
         # its decomposition declines these attributes (scale_grad_by_freq)
