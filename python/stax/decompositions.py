@@ -825,6 +825,33 @@ def _upsample_nearest(x, output_size, scales, nsp, exact=False):
     return x
 
 
+def _max_unpool(x, indices, output_size):
+    """max_unpool: zeros of output_size per (sample, channel) plane with
+    each value scattered to its index in the plane (the indices of
+    max_pool's return_indices). An index outside the plane is the scatter's
+    run-time bounds error, as eager raises one."""
+    k = len(output_size)
+    batched = x.dim() == k + 2
+    if not batched:
+        x, indices = x.unsqueeze(0), indices.unsqueeze(0)
+    n, c = x.shape[0], x.shape[1]
+    plane = math.prod(output_size)
+    out = torch.zeros(n, c, plane, dtype=x.dtype).scatter(
+        2, indices.reshape(n, c, -1), x.reshape(n, c, -1))
+    out = out.view(n, c, *output_size)
+    return out if batched else out.squeeze(0)
+
+
+@_register(aten.max_unpool2d.default)
+def _max_unpool2d(x, indices, output_size):
+    return _max_unpool(x, indices, output_size)
+
+
+@_register(aten.max_unpool3d.default)
+def _max_unpool3d(x, indices, output_size, stride, padding):
+    return _max_unpool(x, indices, output_size)
+
+
 @_register(aten.upsample_nearest1d.vec)
 def _upsample_nearest1d(x, output_size, scale_factors):
     return _upsample_nearest(x, output_size, scale_factors, 1)
@@ -2115,3 +2142,41 @@ def _cross_entropy(input, target, weight=None, size_average=None,
 
 _CROSS_ENTROPY = torch.nn.functional.cross_entropy
 BEFORE_TRACE[torch.nn.functional.cross_entropy] = _cross_entropy
+
+
+def _embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+               scale_grad_by_freq=False, sparse=False):
+    """F.embedding with scale_grad_by_freq (each row's gradient divided by
+    how often the batch looks it up), which aten.embedding's gradient does
+    and tp.embedding's does not: the rows of the detached weight, plus the
+    rows of weight / count minus themselves detached, zero in the forward
+    (bitwise the rows), weight / count in the backward. Every other form
+    runs as it is."""
+    if not scale_grad_by_freq or max_norm is not None:
+        return _EMBEDDING(input, weight, padding_idx, max_norm, norm_type,
+                          scale_grad_by_freq, sparse)
+    flat = input.reshape(-1)
+    counts = torch.zeros(weight.shape[0], dtype=weight.dtype).index_add(
+        0, flat, torch.ones(flat.shape, dtype=weight.dtype))
+    scale = (1 / torch.clamp(counts, min=1)).unsqueeze(1)
+    rows = _EMBEDDING(input, weight.detach(), padding_idx)
+    scaled = _EMBEDDING(input, weight * scale, padding_idx)
+    return rows + (scaled - scaled.detach())
+
+
+_EMBEDDING = torch.nn.functional.embedding
+BEFORE_TRACE[torch.nn.functional.embedding] = _embedding
+
+
+def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    """Tensor.new_tensor (functionalization in PyTorch 1.13 fails on it: a
+    dispatch key without a device): a constant of self's dtype unless
+    given, as torch.tensor makes it."""
+    if isinstance(data, torch.Tensor):
+        out = data.detach().to(dtype or self.dtype).clone()
+    else:
+        out = torch.tensor(data, dtype=dtype or self.dtype)
+    return out.requires_grad_() if requires_grad else out
+
+
+BEFORE_TRACE[torch.Tensor.new_tensor] = _new_tensor

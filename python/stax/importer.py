@@ -929,6 +929,19 @@ _BINARY_DEFAULT = ["maximum", "minimum", "atan2", "logical_and", "logical_or",
                    "logical_xor", "nextafter"]
 
 
+_EMBEDDING = _op("tp.embedding", ins=("weight", "indices"), padding_idx=_I64)
+
+
+def _embedding(ctx: _Ctx, node: fx.Node, a):
+    """aten.embedding; scale_grad_by_freq changes only the gradient, which
+    tp.embedding's rule does not scale: refused here (F.embedding is
+    redirected to a form without it, decompositions._embedding)."""
+    if a.get("scale_grad_by_freq"):
+        raise StaxError(f"embedding with scale_grad_by_freq=True is not "
+                        f"supported{ctx.where()}")
+    return _EMBEDDING(ctx, node, a)
+
+
 def _ctc_operands(ctx: _Ctx, a) -> List[str]:
     """The operands of aten._ctc_loss(_backward).Tensor as tp.ctc_loss
     takes them: f32/f64 log_probs [T, N, C], int64 targets [N, S] and
@@ -1151,8 +1164,7 @@ def _build_table() -> Dict[Any, Emitter]:
                                   dim=_I64))
     put(ov("scatter_add"), _op("tp.scatter_add", ins=("self", "index", "src"),
                                dim=_I64))
-    put(ov("embedding"), _op("tp.embedding", ins=("weight", "indices"),
-                             padding_idx=_I64))
+    put(ov("embedding"), _embedding)
     put(ov("embedding_dense_backward"),
         _op("tp.embedding_dense_backward", ins=("grad_output", "indices"),
             num_weights=_I64, padding_idx=_I64, scale_grad_by_freq=_BOOL))

@@ -1132,3 +1132,56 @@ def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
         model.zero_grad()
         assert int((y > 0).sum()) > 0
     assert counts[0] >= 1 and len(compiles) == counts[0]
+
+
+@pytest.mark.parametrize("padding_idx", [None, 1])
+def test_embedding_scale_grad_by_freq_gradient(padding_idx):
+    """scale_grad_by_freq divides each row's gradient by how often the
+    batch looks it up (tp.embedding's rule does not: the importer refused
+    to drop it silently). Rows bitwise; the gradient eager's."""
+    torch.manual_seed(0)
+    w = torch.randn(10, 3, requires_grad=True)
+    i = torch.tensor([[1, 1, 2], [5, 1, 0]])
+    f = lambda w, i: F.embedding(i, w, padding_idx=padding_idx,  # noqa: E731
+                                 scale_grad_by_freq=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(w, i)
+    want = f(w, i)
+    assert torch.equal(got, want)
+    cot = torch.randn(want.shape)
+    (g,) = torch.autograd.grad(got, w, cot)
+    (gw,) = torch.autograd.grad(want, w, cot)
+    assert torch.all((g - gw).abs() <= reorder_bound(3, 3 * float(cot.abs().max())))
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_max_unpool_compiles(dims):
+    """max_unpool (SegNet's decoder) scatters each value back to the index
+    max_pool returned: compiled, eager's values bitwise, gradients too."""
+    torch.manual_seed(0)
+    pool = getattr(F, f"max_pool{dims}d")
+    unpool = getattr(F, f"max_unpool{dims}d")
+    x = torch.randn(2, 3, *[6, 5, 4][:dims], requires_grad=True)
+    size = list(x.shape[2:])
+    f = lambda x: unpool(*pool(x, 2, return_indices=True), 2,  # noqa: E731
+                         output_size=size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(x)
+    want = f(x)
+    assert torch.equal(got, want)
+    cot = torch.randn(want.shape)
+    assert torch.equal(torch.autograd.grad(got, x, cot)[0],
+                       torch.autograd.grad(want, x, cot)[0])
+
+
+def test_new_tensor_inside_compiles():
+    """x.new_tensor(data) (PyTorch 1.13's functionalization fails on it)
+    is a constant of x's dtype."""
+    f = lambda x: x * x.new_tensor([1.0, 2.0, 3.0]) + x.new_tensor(2)  # noqa: E731
+    x = torch.randn(2, 3, dtype=torch.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(f)(x)
+    assert got.dtype == torch.float64 and torch.equal(got, f(x))
