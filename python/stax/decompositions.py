@@ -999,9 +999,23 @@ def _vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
     if ord == 1:
         return torch.sum(a, dims, keepdim=keepdim)
     if ord == 2:
-        return torch.sqrt(torch.sum(a * a, dims, keepdim=keepdim))
-    return torch.pow(torch.sum(torch.pow(a, ord), dims, keepdim=keepdim),
-                     1.0 / ord)
+        return _norm_root(torch.sum(a * a, dims, keepdim=keepdim), 2)
+    return _norm_root(torch.sum(torch.pow(a, ord), dims, keepdim=keepdim), ord)
+
+
+def _norm_root(s, ord):
+    """s^(1/ord) of a sum of |x|^ord, with eager's subgradient 0 where the
+    norm is 0 (its norm_backward masks it): the root's derivative is
+    infinite at 0 and |x|^ord's is 0 there, which chained naively gives NaN
+    (a zero row's norm, a point's distance to itself). The root of 0 is
+    taken of 1 and replaced by 0, so neither where's branch is infinite;
+    other values are bitwise the plain root's."""
+    if ord <= 0:
+        return torch.pow(s, 1.0 / ord)
+    zero = s == 0
+    safe = torch.where(zero, torch.ones((), dtype=s.dtype), s)
+    root = torch.sqrt(safe) if ord == 2 else torch.pow(safe, 1.0 / ord)
+    return torch.where(zero, torch.zeros((), dtype=s.dtype), root)
 
 
 @_register(aten.norm.ScalarOpt_dim, aten.norm.Scalar, aten.norm.ScalarOpt_dtype,

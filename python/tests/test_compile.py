@@ -1185,3 +1185,29 @@ def test_new_tensor_inside_compiles():
         warnings.simplefilter("error")
         got = stax.compile(f)(x)
     assert got.dtype == torch.float64 and torch.equal(got, f(x))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x.norm(dim=1),
+    lambda x: torch.linalg.vector_norm(x, 3, dim=1),
+    lambda x: (x * 0).norm(),
+    lambda x: torch.dist(x[0], x[0]),
+    lambda x: torch.cdist(x, x),
+    lambda x: F.normalize(x, dim=1),
+    lambda x: torch.renorm(x, 2, 0, 1.0),
+], ids=["norm_dim", "p3", "all_zero", "dist_to_itself", "cdist", "normalize",
+        "renorm"])
+def test_norm_gradient_at_zero_is_eagers_subgradient(fn):
+    """The gradient of a norm that is 0 (a zero row, a point's distance to
+    itself) is 0 in eager (norm_backward masks it); the decomposition's
+    root chained with |x|^p's zero derivative gave NaN, a silent NaN in
+    every parameter downstream. Values bitwise, gradients eager's."""
+    x = torch.tensor([[0.0, 0.0], [3.0, 4.0]], requires_grad=True)
+    got = stax.compile(fn)(x)
+    want = fn(x)
+    assert torch.equal(got, want)
+    cot = torch.rand(want.shape)
+    (g,) = torch.autograd.grad(got, x, cot)
+    (gw,) = torch.autograd.grad(want, x, cot)
+    assert not g.isnan().any()
+    assert torch.all((g - gw).abs() <= 8 * U * (gw.abs() + 1))
