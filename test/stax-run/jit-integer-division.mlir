@@ -18,6 +18,11 @@
 // RUN: not stax-run %s --entry=by_zero --jit 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not stax-run %s --entry=by_zero 2>&1 | FileCheck %s --check-prefix=ZERO-INTERP
 // RUN: stax-opt --stax-decompose --stax-lower="strict=true" %s -o /dev/null
+// fmod by a nonzero integer constant (C's remainder: the dividend's sign)
+// lowers too; it ran in PyTorch (i8, i16, i64; -1 gives 0, INT_MIN too).
+// RUN: stax-run %s --entry=fmod_scalar --random-inputs --int-low=-100 --int-high=100 --print=hash | sed 1d > %t.finterp
+// RUN: stax-run %s --entry=fmod_scalar --random-inputs --int-low=-100 --int-high=100 --print=hash --jit | sed 1d > %t.fjit
+// RUN: diff %t.finterp %t.fjit
 
 func.func @idiv(%x: tensor<4x9xi32>, %y: tensor<40xi64>)
     -> (tensor<4x9xi32>, tensor<4x9xi32>, tensor<4x9xi32>, tensor<40xi64>, tensor<40xi64>, tensor<40xi64>) {
@@ -80,4 +85,13 @@ func.func @by_zero() -> tensor<3xi64> {
   %y = tp.constant dense<[2, 0, 3]> : tensor<3xi64>
   %0 = tp.div %x, %y {rounding_mode = #tp.rounding_mode<trunc>} : tensor<3xi64>, tensor<3xi64> -> tensor<3xi64>
   return %0 : tensor<3xi64>
+}
+
+func.func @fmod_scalar(%a: tensor<64xi16>, %b: tensor<64xi64>, %c: tensor<64xi8>)
+    -> (tensor<64xi16>, tensor<64xi64>, tensor<64xi64>, tensor<64xi8>) {
+  %0 = tp.fmod.Scalar %a {other = 7 : i64} : tensor<64xi16> -> tensor<64xi16>
+  %1 = tp.fmod.Scalar %b {other = -3 : i64} : tensor<64xi64> -> tensor<64xi64>
+  %2 = tp.fmod.Scalar %b {other = -1 : i64} : tensor<64xi64> -> tensor<64xi64>
+  %3 = tp.fmod.Scalar %c {other = 5 : i64} : tensor<64xi8> -> tensor<64xi8>
+  return %0, %1, %2, %3 : tensor<64xi16>, tensor<64xi64>, tensor<64xi64>, tensor<64xi8>
 }

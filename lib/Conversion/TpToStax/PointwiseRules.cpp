@@ -634,7 +634,18 @@ void registerBinary(RuleTable &r) {
                                c.getValue().getSExtValue());
     return scalarBinary(fns, true)(ctx);
   };
-  r["tp.fmod.Scalar"] = scalarBinary({arithOp<arith::RemFOp>(), nullptr}, true);
+  r["tp.fmod.Scalar"] = [](RuleContext &ctx) -> Result {
+    // Integers: C's remainder by a nonzero constant cannot fail (by zero it
+    // is a run-time error of the op: it stays); ui8 stays, as its scalar
+    // is stored wider than its type.
+    auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
+    auto c = ctx.op->getAttrOfType<IntegerAttr>("other");
+    bool constantDivisor = elt && elt.isSignless() && elt.getWidth() > 1 && c &&
+                           c.getValue().getSExtValue() != 0;
+    return scalarBinary({arithOp<arith::RemFOp>(),
+                         constantDivisor ? arithOp<arith::RemSIOp>() : nullptr},
+                        true)(ctx);
+  };
   r["tp.remainder.Scalar"] = [](RuleContext &ctx) -> Result {
     auto other = ctx.op->getAttrOfType<TypedAttr>("other");
     // An integer remainder by zero is a run-time error of the op: it stays.
