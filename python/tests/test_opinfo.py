@@ -47,7 +47,7 @@ SLICE = [
     "sum", "argmax", "index_select", "gather", "uniform", "bernoulli",
     "nn.functional.dropout", "nanmedian", "fill", "zero_", "fliplr",
     # external kernels with eager's algorithms
-    "nn.functional.ctc_loss", "quantile",
+    "nn.functional.ctc_loss", "quantile", "nn.functional.max_unpool2d",
 ]
 
 _ENTRIES = {sweep.entry_name(op): (op, why) for op, why in sweep.load_entries()}
