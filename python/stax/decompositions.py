@@ -1615,25 +1615,54 @@ def _fractional_max_pool3d(x, kernel_size, output_size, random_samples):
                                 random_samples)
 
 
+# Up to this length mode counts pairwise (fused, quadratic); longer slices
+# are sorted and counted by runs (O(n log n) time, O(n) memory: a slice of
+# 10^4 took 400 MB pairwise).
+_MODE_PAIRWISE_MAX = 64
+
+
+def _run_lengths(xt):
+    """(sorted xt, the length of each element's run of equal values) along
+    the last dim: a run starts where the sorted value changes; its first
+    index reaches forward by cummax, its last backward by a flipped
+    cummin."""
+    n = xt.shape[-1]
+    s, _ = _sort(xt, -1)
+    j = torch.arange(n)
+    first = torch.ones(s.shape[:-1] + (1,), dtype=torch.bool)
+    starts = torch.cat([first, ~_same(s[..., 1:], s[..., :-1])], -1)
+    ends = torch.cat([starts[..., 1:], first], -1)
+    zero = torch.zeros((), dtype=torch.int64)
+    start = torch.cummax(torch.where(starts, j, zero), -1).values
+    end = torch.cummin(torch.where(ends, j, torch.full((), n, dtype=torch.int64))
+                       .flip(-1), -1).values.flip(-1)
+    return s, end - start + 1
+
 
 @_register(aten.mode.default)
 def _mode(x, dim=-1, keepdim=False):
     """The most frequent value along `dim` (the smallest among equally
-    frequent ones) and the index of its last occurrence: pairwise equality
-    counts, quadratic in the length of `dim`."""
+    frequent ones) and the index of its last occurrence."""
     if x.dim() == 0:
         return x.clone(), torch.zeros((), dtype=torch.int64)
     d = _dim(dim, x.dim())
     xt = x.movedim(d, -1)
     n = xt.shape[-1]
-    count = _same(xt.unsqueeze(-1), xt.unsqueeze(-2)).sum(-1)      # [.., n]
+    if n <= _MODE_PAIRWISE_MAX:
+        count = _same(xt.unsqueeze(-1), xt.unsqueeze(-2)).sum(-1)  # [.., n]
+        vals = xt
+    else:
+        vals, count = _run_lengths(xt)
     best = count.amax(-1, keepdim=True)
-    cand = torch.where(count == best, xt,
+    cand = torch.where(count == best, vals,
                        torch.full((), _highest(x.dtype), dtype=x.dtype))
     value = cand.amin(-1, keepdim=True)
     j = torch.arange(n)
     idx = torch.where(_same(xt, value), j, torch.full((), -1, dtype=torch.int64)
                       ).amax(-1, keepdim=True)
+    # The value read at the index, so that its gradient goes there alone,
+    # as eager's (amin would share it among equal values).
+    value = xt.gather(-1, idx)
     value, idx = value.movedim(-1, d), idx.movedim(-1, d)
     if not keepdim:
         value, idx = value.squeeze(d), idx.squeeze(d)

@@ -1211,3 +1211,29 @@ def test_norm_gradient_at_zero_is_eagers_subgradient(fn):
     (gw,) = torch.autograd.grad(want, x, cot)
     assert not g.isnan().any()
     assert torch.all((g - gw).abs() <= 8 * U * (gw.abs() + 1))
+
+
+@pytest.mark.parametrize("n", [40, 300])
+def test_mode_of_long_slices_by_runs(n):
+    """mode counts pairwise up to 64 elements and by sorted runs beyond
+    (the pairwise count of a 10^4 slice took 400 MB): eager's value (the
+    smallest of the most frequent), its last occurrence as the index (eager
+    returns any occurrence once its sort is unstable), floats and ints."""
+    torch.manual_seed(0)
+    for x in (torch.randint(0, 12, (5, n)).float(), torch.randint(-3, 9, (5, n))):
+        for dim in (-1, 0):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                v, i = stax.compile(lambda x: torch.mode(x, dim))(x)
+            ve, _ = torch.mode(x, dim)
+            assert torch.equal(v, ve)
+            xt = x.movedim(dim, -1)
+            pos = torch.arange(xt.shape[-1])
+            last = torch.where(xt == v.unsqueeze(-1), pos, -1).amax(-1)
+            assert torch.equal(i, last)
+    # The gradient goes to the index alone (eager's), not shared among the
+    # equal values.
+    x = torch.tensor([[1.0, 2.0, 1.0, 3.0] * (n // 4)], requires_grad=True)
+    v, i = stax.compile(lambda x: torch.mode(x, 1))(x)
+    (g,) = torch.autograd.grad(v.sum(), x)
+    assert float(g.sum()) == 1.0 and float(g[0, int(i)]) == 1.0
