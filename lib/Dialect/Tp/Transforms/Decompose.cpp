@@ -483,8 +483,8 @@ FailureOr<Results> logsumexp(OpBuilder &b, tp::LogsumexpOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.load(op.getSelf());
   auto [dims, n] = reduced(shapeOf(x), op.getDims());
-  if (n == 0) // amax of nothing is an error, the kernel's max is -inf
-    return failure();
+  if (n == 0) // amax of nothing is an error: log of the empty sum, -inf
+    return Results{d.done(d.log(d.sum(x, dims, op.getKeepdim())))};
   Value mx = d.amax(x, dims, true);
   Value isInf = d.eqS(d.abs(mx), d.f64(INFINITY));
   mx = d.maskedFill(mx, isInf, 0.0);
