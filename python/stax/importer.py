@@ -1522,8 +1522,12 @@ def unsupported_nodes(gm: fx.GraphModule, inputs: Sequence[Any]):
     region after a data-dependent shape would be compiled again for every
     shape the data produce (a masked loss's count changes every step)."""
     missing = _unsupported_targets(gm)
-    vals = (_propagate(gm, inputs) if any(
-        n.target is aten.index.Tensor for n in gm.graph.nodes) else {})
+    vals = {}
+    if any(n.target is aten.index.Tensor for n in gm.graph.nodes):
+        # Propagation may run the graph on real tensors: its writes to the
+        # tensors it captures (a BatchNorm's statistics) are undone.
+        with UndoCapturedWrites(gm):
+            vals = _propagate(gm, inputs)
     roots, dependent, dynamic = [], [], set()
     for n in gm.graph.nodes:
         if n.op != "call_function":
@@ -1648,6 +1652,13 @@ def captured_state(fn, depth: int = 3):
             modules[id(o)] = o
             for t in list(o.parameters()) + list(o.buffers()):
                 found[id(t)] = t
+            # Plain tensor attributes too: a traced GraphModule's constants
+            # (a partition of a split function holds a captured BatchNorm's
+            # statistics as _tensor_constant attributes, which it writes).
+            for m in o.modules():
+                for t in vars(m).values():
+                    if isinstance(t, torch.Tensor):
+                        found[id(t)] = t
             if level > 0:
                 visit_function(type(o).forward, level - 1)
         elif isinstance(o, (list, tuple)) and container:
