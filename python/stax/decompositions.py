@@ -207,17 +207,42 @@ def _copysign(a, b):
     return torch.where(_signbit(b), -mag, mag)
 
 
-def _fminmax(pick):
+def _fminmax(pick, keeps_self):
+    """fmax / fmin as eager computes them: self where it wins or ties (or
+    other is NaN), other otherwise. So a tie's gradient goes to self alone,
+    as in eager's derivative (maximum would split it), and fmax(-0., 0.)
+    is -0. as eager's."""
     def fn(a, b):
-        m = pick(a, b)
-        if not m.is_floating_point():
-            return m
-        return torch.where(torch.isnan(a), b, torch.where(torch.isnan(b), a, m))
+        if not torch.result_type(a, b).is_floating_point:
+            return pick(a, b)
+        return torch.where(keeps_self(a, b) | torch.isnan(b), a, b)
     return fn
 
 
-DECOMPOSITIONS[aten.fmax.default] = _fminmax(torch.maximum)
-DECOMPOSITIONS[aten.fmin.default] = _fminmax(torch.minimum)
+DECOMPOSITIONS[aten.fmax.default] = _fminmax(torch.maximum, lambda a, b: a >= b)
+DECOMPOSITIONS[aten.fmin.default] = _fminmax(torch.minimum, lambda a, b: a <= b)
+
+
+@_register(aten.sinc.default)
+def _sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (eager's kernel: the product in x's type),
+    with eager's derivative 0 at 0: the quotient is taken of 1 there, so
+    neither branch of the select has a NaN derivative."""
+    if not x.is_floating_point():
+        x = x.to(torch.get_default_dtype())
+    zero = x == 0
+    one = torch.ones((), dtype=x.dtype)
+    p = torch.where(zero, one, x) * math.pi
+    return torch.where(zero, one, torch.sin(p) / p)
+
+
+@_register(aten.hardsigmoid.default)
+def _hardsigmoid(x):
+    """min(max(x + 3, 0), 6) / 6 (eager's values), whose derivative is 1/6
+    strictly inside (-3, 3) and 0 at the ends too, as eager's
+    hardsigmoid_backward (a clamp would pass the gradient at its bounds)."""
+    v = torch.clamp(x + 3, 0, 6) / 6
+    return torch.where((x > -3) & (x < 3), v, v.detach())
 
 
 @_register(aten.heaviside.default)
@@ -278,14 +303,16 @@ def _var_mean(x, dim=None, correction=None, keepdim=False):
 
 @_register(aten.std.correction)
 def _std(x, dim=None, correction=None, keepdim=False):
-    return torch.sqrt(aten.var.correction(x, dim, correction=correction,
-                                          keepdim=keepdim))
+    # The root with eager's zero gradient where the deviation is 0 (its
+    # std_backward masks it; sqrt's infinite derivative gave NaN).
+    return _norm_root(aten.var.correction(x, dim, correction=correction,
+                                          keepdim=keepdim), 2)
 
 
 @_register(aten.std_mean.correction)
 def _std_mean(x, dim=None, correction=None, keepdim=False):
     v, m = _var_mean(x, dim, correction, keepdim)
-    return torch.sqrt(v), m
+    return _norm_root(v, 2), m
 
 
 @_register(aten.nansum.default)

@@ -1241,3 +1241,31 @@ def test_mode_of_long_slices_by_runs(n):
     v, i = stax.compile(lambda x: torch.mode(x, 1))(x)
     (g,) = torch.autograd.grad(v.sum(), x)
     assert float(g.sum()) == 1.0 and float(g[0, int(i)]) == 1.0
+
+
+_KINKS = torch.tensor([-6.0, -3.0, -1.0, -0.5, 0.0, -0.0, 0.5, 1.0, 3.0, 6.0])
+
+
+@pytest.mark.parametrize("fn", [
+    F.hardsigmoid,
+    torch.sinc,
+    lambda x: torch.fmax(x, -x),
+    lambda x: torch.fmin(x, x.flip(0)),
+    lambda x: x.view(2, 5).std(1) + x.view(5, 2).std(0).sum(),
+    lambda x: torch.std_mean(x.view(2, 5).abs().round(), 1)[0],
+], ids=["hardsigmoid", "sinc", "fmax", "fmin", "std", "std_mean"])
+def test_gradients_at_kinks_are_eagers(fn):
+    """Where a function is not differentiable eager defines a value, and
+    the decompositions now give it: hardsigmoid's 0 at +-3 (a clamp passed
+    the gradient at its bounds), sinc's 0 at 0 and std's 0 at a constant
+    slice (NaN before: a select's masked branch had a NaN derivative), and
+    fmax/fmin's tie to self (maximum split it)."""
+    x = _KINKS.clone().requires_grad_()
+    got = stax.compile(fn)(x)
+    want = fn(x)
+    assert torch.allclose(got, want, rtol=4 * U, atol=0, equal_nan=True)
+    cot = torch.linspace(0.5, 1.5, want.numel()).view(want.shape)
+    (g,) = torch.autograd.grad(got, x, cot)
+    (gw,) = torch.autograd.grad(want, x, cot)
+    assert torch.equal(g.isnan(), gw.isnan())
+    assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
