@@ -28,6 +28,9 @@ def cases():
     idx = torch.randint(0, 1024, (1024, 1024))
     rows = torch.randint(0, 1024, (4096,))
     x4, w4 = torch.randn(16, 64, 32, 32), torch.randn(64, 64, 3, 3)
+    lp = torch.randn(500, 16, 60).log_softmax(2)
+    targets = torch.randint(1, 60, (16, 100))
+    lengths = (torch.full((16,), 500), torch.randint(50, 101, (16,)))
     return {
         "sum(0)": (lambda a: a.sum(0), (a,)),
         "sum(1)": (lambda a: a.sum(1), (a,)),
@@ -70,6 +73,11 @@ def cases():
         "argsort(1) int64": (lambda i: i.argsort(1), ((a * 1000).long(),)),
         "median(1)": (lambda a: a.median(1)[0], (a,)),
         "topk(5, 1)": (lambda a: a.topk(5, 1)[0], (a,)),
+        "mode(1)": (lambda a: (a * 4).round().mode(1)[0], (a,)),
+        "cross_entropy ls=0.1": (lambda a, r: F.cross_entropy(a, r[:1024], label_smoothing=0.1),
+                                 (a, rows)),
+        "ctc_loss T=500": (lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl),
+                           (lp, targets) + lengths),
     }
 
 
