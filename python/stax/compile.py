@@ -184,6 +184,34 @@ def _write_back(plan, inputs, outs) -> None:
             inputs[i].copy_(outs[n + k])
 
 
+def _aliases_a_written_input(plan, inputs) -> bool:
+    """Whether an input the function writes in place shares memory with
+    another input (f(x, x), or a view and its base): compiled code reads
+    every input before the copy-back writes, where eager reads the written
+    values."""
+    if not plan.copy_back:
+        return False
+
+    def span(t):   # the bytes between its first and last element
+        if t.numel() == 0:
+            return None
+        low = high = t.data_ptr()
+        for n, st in zip(t.shape, t.stride()):
+            reach = (n - 1) * st * t.element_size()
+            low, high = (low + reach, high) if reach < 0 else (low, high + reach)
+        return low, high + t.element_size()
+
+    spans = [span(t) for t in inputs]
+    for i in plan.copy_back:
+        if spans[i] is None:
+            continue
+        lo, hi = spans[i]
+        if any(j != i and other is not None and other[0] < hi and lo < other[1]
+               for j, other in enumerate(spans)):
+            return True
+    return False
+
+
 def _only(module_text: str, entry: str) -> str:
     """The module with only function `entry` (so that each half of a
     forward/backward pair compiles on its own)."""
@@ -562,6 +590,11 @@ class CompiledFunction:
             self._count += 1
         if callable(plan) and not isinstance(plan, _Plan):
             return plan(*inputs)
+        if _aliases_a_written_input(plan, inputs + plan.lifted):
+            warnings.warn("stax.compile: runs this call in PyTorch: an input "
+                          "the function writes in place shares memory with "
+                          "another input", stacklevel=2)
+            return flat_fn(*inputs)
         inputs = inputs + plan.lifted
         if plan.random:
             inputs = inputs + [_rng_state(inputs)]

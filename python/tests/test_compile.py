@@ -1269,3 +1269,29 @@ def test_gradients_at_kinks_are_eagers(fn):
     (gw,) = torch.autograd.grad(want, x, cot)
     assert torch.equal(g.isnan(), gw.isnan())
     assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
+
+
+def test_a_written_input_aliasing_another_runs_in_pytorch():
+    """f(x, x) where f writes its first argument: eager's second argument
+    sees the write; compiled code read it before copying back (a silent
+    difference). Such a call runs in PyTorch with a warning; distinct or
+    disjoint inputs keep the compiled plan."""
+    def f(a, b):
+        a.add_(1)
+        return b * 2
+
+    compiled = stax.compile(f)
+    x = torch.zeros(3)
+    with pytest.warns(UserWarning, match="shares memory with another input"):
+        y = compiled(x, x)
+    assert y.tolist() == [2.0, 2.0, 2.0] and x.tolist() == [1.0, 1.0, 1.0]
+    base = torch.ones(4, 3)
+    with pytest.warns(UserWarning, match="shares memory"):
+        assert float(compiled(base[1], base).sum()) == 2 * (12 + 3)
+    a, b = torch.zeros(3), torch.zeros(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compiled(a, b).tolist() == [0.0, 0.0, 0.0]
+        rows = torch.zeros(2, 3)
+        assert compiled(rows[0], rows[1]).tolist() == [0.0, 0.0, 0.0]
+    assert a.tolist() == [1.0, 1.0, 1.0] and rows[0].tolist() == [1.0, 1.0, 1.0]
