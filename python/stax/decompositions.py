@@ -2075,7 +2075,7 @@ def _quantile_of(ignore_nan):
                        else ranks - below)
             values = values.lerp(ordered.gather(-1, ranks.ceil().long()), weights)
         values = values.movedim(-1, 0)                         # [Q, ...]
-        if keepdim:
+        if keepdim and input.dim():   # a 0-d input's result stays 0-d
             values = (values.reshape(values.shape[0], *[1] * input.dim())
                       if dim is None else values.unsqueeze(d + 1))
         return values if tensor_q and q.dim() == 1 else values[0]

@@ -369,6 +369,11 @@ def test_quantile_compiles_with_eager_ranks(name, interpolation):
             assert torch.equal(got.isnan(), want.isnan())
             tol = 4 * U * float(x.nan_to_num().abs().max())
             assert torch.all((got - want).nan_to_num().abs() <= tol)
+    # A 0-d input's result is 0-d, with keepdim too.
+    for keepdim in (False, True):
+        f = lambda x: fn(x, 0.5, 0, keepdim, interpolation=interpolation)  # noqa: E731
+        s = torch.tensor(1.5)
+        assert stax.compile(f)(s).shape == f(s).shape == ()
     # Tracing refuses q = 1.5; the function then runs in PyTorch, which
     # raises eager's error.
     with pytest.warns(UserWarning, match="q must be in the range"), \
