@@ -49,7 +49,7 @@ import os
 import re
 import tempfile
 import warnings
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import torch
@@ -477,17 +477,38 @@ class CompiledFunction:
         self._plans: Dict[Any, Any] = {}
         self._count = 0
         self._captured_modules: Optional[List[torch.nn.Module]] = None
+        self._captured_values: List[Callable[[], Any]] = []
+        self._watched: List[Any] = []
 
     def _modules(self) -> List[torch.nn.Module]:
-        """The submodules whose training flags select a plan: the compiled
+        """The submodules whose attributes select a plan: the compiled
         module's, or those of the modules the function captures (found
-        once, on the first call)."""
+        once, on the first call, with the captured Python constants)."""
         if self._captured_modules is None:
-            from .importer import captured_state
-            tops = ([self.fn] if isinstance(self.fn, torch.nn.Module)
-                    else captured_state(self.fn)[1])
+            from .importer import _is_python_constant, captured_state
+            if isinstance(self.fn, torch.nn.Module):
+                tops, self._captured_values = [self.fn], []
+            else:
+                _, tops, self._captured_values = captured_state(self.fn)
             self._captured_modules = [m for top in tops for m in top.modules()]
+            # PyTorch's own layers: their training flag (the rest is their
+            # configuration); the user's modules: every Python constant
+            # they hold (a temperature, a flag), as of the first call.
+            self._watched = [
+                (vars(m), ("training",) if type(m).__module__.startswith("torch.")
+                 else tuple(k for k, v in vars(m).items() if _is_python_constant(v)))
+                for m in self._captured_modules]
         return self._captured_modules
+
+    def _python_constants(self) -> tuple:
+        """What a trace bakes in besides the arguments: the modules'
+        training flags, the Python constants of the user's modules and
+        those the function reads from closures and globals. Part of the
+        plan key: changing one traces again (a plan would keep the old
+        value)."""
+        self._modules()
+        return (tuple(d.get(k) for d, keys in self._watched for k in keys)
+                + tuple(get() for get in self._captured_values))
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:
@@ -569,9 +590,11 @@ class CompiledFunction:
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
                            for t in inputs), constants)
         # train() / eval() change what a module computes (dropout, batch
-        # norm statistics): each mode has its own plan, for the module
-        # compiled and for the modules a function captures.
-        key += (tuple(m.training for m in self._modules()),)
+        # norm statistics), and so do a module's other Python attributes
+        # and the constants a function captures: each value has its own
+        # plan, for the module compiled and for the modules a function
+        # captures.
+        key += (self._python_constants(),)
         plan = self._plans.get(key)
         if isinstance(plan, _Plan) and plan.stale():
             plan = None

@@ -1630,16 +1630,27 @@ class _InlineCheckpoints:
         return False
 
 
+def _is_python_constant(v) -> bool:
+    """A value a trace bakes in: a number, string, bool or None, or a
+    tuple of them (a kernel size)."""
+    if isinstance(v, tuple):
+        return all(_is_python_constant(e) for e in v)
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
 def captured_state(fn, depth: int = 3):
-    """(tensors, modules) that `fn` can reach without being passed them: in
-    its closure cells, the globals its code (and nested code) names, a
-    bound method's object, a functools.partial's arguments and containers
-    of those one level deep; the tensors include every parameter and buffer
-    of the nn.Modules found. Functions found there are searched too,
-    `depth` levels down."""
+    """(tensors, modules, python values) that `fn` can reach without being
+    passed them: in its closure cells, the globals its code (and nested
+    code) names, a bound method's object, a functools.partial's arguments
+    and containers of those one level deep; the tensors include every
+    parameter and buffer of the nn.Modules found. Functions found there are
+    searched too, `depth` levels down. The python values are getters of
+    the Python constants read there (closure cells and globals holding
+    numbers, strings, bools or None): a trace bakes them in."""
     import functools
     found: Dict[int, torch.Tensor] = {}
     modules: Dict[int, torch.nn.Module] = {}
+    values: Dict[Any, Callable[[], Any]] = {}
     seen = set()
 
     def visit(o, level, container=True):
@@ -1690,16 +1701,22 @@ def captured_state(fn, depth: int = 3):
             return
         for cell in getattr(f, "__closure__", None) or ():
             try:
-                visit(cell.cell_contents, level)
+                content = cell.cell_contents
             except ValueError:       # an empty cell
-                pass
+                continue
+            if _is_python_constant(content):
+                values[("cell", id(cell))] = lambda cell=cell: cell.cell_contents
+            visit(content, level)
         glob = getattr(f, "__globals__", {})
         for name in names(code):
             if name in glob:
+                if _is_python_constant(glob[name]):
+                    values[("global", id(glob), name)] = \
+                        lambda glob=glob, name=name: glob.get(name)
                 visit(glob[name], level)
 
     visit(fn, depth + 1)
-    return list(found.values()), list(modules.values())
+    return list(found.values()), list(modules.values()), list(values.values())
 
 
 class UndoCapturedWrites:

@@ -1300,3 +1300,42 @@ def test_a_written_input_aliasing_another_runs_in_pytorch():
         rows = torch.zeros(2, 3)
         assert compiled(rows[0], rows[1]).tolist() == [0.0, 0.0, 0.0]
     assert a.tolist() == [1.0, 1.0, 1.0] and rows[0].tolist() == [1.0, 1.0, 1.0]
+
+
+_SCALE = 1.0
+
+
+def test_changed_python_constants_trace_again():
+    """A trace bakes in the Python constants the function reads: a user
+    module's attributes (a temperature, a flag), globals and closure
+    cells. Changing one selects (or builds) another plan; the old value
+    was kept before, a silent difference from eager."""
+    global _SCALE
+
+    class Scaled(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(3, 3)
+            self.temperature = 1.0
+            self.shift = False
+
+        def forward(self, x):
+            y = self.linear(x) / self.temperature
+            return y + 1 if self.shift else y
+
+    torch.manual_seed(0)
+    model, x = Scaled(), torch.randn(2, 3)
+    compiled = stax.compile(model)
+    for temperature, shift in ((1.0, False), (2.0, False), (2.0, True), (1.0, False)):
+        model.temperature, model.shift = temperature, shift
+        assert torch.allclose(compiled(x), model(x), rtol=4 * U, atol=4 * U)
+    assert compiled._count == 3                    # the last one was cached
+    f = lambda x: x * _SCALE  # noqa: E731
+    cf = stax.compile(f)
+    for _SCALE in (1.0, 3.0):
+        assert torch.equal(cf(x), x * _SCALE)
+    _SCALE = 1.0
+
+    def shifted_by(k):
+        return lambda x: x + k
+    assert torch.equal(stax.compile(shifted_by(5))(x), x + 5)
