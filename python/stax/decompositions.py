@@ -1333,6 +1333,15 @@ def _pixel_unshuffle(x, r):
     return y.reshape(*lead, c * r * r, h // r, w // r)
 
 
+@_register(aten.channel_shuffle.default)
+def _channel_shuffle(x, groups):
+    """nn.ChannelShuffle: channels as [groups, C / groups], transposed."""
+    n, c = x.shape[0], x.shape[1]
+    rest = list(x.shape[2:])
+    y = x.reshape(n, groups, c // groups, *rest).transpose(1, 2)
+    return y.reshape(n, c, *rest)
+
+
 @_register(aten.special_xlog1py.default)
 def _xlog1py(x, y):
     r = x * torch.log1p(y)

@@ -1339,3 +1339,13 @@ def test_changed_python_constants_trace_again():
     def shifted_by(k):
         return lambda x: x + k
     assert torch.equal(stax.compile(shifted_by(5))(x), x + 5)
+
+
+def test_channel_shuffle_compiles():
+    """nn.ChannelShuffle (ShuffleNet) is a reshape and a transpose: eager's
+    values bitwise (eager has no derivative for it; ours is the transpose's)."""
+    x = torch.randn(2, 6, 3, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(torch.nn.ChannelShuffle(3))(x)
+    assert torch.equal(got, torch.nn.ChannelShuffle(3)(x))
