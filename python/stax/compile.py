@@ -452,6 +452,11 @@ def _with_device_chip(options: str, device: str) -> str:
     return f"{options} chip=sm_{chip} ptx-features={features}".strip()
 
 
+# Plans one compiled function keeps (a new signature beyond them runs in
+# PyTorch).
+MAX_PLANS = 32
+
+
 class CompiledFunction:
     """The callable that `stax.compile` returns (see the module docstring)."""
 
@@ -479,6 +484,7 @@ class CompiledFunction:
         self._captured_modules: Optional[List[torch.nn.Module]] = None
         self._captured_values: List[Callable[[], Any]] = []
         self._watched: List[Any] = []
+        self._warned_plans = False
 
     def _modules(self) -> List[torch.nn.Module]:
         """The submodules whose attributes select a plan: the compiled
@@ -598,6 +604,16 @@ class CompiledFunction:
         plan = self._plans.get(key)
         if isinstance(plan, _Plan) and plan.stale():
             plan = None
+        if plan is None and len(self._plans) >= MAX_PLANS:
+            # A key that changes at every call (a counter attribute the
+            # function reads, a new shape each time) would compile at every
+            # call and keep every plan: run in PyTorch from then on.
+            if not self._warned_plans:
+                warnings.warn(f"stax.compile: {MAX_PLANS} plans built; new "
+                              f"signatures (shapes, constants, modes) run in "
+                              f"PyTorch", stacklevel=2)
+                self._warned_plans = True
+            return flat_fn(*inputs)
         if plan is None:
             # Tracing runs the random ops eagerly: it must not advance the
             # generator the calls draw their seeds from (a first call would

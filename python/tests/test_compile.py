@@ -1349,3 +1349,30 @@ def test_channel_shuffle_compiles():
         warnings.simplefilter("error")
         got = stax.compile(torch.nn.ChannelShuffle(3))(x)
     assert torch.equal(got, torch.nn.ChannelShuffle(3)(x))
+
+
+def test_a_key_that_changes_every_call_stops_compiling(monkeypatch):
+    """A constant the function reads that changes at every call (here a
+    counter) would compile at every call and keep every plan: beyond
+    MAX_PLANS, new signatures run in PyTorch, with one warning."""
+    import importlib
+    compile_module = importlib.import_module("stax.compile")
+    monkeypatch.setattr(compile_module, "MAX_PLANS", 3)
+
+    class Counter(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.calls = 0
+
+        def forward(self, x):
+            return x * self.calls
+
+    model, x = Counter(), torch.ones(2)
+    compiled = stax.compile(model)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for k in range(6):
+            model.calls = k
+            assert torch.equal(compiled(x), x * k)
+    messages = [str(m.message) for m in caught if "plans built" in str(m.message)]
+    assert len(messages) == 1 and compiled._count == 3
