@@ -2259,3 +2259,33 @@ def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
 
 
 BEFORE_TRACE[torch.Tensor.new_tensor] = _new_tensor
+
+
+def _gaussian_nll_loss(input, target, var, full=False, eps=1e-6,
+                       reduction="mean"):
+    """F.gaussian_nll_loss as eager computes it (0.5 (log var + (input -
+    target)^2 / var), var clamped to eps without a gradient through the
+    clamp), without reading var's values in Python (eager checks that
+    none is negative, which no trace can): a negative variance is a run-time
+    error instead, index_select's bounds check of arange(1) at index 1.
+    Shape and reduction errors are raised while tracing, as eager's."""
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.shape[:-1] == var.shape[:-1] and var.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    negative = (var < 0).any().long().reshape(1)
+    checked = torch.zeros(1, dtype=var.dtype).index_select(0, negative)
+    clamped = var.clamp(min=eps)
+    var = var + (clamped - var).detach() + checked.reshape(())
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    return loss.sum() if reduction == "sum" else loss
+
+
+BEFORE_TRACE[torch.nn.functional.gaussian_nll_loss] = _gaussian_nll_loss

@@ -1376,3 +1376,32 @@ def test_a_key_that_changes_every_call_stops_compiling(monkeypatch):
             assert torch.equal(compiled(x), x * k)
     messages = [str(m.message) for m in caught if "plans built" in str(m.message)]
     assert len(messages) == 1 and compiled._count == 3
+
+
+@pytest.mark.parametrize("var_shape,full,reduction",
+                         [((4, 3), False, "mean"), ((4,), True, "sum"),
+                          ((4, 1), False, "none")])
+def test_gaussian_nll_loss_compiles(var_shape, full, reduction):
+    """F.gaussian_nll_loss read whether a variance is negative in Python
+    (the function ran in PyTorch): compiled now, with eager's clamp to eps
+    (a zero variance here) passing the gradient straight through, and a
+    negative variance a run-time error instead of eager's ValueError."""
+    torch.manual_seed(0)
+    x, t = torch.randn(4, 3, requires_grad=True), torch.randn(4, 3)
+    v = torch.rand(*var_shape) * 2
+    v[0] = 0.0
+    v.requires_grad_()
+    f = lambda x, t, v: F.gaussian_nll_loss(x, t, v, full=full,  # noqa: E731
+                                            reduction=reduction)
+    compiled = stax.compile(f)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = compiled(x, t, v)
+    want = f(x, t, v)
+    scale = float(want.abs().max())
+    assert torch.all((got - want).abs() <= reorder_bound(12, 12 * scale))
+    for g, gw in zip(torch.autograd.grad(got.sum(), (x, v)),
+                     torch.autograd.grad(want.sum(), (x, v))):
+        assert torch.all((g - gw).abs() <= reorder_bound(12, 12 * float(gw.abs().max())))
+    with pytest.raises(StaxError, match="out of bounds"):
+        compiled(x, t, (-v.detach() - 1).requires_grad_())
