@@ -160,8 +160,25 @@ def _diagonal_scatter(x, src, offset=0, dim1=0, dim2=1):
 
 @_register(aten.as_strided_scatter.default)
 def _as_strided_scatter(x, src, size, stride, storage_offset=None):
-    return _embed(x, src, lambda t: torch.as_strided(
-        t, size, stride, 0 if storage_offset is None else storage_offset))
+    """src written into x's storage at the strided positions. Overlapping
+    strides write some positions several times and the last write wins:
+    only those writers are scattered (the positions are constants, found
+    here), so the overwritten elements of src get no gradient, as central
+    differences say (index_put would give each duplicate one)."""
+    offset = 0 if storage_offset is None else storage_offset
+    positions = np.full(tuple(size), offset, dtype=np.int64)
+    for d, (n, st) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        positions = positions + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    positions = positions.reshape(-1)
+    last = {int(p): i for i, p in enumerate(positions)}       # last writer
+    if len(last) == positions.size:
+        return _embed(x, src, lambda t: torch.as_strided(t, size, stride, offset))
+    writers = sorted(last.values())
+    values = src.reshape(-1).index_select(0, torch.tensor(writers, dtype=torch.int64))
+    taken = torch.tensor(positions[writers], dtype=torch.int64)
+    return x.reshape(-1).index_put([taken], values).view(x.shape)
 
 
 # ---------------------------------------------------------------------------

@@ -1405,3 +1405,23 @@ def test_gaussian_nll_loss_compiles(var_shape, full, reduction):
         assert torch.all((g - gw).abs() <= reorder_bound(12, 12 * float(gw.abs().max())))
     with pytest.raises(StaxError, match="out of bounds"):
         compiled(x, t, (-v.detach() - 1).requires_grad_())
+
+
+def test_overlapping_as_strided_scatter_gradient_goes_to_the_last_writer():
+    """as_strided_scatter with overlapping strides writes some positions
+    several times; the last write wins, so the overwritten elements of src
+    have no gradient (central differences: 0). index_put gave every
+    duplicate one. Values bitwise eager's."""
+    x = torch.randn(16)
+    src = torch.randn(2, 2, 2, 2, requires_grad=True)
+    f = lambda x, s: torch.as_strided_scatter(x, s, (2, 2, 2, 2), (1, 1, 1, 1))  # noqa: E731
+    got = stax.compile(f)(x, src)
+    assert torch.equal(got, f(x, src))
+    (g,) = torch.autograd.grad(got, src, torch.ones(16))
+    # Offsets i+j+k+l; the last writer of each offset in row-major order.
+    last = {}
+    for n, idx in enumerate(np.ndindex(2, 2, 2, 2)):
+        last[sum(idx)] = n
+    want = torch.zeros(16)
+    want[list(last.values())] = 1.0
+    assert torch.equal(g.reshape(-1), want)
