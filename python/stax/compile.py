@@ -44,7 +44,6 @@ StaxError saying so.
 """
 
 import json
-import operator
 import os
 import re
 import tempfile

@@ -21,9 +21,8 @@ offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict
 
 import numpy as np
 import torch
