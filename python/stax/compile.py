@@ -483,12 +483,20 @@ class CompiledFunction:
         self._captured_modules: Optional[List[torch.nn.Module]] = None
         self._captured_values: List[Callable[[], Any]] = []
         self._watched: List[Any] = []
+        self._parents: List[Dict[str, Any]] = []
+        # What the function reached at the last call (_python_constants):
+        # the children of the captured modules, the values of the closure
+        # cells and globals it reads, and both as a plan key part.
+        self._children: Optional[List[List[Any]]] = None
+        self._values: tuple = ()
+        self._reached: tuple = ()
         self._warned_plans = False
 
     def _modules(self) -> List[torch.nn.Module]:
         """The submodules whose attributes select a plan: the compiled
-        module's, or those of the modules the function captures (found
-        once, on the first call, with the captured Python constants)."""
+        module's, or those of the modules the function captures (found on
+        the first call, with the captured Python constants, and again when
+        what the function reaches changes: _python_constants)."""
         if self._captured_modules is None:
             from .importer import _is_python_constant, captured_state
             if isinstance(self.fn, torch.nn.Module):
@@ -503,17 +511,37 @@ class CompiledFunction:
                 (vars(m), ("training",) if type(m).__module__.startswith("torch.")
                  else tuple(k for k, v in vars(m).items() if _is_python_constant(v)))
                 for m in self._captured_modules]
+            # Whose children can change: PyTorch's leaf layers never get any.
+            self._parents = [
+                m._modules for m in self._captured_modules
+                if m._modules or not type(m).__module__.startswith("torch.")]
         return self._captured_modules
 
     def _python_constants(self) -> tuple:
         """What a trace bakes in besides the arguments: the modules'
         training flags, the Python constants of the user's modules and
-        those the function reads from closures and globals. Part of the
-        plan key: changing one traces again (a plan would keep the old
-        value)."""
+        those the function reads from closures and globals, and which
+        objects it reaches: every captured module's children (a layer set
+        in place of None or of another one) and the objects its closure
+        cells and globals hold (a model bound again). Part of the plan
+        key: changing one traces again (a plan would keep the old value,
+        or the old module's parameters)."""
         self._modules()
+        children = [list(d.values()) for d in self._parents]
+        values = tuple(get() for get in self._captured_values)
+        if children != self._children or values != self._values:
+            if self._children is not None:
+                # Another object: trace again, and watch its submodules.
+                self._captured_modules = None
+                self._modules()
+                children = [list(d.values()) for d in self._parents]
+                values = tuple(get() for get in self._captured_values)
+            from .importer import _Identity
+            self._children, self._values = children, values
+            self._reached = values + tuple(
+                _Identity(c) for cs in children for c in cs)
         return (tuple(d.get(k) for d, keys in self._watched for k in keys)
-                + tuple(get() for get in self._captured_values))
+                + self._reached)
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:

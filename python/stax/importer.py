@@ -1638,6 +1638,22 @@ def _is_python_constant(v) -> bool:
     return v is None or isinstance(v, (bool, int, float, str))
 
 
+class _Identity:
+    """A plan key's part that is an object's identity. It holds the object:
+    while a plan is keyed on it, no other object can take its id."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.obj is self.obj
+
+
 def captured_state(fn, depth: int = 3):
     """(tensors, modules, python values) that `fn` can reach without being
     passed them: in its closure cells, the globals its code (and nested
@@ -1645,8 +1661,10 @@ def captured_state(fn, depth: int = 3):
     and containers of those one level deep; the tensors include every
     parameter and buffer of the nn.Modules found. Functions found there are
     searched too, `depth` levels down. The python values are getters of
-    the Python constants read there (closure cells and globals holding
-    numbers, strings, bools or None): a trace bakes them in."""
+    what a trace bakes in from the closure cells and globals read there:
+    the value of a Python constant (a number, string, bool or None) and the
+    identity of any other object (a module, tensor or function the name is
+    later bound to again is another object: the trace used the old one)."""
     import functools
     found: Dict[int, torch.Tensor] = {}
     modules: Dict[int, torch.nn.Module] = {}
@@ -1704,15 +1722,18 @@ def captured_state(fn, depth: int = 3):
                 content = cell.cell_contents
             except ValueError:       # an empty cell
                 continue
-            if _is_python_constant(content):
-                values[("cell", id(cell))] = lambda cell=cell: cell.cell_contents
+            values[("cell", id(cell))] = (
+                (lambda cell=cell: cell.cell_contents)
+                if _is_python_constant(content) else
+                (lambda cell=cell: _Identity(cell.cell_contents)))
             visit(content, level)
         glob = getattr(f, "__globals__", {})
         for name in names(code):
             if name in glob:
-                if _is_python_constant(glob[name]):
-                    values[("global", id(glob), name)] = \
-                        lambda glob=glob, name=name: glob.get(name)
+                values[("global", id(glob), name)] = (
+                    (lambda glob=glob, name=name: glob.get(name))
+                    if _is_python_constant(glob[name]) else
+                    (lambda glob=glob, name=name: _Identity(glob.get(name))))
                 visit(glob[name], level)
 
     visit(fn, depth + 1)

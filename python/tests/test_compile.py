@@ -1341,6 +1341,63 @@ def test_changed_python_constants_trace_again():
     assert torch.equal(stax.compile(shifted_by(5))(x), x + 5)
 
 
+_MODEL = None
+_MASK = None
+
+
+def test_rebound_modules_and_tensors_trace_again():
+    """A trace uses the objects the function reaches: a layer set in place
+    of None or of another layer, a global or closure cell bound to another
+    model or tensor. Each selects (or builds) another plan; the first
+    trace's layers and parameters were used before, silently."""
+    global _MODEL, _MASK
+
+    class Head(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = torch.nn.Linear(2, 2)
+            self.extra = None
+
+        def forward(self, x):
+            y = self.body(x)
+            return y if self.extra is None else self.extra(y)
+
+    torch.manual_seed(0)
+    x = torch.randn(3, 2)
+    model = Head()
+    compiled = stax.compile(model)
+    compiled(x)
+    model.extra = torch.nn.Tanh()                  # None -> a layer
+    assert torch.equal(compiled(x), model(x))
+    model.body = torch.nn.Linear(2, 2)             # a layer -> another
+    assert torch.equal(compiled(x), model(x))
+    count = compiled._count                        # nothing new: cached
+    assert torch.equal(compiled(x), model(x)) and compiled._count == count
+
+    _MODEL, _MASK = torch.nn.Linear(2, 2), torch.ones(2)
+    f = stax.compile(lambda x: _MODEL(x) * _MASK)
+    f(x)
+    _MODEL = torch.nn.Linear(2, 2)
+    assert torch.equal(f(x), _MODEL(x) * _MASK)
+    _MASK = torch.zeros(2)
+    assert torch.equal(f(x), _MODEL(x) * _MASK)
+    _MODEL = _MASK = None
+
+    def holder():
+        layer = torch.nn.Linear(2, 2)
+
+        def rebind(new):
+            nonlocal layer
+            layer = new
+        return (lambda x: layer(x)), rebind
+    g, rebind = holder()
+    compiled_g = stax.compile(g)
+    compiled_g(x)
+    other = torch.nn.Linear(2, 2)
+    rebind(other)
+    assert torch.equal(compiled_g(x), other(x))
+
+
 def test_channel_shuffle_compiles():
     """nn.ChannelShuffle (ShuffleNet) is a reshape and a transpose: eager's
     values bitwise (eager has no derivative for it; ours is the transpose's)."""
