@@ -9,8 +9,10 @@ numbers, strings, bools, None, dtypes and devices among them are constants
 of the trace (a new value traces again). Results may hold None and other
 constants next to tensors. On the first call for an input signature
 (shapes, dtypes, requires_grad, the constant arguments, whether grad mode
-is on and the training flags of a compiled module's submodules or of the
-modules a function captures) the function is traced with make_fx and
+is on, and what the function reads besides its arguments: the public
+attributes of a compiled module's submodules or of the modules a function
+captures, which layers they hold, and the constants and objects in the
+closure cells and globals read; _keys.py) the function is traced with make_fx and
 imported as `tp`. With gradients needed, `--stax-joint-graph` and
 `--stax-mincut` split it into a forward that also returns the values the
 backward needs and a backward compiled on its first use; a
@@ -27,8 +29,7 @@ updates are seen), and so are those it writes in place (a captured
 BatchNorm's running statistics: each call updates them once, as eager;
 tracing itself leaves them as they were); other captured tensors are
 constants, and one changed in place since tracing makes the next call
-trace again. The training flags of the modules a function captures select
-its plan, as a compiled module's do.
+trace again.
 Every dtype models use compiles (float32/64, float16, bfloat16, integers,
 bool): half precision computes in float32 and rounds each op's result, as
 eager's CPU kernels do. Random ops (training-mode dropout, rand, randn,
@@ -44,6 +45,7 @@ StaxError saying so.
 """
 
 import json
+import operator
 import os
 import re
 import tempfile
@@ -55,6 +57,7 @@ import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
+from ._keys import Identity, constant_key
 
 # Executable.signature's NumPy dtypes; bf16 is uint16 there (its words).
 _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
@@ -483,6 +486,7 @@ class CompiledFunction:
         self._captured_modules: Optional[List[torch.nn.Module]] = None
         self._captured_values: List[Callable[[], Any]] = []
         self._watched: List[Any] = []
+        self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
         # What the function reached at the last call (_python_constants):
         # the children of the captured modules, the values of the closure
@@ -498,19 +502,30 @@ class CompiledFunction:
         the first call, with the captured Python constants, and again when
         what the function reaches changes: _python_constants)."""
         if self._captured_modules is None:
-            from .importer import _is_python_constant, captured_state
-            if isinstance(self.fn, torch.nn.Module):
-                tops, self._captured_values = [self.fn], []
-            else:
-                _, tops, self._captured_values = captured_state(self.fn)
-            self._captured_modules = [m for top in tops for m in top.modules()]
-            # PyTorch's own layers: their training flag (the rest is their
-            # configuration); the user's modules: every Python constant
-            # they hold (a temperature, a flag), as of the first call.
-            self._watched = [
-                (vars(m), ("training",) if type(m).__module__.startswith("torch.")
-                 else tuple(k for k, v in vars(m).items() if _is_python_constant(v)))
-                for m in self._captured_modules]
+            from .importer import captured_state
+            # A module's own forward (and its submodules') can read globals.
+            _, tops, self._captured_values = captured_state(self.fn)
+            if isinstance(self.fn, torch.nn.Module) and self.fn not in tops:
+                tops.insert(0, self.fn)
+            self._captured_modules = list(
+                {id(m): m for top in tops for m in top.modules()}.values())
+            # Every public attribute of every module: a PyTorch layer's
+            # configuration (a dropout rate annealed in training, an eps),
+            # a user module's constants (a temperature, a flag, a list of
+            # scales) and the tensors it holds outside its buffers.
+            # PyTorch's layers hold numbers, tuples, None and functions:
+            # read as they are (one hash of the key), while the user's
+            # modules' lists and dicts are read by value (constant_key).
+            self._watched, self._watched_user = [], []
+            for m in self._captured_modules:
+                keys = tuple(k for k in vars(m) if not k.startswith("_"))
+                if not keys:
+                    continue
+                if type(m).__module__.startswith("torch."):
+                    self._watched.append(
+                        (operator.itemgetter(*keys), vars(m), keys))
+                else:
+                    self._watched_user.append((vars(m), keys))
             # Whose children can change: PyTorch's leaf layers never get any.
             self._parents = [
                 m._modules for m in self._captured_modules
@@ -536,11 +551,17 @@ class CompiledFunction:
                 self._modules()
                 children = [list(d.values()) for d in self._parents]
                 values = tuple(get() for get in self._captured_values)
-            from .importer import _Identity
             self._children, self._values = children, values
             self._reached = values + tuple(
-                _Identity(c) for cs in children for c in cs)
-        return (tuple(d.get(k) for d, keys in self._watched for k in keys)
+                Identity(c) for cs in children for c in cs)
+        try:
+            layers = tuple([get(d) for get, d, _ in self._watched])
+            hash(layers)
+        except (KeyError, TypeError):   # deleted, or a list set on a layer
+            layers = tuple(constant_key(d.get(k))
+                           for _, d, keys in self._watched for k in keys)
+        return (layers + tuple(constant_key(d.get(k))
+                               for d, keys in self._watched_user for k in keys)
                 + self._reached)
 
     # -- helpers used by _Plan -------------------------------------------

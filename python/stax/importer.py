@@ -47,6 +47,7 @@ import torch.fx as fx
 from torch.utils._pytree import tree_map
 
 from ._capi import StaxError
+from ._keys import constant_key
 
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
            "supported_overloads", "StaxError"]
@@ -1630,30 +1631,6 @@ class _InlineCheckpoints:
         return False
 
 
-def _is_python_constant(v) -> bool:
-    """A value a trace bakes in: a number, string, bool or None, or a
-    tuple of them (a kernel size)."""
-    if isinstance(v, tuple):
-        return all(_is_python_constant(e) for e in v)
-    return v is None or isinstance(v, (bool, int, float, str))
-
-
-class _Identity:
-    """A plan key's part that is an object's identity. It holds the object:
-    while a plan is keyed on it, no other object can take its id."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj):
-        self.obj = obj
-
-    def __hash__(self):
-        return id(self.obj)
-
-    def __eq__(self, other):
-        return isinstance(other, _Identity) and other.obj is self.obj
-
-
 def captured_state(fn, depth: int = 3):
     """(tensors, modules, python values) that `fn` can reach without being
     passed them: in its closure cells, the globals its code (and nested
@@ -1689,7 +1666,13 @@ def captured_state(fn, depth: int = 3):
                     if isinstance(t, torch.Tensor):
                         found[id(t)] = t
             if level > 0:
-                visit_function(type(o).forward, level - 1)
+                # Each class's forward once: a user layer's forward can
+                # read globals too.
+                for cls in {type(m) for m in o.modules()
+                            if m is o or not type(m).__module__.startswith("torch.")}:
+                    if id(cls.forward) not in seen:
+                        seen.add(id(cls.forward))
+                        visit_function(cls.forward, level - 1)
         elif isinstance(o, (list, tuple)) and container:
             for e in o:
                 visit(e, level, False)
@@ -1722,18 +1705,14 @@ def captured_state(fn, depth: int = 3):
                 content = cell.cell_contents
             except ValueError:       # an empty cell
                 continue
-            values[("cell", id(cell))] = (
-                (lambda cell=cell: cell.cell_contents)
-                if _is_python_constant(content) else
-                (lambda cell=cell: _Identity(cell.cell_contents)))
+            values[("cell", id(cell))] = \
+                lambda cell=cell: constant_key(cell.cell_contents)
             visit(content, level)
         glob = getattr(f, "__globals__", {})
         for name in names(code):
             if name in glob:
-                values[("global", id(glob), name)] = (
-                    (lambda glob=glob, name=name: glob.get(name))
-                    if _is_python_constant(glob[name]) else
-                    (lambda glob=glob, name=name: _Identity(glob.get(name))))
+                values[("global", id(glob), name)] = \
+                    lambda glob=glob, name=name: constant_key(glob.get(name))
                 visit(glob[name], level)
 
     visit(fn, depth + 1)

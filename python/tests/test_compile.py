@@ -1398,6 +1398,43 @@ def test_rebound_modules_and_tensors_trace_again():
     assert torch.equal(compiled_g(x), other(x))
 
 
+_GAIN = 1.0
+
+
+def test_module_containers_layer_settings_and_globals_trace_again():
+    """What a module's forward reads besides its parameters: a global, a
+    list or dict attribute written in place, a PyTorch layer's setting (a
+    dropout rate annealed during training). The first trace's values were
+    used before, silently."""
+    global _GAIN
+
+    class Configured(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(2, 2)
+            self.drop = torch.nn.Dropout(0.0)
+            self.scales = [1.0, 2.0]
+            self.config = {"act": "relu"}
+
+        def forward(self, x):
+            y = self.drop(self.linear(x)) * _GAIN * self.scales[0]
+            return torch.relu(y) if self.config["act"] == "relu" else torch.tanh(y)
+
+    torch.manual_seed(0)
+    model, x = Configured(), torch.randn(3, 2)
+    compiled = stax.compile(model)
+    assert torch.equal(compiled(x), model(x))
+    _GAIN = 2.0
+    assert torch.equal(compiled(x), model(x))
+    model.scales[0] = 5.0
+    assert torch.equal(compiled(x), model(x))
+    model.config["act"] = "tanh"
+    assert torch.equal(compiled(x), model(x))
+    model.drop.p = 1.0                             # drops every element now
+    assert torch.equal(compiled(x), torch.zeros(3, 2))
+    _GAIN = 1.0
+
+
 def test_channel_shuffle_compiles():
     """nn.ChannelShuffle (ShuffleNet) is a reshape and a transpose: eager's
     values bitwise (eager has no derivative for it; ours is the transpose's)."""
