@@ -324,6 +324,36 @@ class _Plan:
         return self.bw
 
 
+def _eagerly(flat_fn):
+    """What runs a call in PyTorch: a module itself, with its own state
+    (it rebinds its buffers as eager does), else the flat function."""
+    return getattr(flat_fn, "eagerly", flat_fn)
+
+
+def _write_rebound_state(names, tensors, swapped) -> None:
+    """A forward that binds a buffer to a new tensor (`self.ema = 0.9 *
+    self.ema + ...`) left the new value in functional_call's dict: write
+    it into the buffer passed in, which the trace then returns as a write
+    to copy back (eager's module holds the new value after the call)."""
+    for name, t in zip(names, tensors):
+        new = swapped[name]
+        if new is t:
+            continue
+        if (not isinstance(new, torch.Tensor) or new.shape != t.shape
+                or new.dtype != t.dtype):
+            raise StaxError(f"the forward binds '{name}' to "
+                            f"{_describe(new)} in place of a {t.dtype} "
+                            f"tensor of shape {tuple(t.shape)}")
+        with torch.no_grad():
+            t.copy_(new)
+
+
+def _describe(v) -> str:
+    if isinstance(v, torch.Tensor):
+        return f"a {v.dtype} tensor of shape {tuple(v.shape)}"
+    return f"a {type(v).__name__}"
+
+
 class _CompiledBackward(torch.autograd.Function):
     """Listing 5.5: the compiled backward as a Function whose own backward
     refuses, so that a second derivative fails here, explicitly."""
@@ -616,12 +646,28 @@ class CompiledFunction:
             leaves = [leaves[i] for i in where]
         n = len(leaves)
         if not isinstance(self.fn, torch.nn.Module):
-            if rebuild is None:
-                return self.fn, leaves, constants
+            fn = self.fn
+            if rebuild is not None:
+                def fn(*ts):
+                    a, kw = rebuild(ts)
+                    return self.fn(*a, **kw)
+            holders = [m for m in self._modules() if m._buffers]
+            if not holders:
+                return fn, leaves, constants
 
             def call(*ts):
-                a, kw = rebuild(ts)
-                return self.fn(*a, **kw)
+                # Buffers the function binds anew become writes to the
+                # captured ones (copied back after each call).
+                before = [dict(m._buffers) for m in holders]
+                try:
+                    return fn(*ts)
+                finally:
+                    for m, old in zip(holders, before):
+                        swapped = dict(m._buffers)
+                        m._buffers.update(old)
+                        _write_rebound_state(list(old), list(old.values()),
+                                             swapped)
+            call.eagerly = fn
             return call, leaves, constants
         module = self.fn
         names = [n for n, _ in module.named_parameters()] + \
@@ -632,7 +678,15 @@ class CompiledFunction:
         def call_module(*xs):
             from torch.nn.utils.stateless import functional_call
             a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
-            return functional_call(module, dict(zip(names, xs[n:])), tuple(a), kw)
+            swapped = dict(zip(names, xs[n:]))
+            out = functional_call(module, swapped, tuple(a), kw)
+            _write_rebound_state(names, xs[n:], swapped)
+            return out
+
+        def run_module(*xs):
+            a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
+            return module(*a, **kw)
+        call_module.eagerly = run_module
         return call_module, leaves + state, constants
 
     def __call__(self, *args, **kwargs):
@@ -661,7 +715,7 @@ class CompiledFunction:
                               f"signatures (shapes, constants, modes) run in "
                               f"PyTorch", stacklevel=2)
                 self._warned_plans = True
-            return flat_fn(*inputs)
+            return _eagerly(flat_fn)(*inputs)
         if plan is None:
             # Tracing runs the random ops eagerly: it must not advance the
             # generator the calls draw their seeds from (a first call would
@@ -681,7 +735,7 @@ class CompiledFunction:
             warnings.warn("stax.compile: runs this call in PyTorch: an input "
                           "the function writes in place shares memory with "
                           "another input", stacklevel=2)
-            return flat_fn(*inputs)
+            return _eagerly(flat_fn)(*inputs)
         inputs = inputs + plan.lifted
         if plan.random:
             inputs = inputs + [_rng_state(inputs)]
@@ -709,11 +763,15 @@ class CompiledFunction:
             if not self.fallback:
                 raise
             name = getattr(self.fn, "__name__", None)
-            what = name or ("a partition" if isinstance(self.fn, torch.fx.GraphModule)
-                            else "the function")
+            if isinstance(self.fn, torch.fx.GraphModule):
+                what = "a partition"
+            elif isinstance(self.fn, torch.nn.Module):
+                what = f"the {type(self.fn).__name__} module"
+            else:
+                what = name or "the function"
             warnings.warn(f"stax.compile: runs {what} in PyTorch: "
                           f"{str(e).splitlines()[0]}", stacklevel=3)
-            return flat_fn
+            return _eagerly(flat_fn)
 
 
 class _CompiledSubmodule(torch.nn.Module):

@@ -1800,6 +1800,12 @@ def trace(fn, *example_inputs, functionalize: bool = True,
         except StaxError:
             raise
         except Exception as e:  # noqa: BLE001
+            if "mutating a non-functional tensor with a functional" in str(e):
+                raise StaxError(
+                    "the function writes a tensor it captures (not an "
+                    "argument) in place with a value computed from its "
+                    "arguments: pass that tensor as an argument, or compile "
+                    "the module that holds it") from e
             raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         _drop_dead_nodes(gm)

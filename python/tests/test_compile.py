@@ -1435,6 +1435,61 @@ def test_module_containers_layer_settings_and_globals_trace_again():
     _GAIN = 1.0
 
 
+def test_a_forward_that_binds_a_buffer_anew():
+    """`self.ema = 0.9 * self.ema + ...` in a forward: eager's module holds
+    the new value after each call. A compiled module's rebinding becomes a
+    write to the buffer (the first trace's value was kept before); a new
+    shape (a growing cache) or a function capturing such a module runs in
+    PyTorch, with a warning saying why."""
+    class Ema(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(2, 2)
+            self.register_buffer("ema", torch.zeros(2))
+
+        def forward(self, x):
+            y = self.linear(x)
+            self.ema = 0.9 * self.ema + 0.1 * y.mean(0).detach()
+            return y - self.ema
+
+    class Cache(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("seen", torch.zeros(0, 2))
+
+        def forward(self, x):
+            self.seen = torch.cat([self.seen, x])
+            return self.seen.sum(0)
+
+    torch.manual_seed(0)
+    model, reference = Ema(), Ema()
+    reference.load_state_dict(model.state_dict())
+    compiled = stax.compile(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            x = torch.randn(4, 2)
+            assert torch.equal(compiled(x), reference(x))
+    assert torch.equal(model.ema, reference.ema) and compiled._count == 1
+
+    cache, reference = Cache(), Cache()
+    compiled = stax.compile(cache)
+    for rows in (2, 4):
+        x = torch.randn(2, 2)
+        with pytest.warns(UserWarning, match="runs the Cache module in "
+                          "PyTorch: the forward binds 'seen' to a"):
+            assert torch.equal(compiled(x), reference(x))
+        assert cache.seen.shape == (rows, 2)
+
+    model, reference = Ema(), Ema()
+    reference.load_state_dict(model.state_dict())
+    captured = stax.compile(lambda x: model(x))
+    x = torch.randn(4, 2)
+    with pytest.warns(UserWarning, match="writes a tensor it captures"):
+        assert torch.equal(captured(x), reference(x))
+    assert torch.equal(model.ema, reference.ema)
+
+
 def test_channel_shuffle_compiles():
     """nn.ChannelShuffle (ShuffleNet) is a reshape and a transpose: eager's
     values bitwise (eager has no derivative for it; ours is the transpose's)."""
