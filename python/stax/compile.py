@@ -49,6 +49,7 @@ import operator
 import os
 import re
 import tempfile
+import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional
 
@@ -324,6 +325,11 @@ class _Plan:
         return self.bw
 
 
+#: Held while a plan is built (CompiledFunction._plan_for). Reentrant: a
+#: partition's CompiledFunction builds its plan inside its owner's.
+_BUILDING = threading.RLock()
+
+
 def _eagerly(flat_fn):
     """What runs a call in PyTorch: a module itself, with its own state
     (it rebinds its buffers as eager does), else the flat function."""
@@ -454,11 +460,12 @@ def _eager_reached_inputs(flat_fn, inputs, lifted, indices) -> List[bool]:
     inputs; the lifted tensors are the captured ones themselves, which the
     function reads (tensors it writes are restored). If eager cannot run
     it, every one counts as reached (a zero gradient, as before)."""
-    from .importer import UndoCapturedWrites
+    from .importer import UndoCapturedWrites, inline_compiled_functions
     copies = _eager_copies(inputs)
     targets = [(copies + list(lifted))[i] for i in indices]
     try:
-        with UndoCapturedWrites(flat_fn), torch.enable_grad():
+        with UndoCapturedWrites(flat_fn), torch.enable_grad(), \
+                inline_compiled_functions():
             outs = [o for o in tree_flatten(flat_fn(*copies))[0]
                     if isinstance(o, torch.Tensor) and o.requires_grad]
             if not outs:
@@ -690,6 +697,10 @@ class CompiledFunction:
         return call_module, leaves + state, constants
 
     def __call__(self, *args, **kwargs):
+        from .importer import inlining
+        if inlining():
+            # Called by a function being compiled: inlined in its trace.
+            return self.fn(*args, **kwargs)
         if self.target == "cuda":
             # No driver or GPU: StaxError says which.
             self.options = _with_device_chip(self.options, cuda_device())
@@ -706,6 +717,7 @@ class CompiledFunction:
         plan = self._plans.get(key)
         if isinstance(plan, _Plan) and plan.stale():
             plan = None
+            self._plans.pop(key, None)
         if plan is None and len(self._plans) >= MAX_PLANS:
             # A key that changes at every call (a counter attribute the
             # function reads, a new shape each time) would compile at every
@@ -717,18 +729,7 @@ class CompiledFunction:
                 self._warned_plans = True
             return _eagerly(flat_fn)(*inputs)
         if plan is None:
-            # Tracing runs the random ops eagerly: it must not advance the
-            # generator the calls draw their seeds from (a first call would
-            # then draw differently from later ones under the same seed).
-            with torch.random.fork_rng(devices=[]):
-                plan = self._build(flat_fn, inputs, grad)
-                if (isinstance(plan, _Plan) and not grad
-                        and torch.is_grad_enabled()
-                        and any(t.requires_grad for t in plan.lifted)):
-                    # Only a captured tensor requires grad: differentiate.
-                    plan = self._build(flat_fn, inputs, True)
-            self._plans[key] = plan
-            self._count += 1
+            plan = self._plan_for(key, flat_fn, inputs, grad)
         if callable(plan) and not isinstance(plan, _Plan):
             return plan(*inputs)
         if _aliases_a_written_input(plan, inputs + plan.lifted):
@@ -748,6 +749,29 @@ class CompiledFunction:
             _write_back(plan, inputs, outs)
             outs = outs[:plan.num_outputs]
         return plan.unflatten(outs)
+
+    def _plan_for(self, key, flat_fn, inputs, grad):
+        """The plan for `key`, built on its first call. One thread builds
+        at a time: functorch's transforms keep global state (threads
+        tracing at once fail inside it), and a second thread waiting for
+        the same key takes the first one's plan."""
+        with _BUILDING:
+            plan = self._plans.get(key)
+            if plan is not None:
+                return plan
+            # Tracing runs the random ops eagerly: it must not advance the
+            # generator the calls draw their seeds from (a first call would
+            # then draw differently from later ones under the same seed).
+            with torch.random.fork_rng(devices=[]):
+                plan = self._build(flat_fn, inputs, grad)
+                if (isinstance(plan, _Plan) and not grad
+                        and torch.is_grad_enabled()
+                        and any(t.requires_grad for t in plan.lifted)):
+                    # Only a captured tensor requires grad: differentiate.
+                    plan = self._build(flat_fn, inputs, True)
+            self._plans[key] = plan
+            self._count += 1
+            return plan
 
     def _build(self, flat_fn, inputs, grad):
         try:

@@ -36,10 +36,12 @@ overload, raises `StaxError` naming the overload and the FX node.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 import re
 import struct
+import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
@@ -1762,6 +1764,27 @@ def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
                 f"caller's tensor")
 
 
+_INLINING = threading.local()
+
+
+def inlining() -> bool:
+    """Whether this thread runs a function to trace or probe it (`trace`,
+    stax.compile's eager probe): a compiled function called there
+    (stax.compile inside stax.compile) runs its Python function, so that
+    the outer trace sees through it."""
+    return getattr(_INLINING, "depth", 0) > 0
+
+
+@contextlib.contextmanager
+def inline_compiled_functions():
+    """Inside: `inlining()` holds on this thread."""
+    _INLINING.depth = getattr(_INLINING, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _INLINING.depth -= 1
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
@@ -1792,7 +1815,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
     for _ in range(16):
         try:
-            with UndoCapturedWrites(fn):
+            with UndoCapturedWrites(fn), inline_compiled_functions():
                 gm = make_fx(target, decomposition_table=table)(
                     *[a.detach().clone().requires_grad_(a.requires_grad)
                       if isinstance(a, torch.Tensor) else a

@@ -1490,6 +1490,50 @@ def test_a_forward_that_binds_a_buffer_anew():
     assert torch.equal(model.ema, reference.ema)
 
 
+def test_first_calls_from_several_threads_share_one_plan():
+    """Threads calling a compiled module for the first time at once: one
+    builds the plan, the others wait for it (functorch's transforms keep
+    global state: concurrent traces failed inside it, and the module then
+    ran in PyTorch for good, with a warning per thread)."""
+    import threading
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU(),
+                                torch.nn.Linear(16, 1))
+    compiled = stax.compile(model)
+    xs = [torch.randn(8, 16, requires_grad=True) for _ in range(4)]
+    grads = [None] * 4
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        def call(i):
+            grads[i], = torch.autograd.grad(compiled(xs[i]).sum(), xs[i])
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not [w for w in caught if "stax" in str(w.message)]
+    assert compiled._count == 1
+    for x, g in zip(xs, grads):
+        expected, = torch.autograd.grad(model(x).sum(), x)
+        assert torch.allclose(g, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_compiled_function_called_by_one_being_compiled_is_inlined():
+    """stax.compile inside stax.compile: the inner function runs as Python
+    in the outer trace (it fell back to PyTorch, the outer included)."""
+    inner = stax.compile(lambda x: torch.sin(x) * 2)
+    outer = stax.compile(lambda x: inner(x) + 1)
+    x = torch.randn(5, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = outer(x)
+        y.sum().backward()
+    assert torch.allclose(y, torch.sin(x) * 2 + 1, rtol=U, atol=U)
+    assert torch.allclose(x.grad, 2 * torch.cos(x), rtol=2 * U, atol=2 * U)
+    assert inner._count == 0 and outer._count == 1
+
+
 def test_channel_shuffle_compiles():
     """nn.ChannelShuffle (ShuffleNet) is a reshape and a transpose: eager's
     values bitwise (eager has no derivative for it; ours is the transpose's)."""
