@@ -504,6 +504,19 @@ def _scatter_value(x, dim, index, value):
                                             device=x.device))
 
 
+@_register(aten.scatter.reduce, aten.scatter.value_reduce)
+def _scatter_with_reduce(x, dim, index, src, reduce):
+    """scatter(..., reduce="add" | "multiply"): scatter_reduce including
+    self (a scalar src is a constant source)."""
+    if not isinstance(src, torch.Tensor):
+        src = torch.full(index.shape, src, dtype=x.dtype, device=x.device)
+    how = {"add": "sum", "multiply": "prod"}.get(reduce)
+    if how is None:
+        raise RuntimeError(f"scatter: reduce must be 'add' or 'multiply', "
+                           f"not {reduce!r}")
+    return _scatter_reduce(x, dim, index, src.to(x.dtype), how)
+
+
 @_register(aten.scatter_reduce.two)
 def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
     d = _dim(dim, x.dim()) if x.dim() else 0
@@ -1358,6 +1371,53 @@ def _channel_shuffle(x, groups):
     return y.reshape(n, c, *rest)
 
 
+# Overloads taking a Python number for a tensor operand: the number as a
+# 0-d tensor (which promotes like the wrapped number), then the Tensor one.
+
+@_register(aten.xlogy.Scalar_Self)
+def _xlogy_scalar_self(x, y):
+    return torch.xlogy(torch.tensor(x), y)
+
+
+@_register(aten.xlogy.Scalar_Other)
+def _xlogy_scalar_other(x, y):
+    return torch.xlogy(x, torch.tensor(y))
+
+
+@_register(aten.special_xlog1py.self_scalar)
+def _xlog1py_scalar_self(x, y):
+    return torch.special.xlog1py(torch.tensor(x), y)
+
+
+@_register(aten.special_xlog1py.other_scalar)
+def _xlog1py_scalar_other(x, y):
+    return torch.special.xlog1py(x, torch.tensor(y))
+
+
+@_register(aten.isin.Tensor_Scalar)
+def _isin_scalar(elements, test_element, assume_unique=False, invert=False):
+    return _isin(elements, torch.tensor(test_element), invert=invert)
+
+
+@_register(aten.isin.Scalar_Tensor)
+def _isin_scalar_element(element, test_elements, assume_unique=False,
+                         invert=False):
+    return _isin(torch.tensor(element), test_elements, invert=invert)
+
+
+@_register(aten.searchsorted.Scalar)
+def _searchsorted_scalar(sorted_seq, x, out_int32=False, right=False,
+                         side=None, sorter=None):
+    return _searchsorted(sorted_seq, torch.tensor(x, dtype=sorted_seq.dtype),
+                         out_int32, right, side, sorter)
+
+
+@_register(aten.bucketize.Scalar)
+def _bucketize_scalar(x, boundaries, out_int32=False, right=False):
+    return _bucketize(torch.tensor(x, dtype=boundaries.dtype), boundaries,
+                      out_int32, right)
+
+
 @_register(aten.special_xlog1py.default)
 def _xlog1py(x, y):
     r = x * torch.log1p(y)
@@ -1484,6 +1544,72 @@ def _affine_grid_generator(theta, size, align_corners):
 
 
 # ---------------------------------------------------------------------------
+# Volumetric grid sampling (torch._decomp has the 2-D one)
+# ---------------------------------------------------------------------------
+
+def _grid_source(coords, size: int, padding_mode: int, align_corners: bool):
+    """Grid coordinates in [-1, 1] as source positions along a dim of
+    `size`, with the padding mode's border (1) or reflection (2) applied,
+    as eager's grid_sampler_compute_source_index."""
+    if align_corners:
+        x = (coords + 1) / 2 * (size - 1)
+    else:
+        x = ((coords + 1) * size - 1) / 2
+    if padding_mode == 0:
+        return x
+    if padding_mode == 2:
+        low, span = (0.0, size - 1.0) if align_corners else (-0.5, float(size))
+        if span <= 0:
+            return torch.zeros_like(x)
+        d = (x - low).abs()
+        extra = torch.fmod(d, span)
+        flips = torch.floor(d / span)
+        x = torch.where(torch.fmod(flips, 2) == 0, extra + low,
+                        span + low - extra)
+    return torch.clamp(x, 0, size - 1)
+
+
+@_register(aten.grid_sampler_3d.default)
+def _grid_sampler_3d(a, grid, interpolation_mode=0, padding_mode=0,
+                     align_corners=False):
+    """F.grid_sample of a 5-D input: trilinear (0) or nearest (1) samples
+    gathered from the flattened volume, zero weight outside it."""
+    if interpolation_mode not in (0, 1):
+        raise RuntimeError("grid_sampler_3d: bicubic interpolation supports "
+                           "4-D input only")
+    n, c, depth, height, width = a.shape
+    flat = a.reshape(n, c, depth * height * width)
+    x, y, z = (_grid_source(grid[..., i], size, padding_mode, align_corners)
+               for i, size in enumerate((width, height, depth)))
+
+    def sample(ix, iy, iz, weight):
+        inside = ((ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)
+                  & (iz >= 0) & (iz < depth))
+        zero = torch.zeros((), dtype=ix.dtype)
+        ix, iy, iz = (torch.where(inside, t, zero).to(torch.int64)
+                      for t in (ix, iy, iz))
+        at = ((iz * height + iy) * width + ix).reshape(n, 1, -1)
+        values = flat.gather(2, at.expand(n, c, at.shape[-1]))
+        w = torch.where(inside, weight, torch.zeros((), dtype=weight.dtype))
+        return values * w.reshape(n, 1, -1)
+
+    if interpolation_mode == 1:
+        out = sample(x.round(), y.round(), z.round(), torch.ones_like(x))
+    else:
+        x0, y0, z0 = x.floor(), y.floor(), z.floor()
+        out = None
+        for dz in (0, 1):
+            for dy in (0, 1):
+                for dx in (0, 1):
+                    wx = x - x0 if dx else x0 + 1 - x
+                    wy = y - y0 if dy else y0 + 1 - y
+                    wz = z - z0 if dz else z0 + 1 - z
+                    term = sample(x0 + dx, y0 + dy, z0 + dz, wx * wy * wz)
+                    out = term if out is None else out + term
+    return out.reshape(n, c, *grid.shape[1:4])
+
+
+# ---------------------------------------------------------------------------
 # Random and uninitialized tensors
 # ---------------------------------------------------------------------------
 
@@ -1514,6 +1640,35 @@ def _randint_like(x, *args, dtype=None, layout=None, device=None,
     low, high = (0, args[0]) if len(args) == 1 else args[:2]
     r = torch.floor(torch.rand(x.shape, dtype=torch.float64) * (high - low)) + low
     return r.to(dtype or x.dtype)
+
+
+@_register(aten.normal.float_float)
+def _normal_ff(mean, std, size, generator=None, dtype=None, layout=None,
+               device=None, pin_memory=None):
+    if generator is not None:
+        raise NotImplementedError("normal: explicit torch.Generator arguments "
+                                  "are not supported")
+    return torch.randn(size, dtype=dtype) * std + mean
+
+
+@_register(aten.bernoulli.Tensor)
+def _bernoulli_tensor(x, p, generator=None):
+    """x.bernoulli_(p) with a tensor p (functionalized): draws with the
+    probabilities p broadcast to x's shape, in x's dtype."""
+    if generator is not None:
+        raise NotImplementedError("bernoulli: explicit torch.Generator "
+                                  "arguments are not supported")
+    return torch.bernoulli(p.to(x.dtype).expand(x.shape))
+
+
+@_register(aten.randperm.default)
+def _randperm(n, dtype=torch.int64, layout=None, device=None,
+              pin_memory=None):
+    """A uniformly random permutation: the order of n float64 uniforms
+    (ties, at 2^-53, only bias it negligibly; the sort is stable, so the
+    result is a permutation). The stream is ours, not PyTorch's."""
+    keys = torch.rand(n, dtype=torch.float64)
+    return torch.argsort(keys).to(dtype or torch.int64)
 
 
 @_register(aten.randint.default, aten.randint.low)

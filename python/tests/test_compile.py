@@ -929,6 +929,88 @@ def test_randint_inside_a_function_compiles():
     assert 400 < int(b.sum()) < 600 and not torch.equal(a, a2)
 
 
+def test_randperm_normal_and_tensor_bernoulli_compile():
+    """torch.randperm (mixup, shuffles), torch.normal(mean, std, size) and
+    x.bernoulli_(p) with a tensor p draw from Stax's stream: a permutation,
+    eager's dtypes and shapes, fresh values per call."""
+    def f(x, p):
+        perm = torch.randperm(x.shape[0])
+        noise = torch.normal(2.0, 0.5, size=(4000,))
+        mask = torch.empty(p.shape).bernoulli_(p)
+        return x[perm], perm, noise, mask
+    x = torch.arange(300.0)
+    p = torch.tensor([0.0, 1.0, 0.25]).repeat(1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cf = stax.compile(f)
+        shuffled, perm, noise, mask = cf(x, p)
+        _, perm2, _, _ = cf(x, p)
+    assert perm.dtype == torch.int64 and torch.equal(perm.sort().values, torch.arange(300))
+    assert torch.equal(shuffled, x[perm]) and not torch.equal(perm, perm2)
+    assert noise.shape == (4000,) and abs(float(noise.mean()) - 2.0) < 0.05
+    assert abs(float(noise.std()) - 0.5) < 0.05
+    assert torch.all(mask[0::3] == 0) and torch.all(mask[1::3] == 1)
+    assert 150 < int(mask[2::3].sum()) < 350
+
+
+def test_scatter_reduce_strings_and_number_operands_compile():
+    """scatter(..., reduce="add" | "multiply") (tensor or number source) and
+    the overloads taking a Python number for a tensor operand (xlogy,
+    xlog1py, isin, searchsorted, bucketize) compile: eager's values."""
+    index = torch.tensor([[0, 1, 2, 0], [2, 0, 1, 1]])
+    seq = torch.tensor([-1.0, 0.0, 0.5, 2.0])
+    cases = [
+        (lambda x, s: x.scatter(0, index, s, reduce="add"), (3, 4)),
+        (lambda x, s: x.scatter(0, index, s, reduce="multiply"), (3, 4)),
+        (lambda x, s: x.scatter(1, index, 2.5, reduce="multiply") + s.sum(), (2, 4)),
+        (lambda x, s: torch.xlogy(2.0, x.abs()) + torch.xlogy(x, 3.0), (3, 4)),
+        (lambda x, s: torch.special.xlog1py(x, 2.0) + torch.special.xlog1py(0.5, x.abs()), (3, 4)),
+        (lambda x, s: (torch.isin(x.round(), 1.0), torch.searchsorted(seq, 0.5, right=True),
+                       torch.bucketize(0.25, seq)), (3, 4)),
+    ]
+    torch.manual_seed(0)
+    for fn, shape in cases:
+        x, s = torch.randn(*shape), torch.randn(2, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(fn)(x, s)
+        want = fn(x, s)
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            assert torch.allclose(g, w, rtol=4 * U, atol=4 * U) if g.is_floating_point() \
+                else torch.equal(g, w)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+def test_volumetric_grid_sample_compiles(mode, padding):
+    """F.grid_sample of a 5-D input (torch._decomp has only the 2-D one):
+    eager's float64 values and gradients within float32's rounding. A
+    value is at most 8 weighted samples whose weights are products of 3
+    factors (about 12 roundings of terms below max|x|); an input gradient
+    sums at most every output's weight (the grid has 24 points)."""
+    torch.manual_seed(0)
+    for align in (False, True):
+        def f(x, g):
+            return F.grid_sample(x, g, mode=mode, padding_mode=padding,
+                                 align_corners=align)
+        x = torch.randn(2, 3, 4, 5, 6, dtype=torch.float64, requires_grad=True)
+        g = (torch.rand(2, 3, 4, 2, 3, dtype=torch.float64) * 2.6 - 1.3).requires_grad_()
+        want = f(x, g)
+        want_dx, want_dg = torch.autograd.grad(want.sum(), [x, g])
+        x32, g32 = (t.detach().float().requires_grad_() for t in (x, g))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(x32, g32)
+        dx, dg = torch.autograd.grad(got.sum(), [x32, g32])
+        scale = float(x.abs().max())
+        assert torch.all((got - want).abs() <= 16 * U * scale)
+        assert torch.all((dx - want_dx).abs() <= 16 * 24 * U)
+        # d/dgrid: differences of samples times (size - 1) / 2 per axis.
+        assert torch.all((dg - want_dg).abs() <= 16 * 8 * 6 * U * scale * 3)
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
