@@ -938,6 +938,76 @@ def _upsample_nearest_exact3d(x, output_size, scale_factors):
     return _upsample_nearest(x, output_size, scale_factors, 3, exact=True)
 
 
+def _aa_filter_linear(x: float) -> float:
+    x = abs(x)
+    return 1.0 - x if x < 1.0 else 0.0
+
+
+def _aa_filter_cubic(x: float) -> float:
+    """Keys' cubic convolution with a = -0.5 (PIL's, as eager's)."""
+    a, x = -0.5, abs(x)
+    if x < 1.0:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    if x < 2.0:
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return 0.0
+
+
+def _aa_weights(n: int, o: int, align_corners: bool, scale, support: float,
+                kernel) -> np.ndarray:
+    """The [o, n] matrix of antialiased resampling along one dim: row i
+    weighs the inputs within `support` (scaled when downsampling) of
+    output i's centre with the filter `kernel` stretched by the scale,
+    normalized to sum 1 (eager's _compute_weights_aa)."""
+    if align_corners:
+        s = (n - 1) / (o - 1) if o > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale is not None and scale > 0 else n / o
+    reach = support * s if s >= 1.0 else support
+    inv = 1.0 / s if s >= 1.0 else 1.0
+    w = np.zeros((o, n))
+    for i in range(o):
+        center = s * (i + 0.5)
+        lo = max(int(center - reach + 0.5), 0)
+        hi = min(int(center + reach + 0.5), n)
+        row = [kernel((j - center + 0.5) * inv) for j in range(lo, hi)]
+        total = sum(row)
+        w[i, lo:hi] = [v / total if total != 0.0 else v for v in row]
+    return w
+
+
+def _upsample_aa(x, output_size, align_corners, scale_factors, support, kernel):
+    """interpolate(..., antialias=True) of a 4-D input: linear in x with
+    weights that depend on the sizes only, so two constant matrices, one
+    per spatial dim (eager's separable passes; the sums are reassociated,
+    within float32 rounding of eager's)."""
+    h, w = x.shape[2], x.shape[3]
+    if output_size is None:
+        output_size = [int(math.floor(h * scale_factors[0])),
+                       int(math.floor(w * scale_factors[1]))]
+    if min(output_size) <= 0:
+        raise RuntimeError(f"Input and output sizes should be greater than 0, "
+                           f"but got input (H: {h}, W: {w}) output "
+                           f"(H: {output_size[0]}, W: {output_size[1]})")
+    scales = scale_factors or [None, None]
+    wh, ww = (torch.tensor(_aa_weights(n, o, align_corners, sc, support, kernel),
+                           dtype=x.dtype)
+              for n, o, sc in zip((h, w), output_size, scales))
+    return torch.matmul(wh, torch.matmul(x, ww.t()))
+
+
+@_register(aten._upsample_bilinear2d_aa.vec)
+def _upsample_bilinear2d_aa(x, output_size, align_corners, scale_factors):
+    return _upsample_aa(x, output_size, align_corners, scale_factors, 1.0,
+                        _aa_filter_linear)
+
+
+@_register(aten._upsample_bicubic2d_aa.vec)
+def _upsample_bicubic2d_aa(x, output_size, align_corners, scale_factors):
+    return _upsample_aa(x, output_size, align_corners, scale_factors, 2.0,
+                        _aa_filter_cubic)
+
+
 def _upsample_linear(x, output_size, align_corners, scales, nsp):
     """Separable linear interpolation per spatial dim, with PyTorch's
     source-index rule (area_pixel_compute_source_index)."""

@@ -8,6 +8,7 @@ n f32 terms reordered differs by at most about 2 * n * u * sum|terms| (u =
 n * u by the magnitude of what was summed.
 """
 
+import itertools
 import time
 import warnings
 
@@ -1009,6 +1010,40 @@ def test_volumetric_grid_sample_compiles(mode, padding):
         assert torch.all((dx - want_dx).abs() <= 16 * 24 * U)
         # d/dgrid: differences of samples times (size - 1) / 2 per axis.
         assert torch.all((dg - want_dg).abs() <= 16 * 8 * 6 * U * scale * 3)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialiased_interpolation_compiles(mode):
+    """interpolate(..., antialias=True) (torchvision's resize) is linear in
+    its input with weights of the sizes only: two constant matrices. Eager's
+    float64 values and gradients within float32 rounding: an output sums at
+    most `taps` products per dim, taps = 2 * support * max(in / out, 1) + 2,
+    with weights up to 1.5 in absolute sum (bicubic's negative lobes)."""
+    torch.manual_seed(0)
+    specs = [{"size": (3, 5)}, {"size": (11, 4)}, {"size": (1, 1)},
+             {"scale_factor": 0.37}, {"scale_factor": (2.5, 0.5)}]
+    support = {"bilinear": 1, "bicubic": 2}[mode]
+    for align, (h, w), spec in itertools.product((False, True), ((7, 9), (16, 5)), specs):
+        def f(x):
+            return F.interpolate(x, mode=mode, align_corners=align,
+                                 antialias=True, **spec)
+        x = torch.randn(2, 3, h, w, dtype=torch.float64, requires_grad=True)
+        want = f(x)
+        want_dx, = torch.autograd.grad(want.sum(), x)
+        x32 = x.detach().float().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(x32)
+        dx, = torch.autograd.grad(got.sum(), x32)
+        oh, ow = want.shape[2:]
+        taps = sum(2 * support * max(n / o, 1) + 2 for n, o in ((h, oh), (w, ow)))
+        bound = 2.25 * (taps + 4) * U
+        assert got.shape == want.shape
+        assert torch.all((got - want).abs() <= bound * float(x.abs().max())), spec
+        assert torch.all((dx - want_dx).abs() <= bound * oh * ow), spec
+    with pytest.raises(RuntimeError, match="greater than 0"):
+        stax.compile(lambda x: F.interpolate(x, scale_factor=0.5, mode=mode,
+                                             antialias=True))(torch.randn(1, 1, 1, 3))
 
 
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
