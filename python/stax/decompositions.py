@@ -2253,6 +2253,26 @@ _ONE_HOT = torch.nn.functional.one_hot
 BEFORE_TRACE[torch.nn.functional.one_hot] = _one_hot
 
 
+def _number_operand(method):
+    """x | 1, x ^ 1 (and their reflected and in-place forms) with a Python
+    number: make_fx of this PyTorch sends the number to the Tensor overload
+    and fails. The number as a 0-d tensor promotes as eager's wrapped
+    number does (an int tensor keeps its dtype; a bool one widens)."""
+    def call(self, other):
+        if isinstance(other, (bool, int)):
+            other = torch.tensor(other)
+        return method(self, other)
+    return call
+
+
+for _name in ("__or__", "__ror__", "__ior__", "__xor__", "__rxor__", "__ixor__",
+              "bitwise_or", "bitwise_or_", "bitwise_xor", "bitwise_xor_"):
+    BEFORE_TRACE[getattr(torch.Tensor, _name)] = _number_operand(
+        getattr(torch.Tensor, _name))
+for _fn in (torch.bitwise_or, torch.bitwise_xor):
+    BEFORE_TRACE[_fn] = _number_operand(_fn)
+
+
 def _repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """repeat_interleave with an integer count (grouped-query attention's
     `k.repeat_interleave(n, dim=1)`): each element repeated along a new

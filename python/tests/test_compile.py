@@ -1046,6 +1046,28 @@ def test_antialiased_interpolation_compiles(mode):
                                              antialias=True))(torch.randn(1, 1, 1, 3))
 
 
+def test_bitwise_or_xor_with_a_number_compile():
+    """x | 1, 3 ^ x, x |= 2, torch.bitwise_or(x, 3): make_fx of this PyTorch
+    passes the number to the Tensor overload and fails (the function ran
+    in PyTorch). Eager's values and dtypes (a bool tensor widens)."""
+    def inplace(x):
+        y = x.clone()
+        y |= 2
+        y ^= 1
+        return y
+    fns = [lambda x: x | 1, lambda x: x ^ 5, lambda x: 3 | x, lambda x: 6 ^ x,
+           lambda x: (x > 0) | 1, lambda x: (x > 2) ^ True,
+           lambda x: torch.bitwise_or(x, 3), lambda x: x.bitwise_xor(2), inplace]
+    for fn in fns:
+        for x in (torch.arange(-5, 7), torch.arange(-5, 7, dtype=torch.int32),
+                  torch.arange(0, 12, dtype=torch.uint8)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = stax.compile(fn)(x)
+            want = fn(x)
+            assert got.dtype == want.dtype and torch.equal(got, want)
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
