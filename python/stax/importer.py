@@ -1555,6 +1555,85 @@ def _drop_dead_nodes(gm: fx.GraphModule) -> None:
     gm.recompile()
 
 
+def _is_random(target) -> bool:
+    """Whether an ATen op draws random numbers (two calls differ)."""
+    name = getattr(getattr(target, "overloadpacket", None), "__name__", "")
+    return any(w in name for w in ("rand", "bernoulli", "normal", "dropout",
+                                   "uniform", "exponential", "multinomial",
+                                   "poisson", "cauchy", "geometric"))
+
+
+_MASK_COUNT_OPS = {t for t in (
+    aten.clamp.default, aten.sub.Tensor, aten.cumsum.default,
+    aten._to_copy.default, aten.view.default, aten._unsafe_view.default,
+    aten.reshape.default, aten._reshape_alias.default) if t}
+
+
+def _masked_copies_as_where(gm: fx.GraphModule) -> None:
+    """y[mask] = v[mask], v shaped like y: decompositions._index_put_mask
+    takes the k-th selected value of v[mask] at the k-th selected position
+    of y (index_select of v[mask] by the running count of the mask), which
+    is v's own value there when both masks are the same (the same node, or
+    the same op of the same operands: `x > 0` written twice). v's rows then
+    replace the index_select, bit for bit and in the derivatives (the where
+    after it keeps the selected positions only), and v[mask]'s
+    data-dependent shape, which would leave the rest of the function to
+    PyTorch, is gone."""
+    def shape(n):
+        tm = n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
+        return tuple(tm.shape) if tm is not None else None
+
+    def same(a, b, depth=8):
+        """The same value: one node, or the same deterministic op of the
+        same operands (compared as deep as `depth`)."""
+        if a is b:
+            return True
+        if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+            return len(a) == len(b) and all(same(x, y, depth)
+                                            for x, y in zip(a, b))
+        if not (isinstance(a, fx.Node) and isinstance(b, fx.Node)):
+            return not isinstance(a, fx.Node) and not isinstance(b, fx.Node) \
+                and type(a) is type(b) and a == b
+        return (depth > 0 and a.op == b.op == "call_function"
+                and a.target == b.target and not _is_random(a.target)
+                and same(a.args, b.args, depth - 1)
+                and a.kwargs.keys() == b.kwargs.keys()
+                and all(same(a.kwargs[k], b.kwargs[k], depth - 1) for k in a.kwargs))
+
+    def counted_mask(pos):
+        """The boolean mask whose running count `pos` is (clamp(cumsum(m)
+        - 1, 0) of a reshaped mask), or None."""
+        n = pos
+        while (isinstance(n, fx.Node) and n.op == "call_function"
+               and n.target in _MASK_COUNT_OPS):
+            n = n.args[0]
+        tm = n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
+        return n if tm is not None and tm.dtype == torch.bool else None
+
+    changed = False
+    for n in list(gm.graph.nodes):
+        if (n.op != "call_function" or n.target is not aten.index_select.default
+                or n.args[1] != 0):
+            continue
+        picked, pos = n.args[0], n.args[2]
+        if (not isinstance(picked, fx.Node) or picked.target is not aten.index.Tensor
+                or len(picked.args[1]) != 1):
+            continue
+        src, mask = picked.args[0], picked.args[1][0]
+        counted = counted_mask(pos)
+        m, s, out = shape(mask), shape(src), shape(n)
+        if (counted is None or not same(counted, mask) or None in (m, s, out)
+                or s[:len(m)] != m or out != (math.prod(m),) + s[len(m):]):
+            continue
+        with gm.graph.inserting_before(n):
+            rows = gm.graph.call_function(aten.reshape.default, (src, list(out)))
+        n.replace_all_uses_with(rows)
+        gm.graph.erase_node(n)
+        changed = True
+    if changed:
+        _drop_dead_nodes(gm)
+
+
 _RESHAPES = (aten.view.default, aten._unsafe_view.default, aten.reshape.default)
 
 
@@ -1834,6 +1913,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
         _drop_dead_nodes(gm)
         if functionalize:
             _refuse_metadata_writes(gm)
+            _masked_copies_as_where(gm)
             _fold_reshape_chains(gm)
         if not decompose:
             return gm

@@ -1068,6 +1068,43 @@ def test_bitwise_or_xor_with_a_number_compile():
             assert got.dtype == want.dtype and torch.equal(got, want)
 
 
+def test_a_masked_copy_compiles_as_where():
+    """y[mask] = v[mask] (v shaped like y; one mask node, or `x > 0` written
+    twice) takes v where the mask holds: compiled as torch.where, without
+    v[mask]'s data-dependent shape (which left the rest of the function to
+    PyTorch). Eager's values and gradients bit for bit. Masks that differ
+    still run in PyTorch."""
+    def twice(x, v):
+        y = x * 2
+        y[x.abs() > 0.5] = v[x.abs() > 0.5]
+        return y * 3
+
+    def leading(x, v):
+        y = x.clone()
+        m = x[:, :, 0] > 0
+        y[m] = v[m]
+        return y.sum(-1)
+
+    def different(x, v):
+        y = x.clone()
+        y[x > 0] = (v * 0 + 1)[x > 0] + v[v > 10].sum()
+        return y
+    torch.manual_seed(0)
+    for fn, shape in ((twice, (3, 4)), (leading, (2, 3, 4))):
+        x, v = (torch.randn(*shape, requires_grad=True) for _ in range(2))
+        want = fn(x, v)
+        want_grads = torch.autograd.grad(want.sum(), [x, v])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(fn)(x, v)
+        grads = torch.autograd.grad(got.sum(), [x, v])
+        assert torch.equal(got, want)
+        assert all(torch.equal(g, w) for g, w in zip(grads, want_grads))
+    x, v = torch.randn(3, 4), torch.randn(3, 4)
+    with pytest.warns(UserWarning, match="data-dependent shape"):
+        assert torch.equal(stax.compile(different)(x, v), different(x, v))
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
