@@ -1105,6 +1105,34 @@ def test_a_masked_copy_compiles_as_where():
         assert torch.equal(stax.compile(different)(x, v), different(x, v))
 
 
+def test_ignored_targets_get_eager_gradients():
+    """nll_loss / cross_entropy skip ignored samples: a batch whose every
+    target is ignore_index (a padding-only batch) has a NaN mean loss but a
+    zero gradient in eager (the compiled one was NaN everywhere, which an
+    optimizer step spreads to every parameter), and an ignored row may hold
+    an infinite log-probability without making the loss NaN."""
+    masked = torch.tensor([[1.0, 1.0, 1.0], [0.0, 1.0, 1.0]])
+    fns = [lambda x, t: F.nll_loss(x.log_softmax(1), t),
+           lambda x, t: F.nll_loss(torch.log(x.softmax(1) * masked), t,
+                                   weight=torch.tensor([1.0, 0.0, 2.0]), reduction="sum"),
+           lambda x, t: F.cross_entropy(x, t, reduction="none"),
+           lambda x, t: F.cross_entropy(x, t, label_smoothing=0.1)]
+    torch.manual_seed(0)
+    for fn in fns:
+        for target in ([-100, -100], [1, -100], [2, 0]):
+            t = torch.tensor(target)
+            x = torch.randn(2, 3, requires_grad=True)
+            want = fn(x, t)
+            want_dx, = torch.autograd.grad(want.sum(), x)
+            x32 = x.detach().clone().requires_grad_()
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                got = stax.compile(fn)(x32, t)
+            dx, = torch.autograd.grad(got.sum(), x32)
+            assert torch.allclose(got, want, rtol=8 * U, atol=8 * U, equal_nan=True)
+            assert torch.allclose(dx, want_dx, rtol=8 * U, atol=8 * U, equal_nan=True)
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the

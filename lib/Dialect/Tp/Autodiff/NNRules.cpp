@@ -207,6 +207,7 @@ layerNormDims(Value input, ArrayRef<int64_t> normalized) {
 struct NllPieces {
   Value target2d; // [N, 1] index
   Value weight;   // [N] float
+  Value kept;     // [N] i1: the target is not ignore_index
   int64_t samples, classes;
 };
 
@@ -228,6 +229,7 @@ NllPieces nllPieces(OpBuilder &b, Location loc, Value self, Value target,
   if (weight)
     w = mul(b, loc, IndexSelectOp::create(b, loc, weight, safe, 0), w);
   p.weight = w;
+  p.kept = kept;
   return p;
 }
 
@@ -243,7 +245,11 @@ LogicalResult decomposeNllLossForward(NllLossForwardOp op, OpBuilder &b,
     x2 = ViewOp::create(b, loc, self, ArrayRef<int64_t>{1, p.classes});
   Value picked = GatherOp::create(b, loc, x2, p.target2d, 1);
   picked = ViewOp::create(b, loc, picked, ArrayRef<int64_t>{p.samples});
+  // Eager skips ignored samples: their loss is 0 even where the picked
+  // log-probability is infinite, and their derivative is 0, not g / 0 * 0.
   Value loss = neg(b, loc, mul(b, loc, picked, p.weight));
+  loss = WhereOp::create(b, loc, p.kept, loss,
+                         full(b, loc, tensorType(loss), 0.0));
   auto total = [&](Value v) -> Value {
     return SumOp::create(b, loc, v, b.getDenseI64ArrayAttr({}),
                          b.getBoolAttr(false), TypeAttr());
@@ -285,6 +291,10 @@ LogicalResult decomposeNllLossBackward(NllLossBackwardOp op, OpBuilder &b,
   if (op.getReduction() == LossReduction::Mean)
     v = div(b, loc, v, op.getTotalWeight());
   v = castTo(b, loc, v, elt);
+  // Eager writes the kept samples only: a batch whose every target is
+  // ignored has a NaN mean loss (0 / 0) but a zero gradient, not 0 * NaN.
+  Value zero = full(b, loc, tensorType(v), 0.0);
+  v = WhereOp::create(b, loc, p.kept, v, zero);
   v = ViewOp::create(b, loc, v, ArrayRef<int64_t>{p.samples, 1});
   Value zeros = full(b, loc, RankedTensorType::get({p.samples, p.classes}, elt), 0.0);
   Value r = ScatterAddOp::create(b, loc, zeros, p.target2d, v, 1);

@@ -85,19 +85,23 @@ func.func @layer_norm(%x: tensor<3x4xf32>, %w: tensor<4xf32>, %b: tensor<4xf32>)
 }
 
 // nll_loss (mean) in forward mode over its decomposition: the tangent of
-// the loss is -sum(gather(ẋ, targets) * weight) / total_weight. Only the
-// integer target has no tangent argument.
+// the loss is -sum(where(kept, gather(ẋ, targets) * weight, 0)) /
+// total_weight (eager skips ignored samples, whose picked value may be
+// infinite). Only the integer target has no tangent argument.
 // CHECK-LABEL: func.func @nll_loss
 // CHECK-SAME: (%[[X:.*]]: tensor<4x5xf32>, %[[C:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<4x5xf32> {tp.tangent}) -> (tensor<f32>, tensor<f32>)
 // CHECK-NEXT: %[[OUT:.*]], %{{.*}} = tp.nll_loss_forward %[[X]], %[[C]]
+// CHECK: %[[KEPT:.*]] = tp.ne.Scalar %[[C]] {other = -100 : i64}
 // CHECK: %[[IDX:.*]] = tp.view %{{.*}} {size = array<i64: 4, 1>} : tensor<4xi64> -> tensor<4x1xi64>
-// CHECK-NEXT: %[[WT:.*]] = tp._to_copy %{{.*}} {dtype = f32} : tensor<4xi1> -> tensor<4xf32>
+// CHECK-NEXT: %[[WT:.*]] = tp._to_copy %[[KEPT]] {dtype = f32} : tensor<4xi1> -> tensor<4xf32>
 // CHECK: %[[TW:.*]] = tp.sum %[[WT]] {dims = array<i64>} :
 // CHECK: %[[G:.*]] = tp.gather %[[T]], %[[IDX]] {dim = 1 : i64} :
 // CHECK-NEXT: %[[G1:.*]] = tp.view %[[G]] {size = array<i64: 4>} :
 // CHECK-NEXT: %[[GW:.*]] = tp.mul %[[G1]], %[[WT]] :
 // CHECK-NEXT: %[[NEG:.*]] = tp.mul.Scalar %[[GW]] {other = -1.000000e+00 : f64} :
-// CHECK-NEXT: %[[S:.*]] = tp.sum %[[NEG]] {dims = array<i64>} :
+// CHECK-NEXT: %[[Z:.*]] = tp.full {value = 0.000000e+00 : f64} : tensor<4xf32>
+// CHECK-NEXT: %[[M:.*]] = tp.where %[[KEPT]], %[[NEG]], %[[Z]] :
+// CHECK-NEXT: %[[S:.*]] = tp.sum %[[M]] {dims = array<i64>} :
 // CHECK-NEXT: %[[DL:.*]] = tp.div %[[S]], %[[TW]] :
 // CHECK-NEXT: return %[[OUT]], %[[DL]] :
 func.func @nll_loss(%x: tensor<4x5xf32>, %c: tensor<4xi64>) -> tensor<f32> {

@@ -78,7 +78,9 @@ func.func @layer_norm(%x: tensor<3x4xf32> {tp.requires_grad}, %w: tensor<4xf32> 
 
 // nll_loss (mean, ignore_index -100) through its decomposition: the
 // per-sample weight is (target != -100); x̄ scatter-adds
-// -(t / total_weight) * weight into zeros at the (safe) targets.
+// -(t / total_weight) * weight, zeroed at ignored samples (eager writes
+// the kept ones only: all ignored gives 0, not 0 * (t / 0)), into zeros
+// at the (safe) targets.
 // CHECK-LABEL: func.func @nll_loss
 // CHECK-SAME: (%[[X:.*]]: tensor<4x5xf32> {tp.requires_grad}, %[[C:.*]]: tensor<4xi64>, %[[T:.*]]: tensor<f32> {tp.tangent})
 // CHECK-NEXT: %[[OUT:.*]], %[[TW:.*]] = tp.nll_loss_forward %[[X]], %[[C]] {
@@ -90,7 +92,9 @@ func.func @layer_norm(%x: tensor<3x4xf32> {tp.requires_grad}, %w: tensor<4xf32> 
 // CHECK-NEXT: %[[SUMW:.*]] = tp.sum %[[WT]] {dims = array<i64>{{.*}}}
 // CHECK-NEXT: %[[TN:.*]] = tp.div %[[T]], %[[SUMW]] {
 // CHECK-NEXT: %[[TE:.*]] = tp.expand %[[TN]] {size = array<i64: 4>{{.*}}}
-// CHECK-NEXT: %[[NEG:.*]] = tp.mul.Scalar %[[TE]] {other = -1.000000e+00 : f64{{.*}}}
+// CHECK-NEXT: %[[IGN2:.*]] = tp.logical_not %[[KEPT]] {
+// CHECK-NEXT: %[[TK:.*]] = tp.masked_fill.Scalar %[[TE]], %[[IGN2]] {{{.*}}value = 0.000000e+00 : f64}
+// CHECK-NEXT: %[[NEG:.*]] = tp.mul.Scalar %[[TK]] {other = -1.000000e+00 : f64{{.*}}}
 // CHECK-NEXT: %[[V:.*]] = tp.mul %[[NEG]], %[[WT]] {
 // CHECK-NEXT: %[[V2:.*]] = tp.view %[[V]] {size = array<i64: 4, 1>{{.*}}}
 // CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}} : tensor<4x5xf32>
