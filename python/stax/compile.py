@@ -532,6 +532,8 @@ class CompiledFunction:
         self._values: tuple = ()
         self._reached: tuple = ()
         self._warned_plans = False
+        # Whether the modules may still hold uninitialized (lazy) parameters.
+        self._lazy = True
 
     def _modules(self) -> List[torch.nn.Module]:
         """The submodules whose attributes select a plan: the compiled
@@ -701,6 +703,13 @@ class CompiledFunction:
         if inlining():
             # Called by a function being compiled: inlined in its trace.
             return self.fn(*args, **kwargs)
+        if self._lazy:
+            if any(torch.nn.parameter.is_lazy(t) for m in self._modules()
+                   for t in list(m.parameters()) + list(m.buffers())):
+                # nn.LazyLinear & co. infer their shapes on the first call:
+                # that call runs in PyTorch.
+                return self.fn(*args, **kwargs)
+            self._lazy = False
         if self.target == "cuda":
             # No driver or GPU: StaxError says which.
             self.options = _with_device_chip(self.options, cuda_device())

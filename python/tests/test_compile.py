@@ -1133,6 +1133,32 @@ def test_ignored_targets_get_eager_gradients():
             assert torch.allclose(dx, want_dx, rtol=8 * U, atol=8 * U, equal_nan=True)
 
 
+def test_lazy_modules_compile_after_their_first_call():
+    """nn.LazyLinear & co. infer their parameters' shapes on the first
+    call, which runs in PyTorch (tracing could not materialize them); the
+    next calls compile, the module's or a function's that captures it."""
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")       # PyTorch: lazy modules are new
+        model = torch.nn.Sequential(torch.nn.LazyConv2d(4, 3), torch.nn.ReLU(),
+                                    torch.nn.Flatten(), torch.nn.LazyLinear(2))
+        head = torch.nn.LazyLinear(3)
+    x = torch.randn(2, 3, 6, 6, requires_grad=True)
+    for compiled, module, f in ((stax.compile(model), model, model),
+                                (None, head, lambda v: head(v) * 2)):
+        compiled = compiled or stax.compile(f)
+        v = x if module is model else torch.randn(4, 5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            first = compiled(v)
+            assert compiled._count == 0
+            second = compiled(v)
+        assert compiled._count == 1
+        assert torch.allclose(first, second, rtol=64 * U, atol=64 * U)
+        second.sum().backward()
+        assert all(p.grad is not None for p in module.parameters())
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
