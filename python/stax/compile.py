@@ -525,6 +525,7 @@ class CompiledFunction:
         self._watched: List[Any] = []
         self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
+        self._hook_dicts: List[Dict[Any, Any]] = []
         # What the function reached at the last call (_python_constants):
         # the children of the captured modules, the values of the closure
         # cells and globals it reads, and both as a plan key part.
@@ -565,6 +566,16 @@ class CompiledFunction:
                         (operator.itemgetter(*keys), vars(m), keys))
                 else:
                     self._watched_user.append((vars(m), keys))
+            # Hooks run while tracing (forward ones) or refuse (backward
+            # ones): how many there are is part of the key.
+            from torch.nn.modules import module as _module
+            self._hook_dicts = [
+                d for m in self._captured_modules
+                for d in (m._forward_hooks, m._forward_pre_hooks,
+                          m._backward_hooks)] + [
+                _module._global_forward_hooks,
+                _module._global_forward_pre_hooks,
+                _module._global_backward_hooks]
             # Whose children can change: PyTorch's leaf layers never get any.
             self._parents = [
                 m._modules for m in self._captured_modules
@@ -601,7 +612,7 @@ class CompiledFunction:
                            for _, d, keys in self._watched for k in keys)
         return (layers + tuple(constant_key(d.get(k))
                                for d, keys in self._watched_user for k in keys)
-                + self._reached)
+                + self._reached + tuple(map(len, self._hook_dicts)))
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:
@@ -759,6 +770,19 @@ class CompiledFunction:
             outs = outs[:plan.num_outputs]
         return plan.unflatten(outs)
 
+    def _refuse_backward_hooks(self) -> None:
+        """A module's backward hooks see and may replace the gradients of
+        its inputs and outputs, which compiled code never forms: the
+        function then runs in PyTorch (they were silently skipped)."""
+        from torch.nn.modules import module as _module
+        hooked = [type(m).__name__ for m in self._modules() if m._backward_hooks]
+        if _module._global_backward_hooks:
+            hooked.append("every module (a global hook)")
+        if hooked:
+            raise StaxError(f"backward hooks on {', '.join(sorted(set(hooked)))}: "
+                            f"compiled code forms no per-module gradients "
+                            f"for them to see")
+
     def _plan_for(self, key, flat_fn, inputs, grad):
         """The plan for `key`, built on its first call. One thread builds
         at a time: functorch's transforms keep global state (threads
@@ -784,6 +808,7 @@ class CompiledFunction:
 
     def _build(self, flat_fn, inputs, grad):
         try:
+            self._refuse_backward_hooks()
             if self.partition:
                 # Tracing fails on data-dependent control flow (make_fx
                 # refuses to read a value): the function then runs in

@@ -1159,6 +1159,27 @@ def test_lazy_modules_compile_after_their_first_call():
         assert all(p.grad is not None for p in module.parameters())
 
 
+def test_module_hooks_added_later_and_backward_hooks():
+    """Forward hooks run while tracing, so one added after the first call
+    traces again (it was skipped); backward hooks see per-module gradients
+    that compiled code never forms: the module runs in PyTorch, with a
+    warning (the hook was skipped, silently)."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh())
+    compiled = stax.compile(model)
+    x = torch.randn(2, 4, requires_grad=True)
+    compiled(x)
+    handle = model[0].register_forward_hook(lambda m, i, o: o * 2)
+    assert torch.allclose(compiled(x), model(x), rtol=4 * U, atol=4 * U)
+    handle.remove()
+    assert torch.allclose(compiled(x), model(x), rtol=4 * U, atol=4 * U)
+    model[0].register_full_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+    want, = torch.autograd.grad(model(x).sum(), x)
+    with pytest.warns(UserWarning, match="backward hooks on Linear"):
+        got, = torch.autograd.grad(compiled(x).sum(), x)
+    assert torch.equal(got, want)
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
