@@ -558,10 +558,15 @@ class CompiledFunction:
             # modules' lists and dicts are read by value (constant_key).
             self._watched, self._watched_user = [], []
             for m in self._captured_modules:
-                keys = tuple(k for k in vars(m) if not k.startswith("_"))
+                torch_layer = type(m).__module__.startswith("torch.")
+                # A tensor attribute of a PyTorch layer is one its forward
+                # hooks compute at every call (weight_norm's and
+                # spectral_norm's `weight`), not an input: it is traced.
+                keys = tuple(k for k, v in vars(m).items() if not k.startswith("_")
+                             and not (torch_layer and isinstance(v, torch.Tensor)))
                 if not keys:
                     continue
-                if type(m).__module__.startswith("torch."):
+                if torch_layer:
                     self._watched.append(
                         (operator.itemgetter(*keys), vars(m), keys))
                 else:

@@ -1180,6 +1180,22 @@ def test_module_hooks_added_later_and_backward_hooks():
     assert torch.equal(got, want)
 
 
+def test_weight_and_spectral_norm_keep_one_plan():
+    """weight_norm / spectral_norm hooks bind the layer's `weight` to a new
+    tensor at every call: it is computed in the trace, not part of the plan
+    key (keyed by identity, every call traced again). Eager's values."""
+    torch.manual_seed(0)
+    for wrap in (torch.nn.utils.weight_norm, torch.nn.utils.spectral_norm):
+        model, reference = wrap(torch.nn.Linear(6, 5)), wrap(torch.nn.Linear(6, 5))
+        reference.load_state_dict(model.state_dict())
+        compiled = stax.compile(model)
+        for _ in range(4):
+            x = torch.randn(3, 6)
+            got, want = compiled(x), reference(x)
+            assert torch.allclose(got, want, rtol=64 * U, atol=64 * U)
+        assert compiled._count == 1
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
