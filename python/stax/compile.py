@@ -59,6 +59,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
 from ._keys import Identity, constant_key
+from ._tracing import inline_compiled_functions, inlining
 
 # Executable.signature's NumPy dtypes; bf16 is uint16 there (its words).
 _NP_TO_TORCH = {np.dtype(np.float32): torch.float32,
@@ -460,7 +461,7 @@ def _eager_reached_inputs(flat_fn, inputs, lifted, indices) -> List[bool]:
     inputs; the lifted tensors are the captured ones themselves, which the
     function reads (tensors it writes are restored). If eager cannot run
     it, every one counts as reached (a zero gradient, as before)."""
-    from .importer import UndoCapturedWrites, inline_compiled_functions
+    from .importer import UndoCapturedWrites
     copies = _eager_copies(inputs)
     targets = [(copies + list(lifted))[i] for i in indices]
     try:
@@ -597,27 +598,35 @@ class CompiledFunction:
         key: changing one traces again (a plan would keep the old value,
         or the old module's parameters)."""
         self._modules()
-        children = [list(d.values()) for d in self._parents]
-        values = tuple(get() for get in self._captured_values)
+        children, values = self._reaching()
         if children != self._children or values != self._values:
             if self._children is not None:
                 # Another object: trace again, and watch its submodules.
                 self._captured_modules = None
                 self._modules()
-                children = [list(d.values()) for d in self._parents]
-                values = tuple(get() for get in self._captured_values)
+                children, values = self._reaching()
             self._children, self._values = children, values
             self._reached = values + tuple(
                 Identity(c) for cs in children for c in cs)
-        try:
-            layers = tuple([get(d) for get, d, _ in self._watched])
-            hash(layers)
-        except (KeyError, TypeError):   # deleted, or a list set on a layer
-            layers = tuple(constant_key(d.get(k))
-                           for _, d, keys in self._watched for k in keys)
-        return (layers + tuple(constant_key(d.get(k))
-                               for d, keys in self._watched_user for k in keys)
-                + self._reached + tuple(map(len, self._hook_dicts)))
+        key = self._reached + tuple(map(len, self._hook_dicts))
+        if self._watched:
+            try:
+                layers = tuple([get(d) for get, d, _ in self._watched])
+                hash(layers)
+            except (KeyError, TypeError):   # deleted, or a list set on a layer
+                layers = tuple([constant_key(d.get(k))
+                                for _, d, keys in self._watched for k in keys])
+            key += layers
+        if self._watched_user:
+            key += tuple([constant_key(d.get(k))
+                          for d, keys in self._watched_user for k in keys])
+        return key
+
+    def _reaching(self):
+        """The children of the captured modules that can have some, and
+        the key parts of the closure cells and globals read."""
+        return ([list(d.values()) for d in self._parents],
+                tuple([get() for get in self._captured_values]))
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:
@@ -715,7 +724,6 @@ class CompiledFunction:
         return call_module, leaves + state, constants
 
     def __call__(self, *args, **kwargs):
-        from .importer import inlining
         if inlining():
             # Called by a function being compiled: inlined in its trace.
             return self.fn(*args, **kwargs)

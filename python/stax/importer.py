@@ -36,12 +36,10 @@ overload, raises `StaxError` naming the overload and the FX node.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import operator
 import re
 import struct
-import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
@@ -50,6 +48,7 @@ from torch.utils._pytree import tree_map
 
 from ._capi import StaxError
 from ._keys import constant_key
+from ._tracing import inline_compiled_functions
 
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
            "supported_overloads", "StaxError"]
@@ -1841,27 +1840,6 @@ def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
                 f"place ({_overload_name(n.target)}: x.t_(), x.unsqueeze_(), "
                 f"x.resize_() ...), which compiled code cannot do to the "
                 f"caller's tensor")
-
-
-_INLINING = threading.local()
-
-
-def inlining() -> bool:
-    """Whether this thread runs a function to trace or probe it (`trace`,
-    stax.compile's eager probe): a compiled function called there
-    (stax.compile inside stax.compile) runs its Python function, so that
-    the outer trace sees through it."""
-    return getattr(_INLINING, "depth", 0) > 0
-
-
-@contextlib.contextmanager
-def inline_compiled_functions():
-    """Inside: `inlining()` holds on this thread."""
-    _INLINING.depth = getattr(_INLINING, "depth", 0) + 1
-    try:
-        yield
-    finally:
-        _INLINING.depth -= 1
 
 
 def trace(fn, *example_inputs, functionalize: bool = True,
