@@ -21,7 +21,6 @@ rounding error O(eps |f| / h); with h = 1e-6 in float64 both are below
 1e-9 relative to the scale of the terms, so `rtol` defaults to 1e-6.
 """
 
-import re
 from typing import List, Sequence, Tuple
 
 import numpy as np
