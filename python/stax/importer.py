@@ -1574,8 +1574,9 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
     of y (index_select of v[mask] by the running count of the mask), which
     is v's own value there when both masks are the same (the same node, or
     the same op of the same operands: `x > 0` written twice). v's rows then
-    replace the index_select, bit for bit and in the derivatives (the where
-    after it keeps the selected positions only), and v[mask]'s
+    replace the index_select, bit for bit and in the derivatives, where
+    every use of it is a where on the same mask (which keeps the selected
+    positions only; a forward fill reads the others), and v[mask]'s
     data-dependent shape, which would leave the rest of the function to
     PyTorch, is gone."""
     def shape(n):
@@ -1609,6 +1610,29 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
         tm = n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
         return n if tm is not None and tm.dtype == torch.bool else None
 
+    def source(n):
+        """`n` before the reshapes and casts _index_put_mask applies."""
+        while (isinstance(n, fx.Node) and n.op == "call_function"
+               and n.target in _MASK_COUNT_OPS - {aten.clamp.default,
+                                                  aten.sub.Tensor,
+                                                  aten.cumsum.default}):
+            n = n.args[0]
+        return n
+
+    def only_kept(n, mask):
+        """Every use of `n` is the taken branch of a where on `mask` (after
+        casts): the rows of unselected positions are never read. (A
+        forward fill, v[mask].index_select(0, count), reads them all.)"""
+        for u in n.users:
+            if u.op == "call_function" and u.target is aten._to_copy.default:
+                if not only_kept(u, mask):
+                    return False
+            elif not (u.op == "call_function" and u.target is aten.where.self
+                      and u.args[1] is n and u.args[2] is not n
+                      and same(source(u.args[0]), mask)):
+                return False
+        return True
+
     changed = False
     for n in list(gm.graph.nodes):
         if (n.op != "call_function" or n.target is not aten.index_select.default
@@ -1622,7 +1646,8 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
         counted = counted_mask(pos)
         m, s, out = shape(mask), shape(src), shape(n)
         if (counted is None or not same(counted, mask) or None in (m, s, out)
-                or s[:len(m)] != m or out != (math.prod(m),) + s[len(m):]):
+                or s[:len(m)] != m or out != (math.prod(m),) + s[len(m):]
+                or not only_kept(n, mask)):
             continue
         with gm.graph.inserting_before(n):
             rows = gm.graph.call_function(aten.reshape.default, (src, list(out)))

@@ -1104,6 +1104,15 @@ def test_a_masked_copy_compiles_as_where():
     with pytest.warns(UserWarning, match="data-dependent shape"):
         assert torch.equal(stax.compile(different)(x, v), different(x, v))
 
+    def forward_fill(x):
+        # The same index_select of x[m] by m's running count, every row
+        # read: the last valid value where m is false. Not a masked copy.
+        m = ~torch.isnan(x)
+        return x[m].index_select(0, (m.cumsum(0) - 1).clamp(min=0))
+    x = torch.tensor([1.0, float("nan"), 3.0, float("nan"), float("nan"), 6.0])
+    with pytest.warns(UserWarning, match="data-dependent shape"):
+        assert stax.compile(forward_fill)(x).tolist() == [1.0, 1.0, 3.0, 3.0, 3.0, 6.0]
+
 
 def test_ignored_targets_get_eager_gradients():
     """nll_loss / cross_entropy skip ignored samples: a batch whose every
