@@ -953,34 +953,49 @@ def _aa_filter_cubic(x: float) -> float:
     return 0.0
 
 
-def _aa_weights(n: int, o: int, align_corners: bool, scale, support: float,
-                kernel) -> np.ndarray:
-    """The [o, n] matrix of antialiased resampling along one dim: row i
-    weighs the inputs within `support` (scaled when downsampling) of
-    output i's centre with the filter `kernel` stretched by the scale,
-    normalized to sum 1 (eager's _compute_weights_aa)."""
+def _aa_taps(n: int, o: int, align_corners: bool, scale, support: float,
+             kernel):
+    """Antialiased resampling along one dim as ([o, taps] source indices,
+    [o, taps] weights): output i weighs the inputs within `support`
+    (scaled when downsampling) of its centre with the filter `kernel`
+    stretched by the scale, normalized to sum 1 (eager's
+    _compute_weights_aa); rows shorter than `taps` end in zero weights."""
     if align_corners:
         s = (n - 1) / (o - 1) if o > 1 else 0.0
     else:
         s = 1.0 / scale if scale is not None and scale > 0 else n / o
     reach = support * s if s >= 1.0 else support
     inv = 1.0 / s if s >= 1.0 else 1.0
-    w = np.zeros((o, n))
+    rows = []
     for i in range(o):
         center = s * (i + 0.5)
         lo = max(int(center - reach + 0.5), 0)
         hi = min(int(center + reach + 0.5), n)
-        row = [kernel((j - center + 0.5) * inv) for j in range(lo, hi)]
-        total = sum(row)
-        w[i, lo:hi] = [v / total if total != 0.0 else v for v in row]
-    return w
+        w = [kernel((j - center + 0.5) * inv) for j in range(lo, hi)]
+        total = sum(w)
+        rows.append((lo, [v / total if total != 0.0 else v for v in w]))
+    taps = max(1, max(len(w) for _, w in rows))
+    index = np.array([[min(lo + t, n - 1) for t in range(taps)] for lo, _ in rows])
+    weight = np.array([w + [0.0] * (taps - len(w)) for _, w in rows])
+    return index, weight
+
+
+def _resample(x, dim: int, index: np.ndarray, weight: np.ndarray):
+    """sum_t weight[i, t] * x[..., index[i, t], ...] along `dim`: a gather
+    of the few taps each output reads (the weight matrix is banded)."""
+    o, taps = index.shape
+    g = x.index_select(dim, torch.tensor(index.reshape(-1), dtype=torch.int64))
+    g = g.unflatten(dim, (o, taps))
+    shape = [1] * g.dim()
+    shape[dim], shape[dim + 1] = o, taps
+    return (g * torch.tensor(weight, dtype=x.dtype).view(shape)).sum(dim + 1)
 
 
 def _upsample_aa(x, output_size, align_corners, scale_factors, support, kernel):
     """interpolate(..., antialias=True) of a 4-D input: linear in x with
-    weights that depend on the sizes only, so two constant matrices, one
-    per spatial dim (eager's separable passes; the sums are reassociated,
-    within float32 rounding of eager's)."""
+    weights that depend on the sizes only, applied per spatial dim as a
+    gather of each output's taps (eager's separable passes; the sums are
+    reassociated, within float32 rounding of eager's)."""
     h, w = x.shape[2], x.shape[3]
     if output_size is None:
         output_size = [int(math.floor(h * scale_factors[0])),
@@ -990,10 +1005,10 @@ def _upsample_aa(x, output_size, align_corners, scale_factors, support, kernel):
                            f"but got input (H: {h}, W: {w}) output "
                            f"(H: {output_size[0]}, W: {output_size[1]})")
     scales = scale_factors or [None, None]
-    wh, ww = (torch.tensor(_aa_weights(n, o, align_corners, sc, support, kernel),
-                           dtype=x.dtype)
-              for n, o, sc in zip((h, w), output_size, scales))
-    return torch.matmul(wh, torch.matmul(x, ww.t()))
+    for dim, n, o, sc in ((3, w, output_size[1], scales[1]),
+                          (2, h, output_size[0], scales[0])):
+        x = _resample(x, dim, *_aa_taps(n, o, align_corners, sc, support, kernel))
+    return x
 
 
 @_register(aten._upsample_bilinear2d_aa.vec)

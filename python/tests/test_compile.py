@@ -1015,7 +1015,8 @@ def test_volumetric_grid_sample_compiles(mode, padding):
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 def test_antialiased_interpolation_compiles(mode):
     """interpolate(..., antialias=True) (torchvision's resize) is linear in
-    its input with weights of the sizes only: two constant matrices. Eager's
+    its input with weights of the sizes only: a gather of each output's
+    taps per spatial dim, with constant weights. Eager's
     float64 values and gradients within float32 rounding: an output sums at
     most `taps` products per dim, taps = 2 * support * max(in / out, 1) + 2,
     with weights up to 1.5 in absolute sum (bicubic's negative lobes)."""
