@@ -31,6 +31,9 @@ def cases():
     lp = torch.randn(500, 16, 60).log_softmax(2)
     targets = torch.randint(1, 60, (16, 100))
     lengths = (torch.full((16,), 500), torch.randint(50, 101, (16,)))
+    images = torch.randn(8, 3, 224, 224)
+    volume = torch.randn(2, 8, 32, 32, 32)
+    grid = torch.rand(2, 24, 24, 24, 3) * 2 - 1
     return {
         "sum(0)": (lambda a: a.sum(0), (a,)),
         "sum(1)": (lambda a: a.sum(1), (a,)),
@@ -78,6 +81,11 @@ def cases():
                                  (a, rows)),
         "ctc_loss T=500": (lambda lp, t, il, tl: F.ctc_loss(lp, t, il, tl),
                            (lp, targets) + lengths),
+        "resize antialias 224->112": (lambda x: F.interpolate(
+            x, size=(112, 112), mode="bilinear", antialias=True), (images,)),
+        "grid_sample 3-D": (lambda v, g: F.grid_sample(v, g, align_corners=False),
+                            (volume, grid)),
+        "mixup (randperm)": (lambda a: 0.7 * a + 0.3 * a[torch.randperm(1024)], (a,)),
     }
 
 
