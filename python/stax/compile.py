@@ -537,6 +537,36 @@ class CompiledFunction:
         # Whether the modules may still hold uninitialized (lazy) parameters.
         self._lazy = True
 
+    # -- a compiled module stands in for the module -------------------------
+    # `model = stax.compile(model)` and then `model.parameters()`,
+    # `model.train()`, `model.state_dict()`, `model.head.weight`: attributes
+    # this object lacks are the module's, and its methods that return the
+    # module (train, eval, to, ...) return this object, so chaining keeps
+    # the compiled module. Attributes the module has are set on it.
+
+    def __getattr__(self, name):
+        fn = self.__dict__.get("fn")
+        if not isinstance(fn, torch.nn.Module) or name.startswith("__"):
+            raise AttributeError(f"'{type(self).__name__}' object has no "
+                                 f"attribute '{name}'")
+        value = getattr(fn, name)
+        if callable(value) and getattr(value, "__self__", None) is fn:
+            def method(*args, **kwargs):
+                result = value(*args, **kwargs)
+                return self if result is fn else result
+            method.__name__ = name
+            method.__doc__ = getattr(value, "__doc__", None)
+            return method
+        return value
+
+    def __setattr__(self, name, value):
+        fn = self.__dict__.get("fn")
+        if (isinstance(fn, torch.nn.Module) and name not in self.__dict__
+                and not hasattr(type(self), name) and hasattr(fn, name)):
+            setattr(fn, name, value)
+        else:
+            object.__setattr__(self, name, value)
+
     def _modules(self) -> List[torch.nn.Module]:
         """The submodules whose attributes select a plan: the compiled
         module's, or those of the modules the function captures (found on

@@ -1206,6 +1206,30 @@ def test_weight_and_spectral_norm_keep_one_plan():
         assert compiled._count == 1
 
 
+def test_a_compiled_module_stands_in_for_the_module():
+    """`model = stax.compile(model)` then the usual training code: the
+    module's parameters for the optimizer, train() / eval() (which return
+    the compiled module, so `model = model.eval()` keeps it compiled),
+    state_dict, submodules; attributes the module has are set on it."""
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Dropout(0.5))
+    model = stax.compile(net)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    assert len(optimizer.param_groups[0]["params"]) == 2
+    model = model.eval()
+    assert isinstance(model, stax.CompiledFunction) and not net.training
+    x = torch.randn(2, 3)
+    assert torch.equal(model(x), net(x))
+    assert set(model.state_dict()) == {"0.weight", "0.bias"}
+    assert getattr(model, "0") is net[0]
+    model.training = True
+    assert net.training and model.training
+    with pytest.raises(AttributeError):
+        model.no_such_attribute
+    with pytest.raises(AttributeError):
+        stax.compile(lambda v: v).parameters
+
+
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
     once functionalized: compiled, eager's values in the result and in the
