@@ -536,6 +536,8 @@ class CompiledFunction:
         self._warned_plans = False
         # Whether the modules may still hold uninitialized (lazy) parameters.
         self._lazy = True
+        # From here on, attributes the module has are set on it.
+        self._constructed = True
 
     # -- a compiled module stands in for the module -------------------------
     # `model = stax.compile(model)` and then `model.parameters()`,
@@ -561,8 +563,9 @@ class CompiledFunction:
 
     def __setattr__(self, name, value):
         fn = self.__dict__.get("fn")
-        if (isinstance(fn, torch.nn.Module) and name not in self.__dict__
-                and not hasattr(type(self), name) and hasattr(fn, name)):
+        if (self.__dict__.get("_constructed") and isinstance(fn, torch.nn.Module)
+                and name not in self.__dict__ and not hasattr(type(self), name)
+                and hasattr(fn, name)):
             setattr(fn, name, value)
         else:
             object.__setattr__(self, name, value)

@@ -1229,6 +1229,18 @@ def test_a_compiled_module_stands_in_for_the_module():
     with pytest.raises(AttributeError):
         stax.compile(lambda v: v).parameters
 
+    class Loss(torch.nn.Module):                  # names stax.compile uses too
+        def __init__(self):
+            super().__init__()
+            self.target, self.options = 2.0, "mine"
+
+        def forward(self, v):
+            return (v - self.target).square().mean()
+    loss = Loss()
+    compiled = stax.compile(loss)
+    assert loss.target == 2.0 and loss.options == "mine"
+    assert compiled.target == "cpu"                # the compiled object's own
+
 
 def test_assigning_a_number_to_a_slice_of_an_input_compiles():
     """x[:, 1] = 0 and x.fill_(t) with a 0-dim tensor are aten.fill.Tensor
