@@ -55,6 +55,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import torch
+from torch.nn.modules import module as _module
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
@@ -607,7 +608,6 @@ class CompiledFunction:
                     self._watched_user.append((vars(m), keys))
             # Hooks run while tracing (forward ones) or refuse (backward
             # ones): how many there are is part of the key.
-            from torch.nn.modules import module as _module
             self._hook_dicts = [
                 d for m in self._captured_modules
                 for d in (m._forward_hooks, m._forward_pre_hooks,
@@ -820,7 +820,6 @@ class CompiledFunction:
         """A module's backward hooks see and may replace the gradients of
         its inputs and outputs, which compiled code never forms: the
         function then runs in PyTorch (they were silently skipped)."""
-        from torch.nn.modules import module as _module
         hooked = [type(m).__name__ for m in self._modules() if m._backward_hooks]
         if _module._global_backward_hooks:
             hooked.append("every module (a global hook)")
