@@ -298,8 +298,10 @@ LogicalResult FunctionConversion::collectBuffers() {
     ops[pos]->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
         Value v = resolve(operand);
-        if (absorbed.contains(v.getDefiningOp())) // read through a transpose
-          v = transposedSource(v.getDefiningOp());
+        // Read through a transpose; its source may be a kernel's result,
+        // whose buffer is the yielded node's.
+        if (absorbed.contains(v.getDefiningOp()))
+          v = resolve(transposedSource(v.getDefiningOp()));
         auto it = index.find(v);
         if (it != index.end())
           buffers[it->second].lastUse =
@@ -712,7 +714,7 @@ int64_t FunctionConversion::idealBytes(Operation *op) const {
     v = resolve(v);
     if (Operation *def = v.getDefiningOp())
       if (absorbed.contains(def)) // BLAS reads the transpose's source
-        v = transposedSource(def);
+        v = resolve(transposedSource(def));
     if (Operation *def = v.getDefiningOp(); def && op->isAncestor(def))
       return; // kernel-local
     touched.insert(v);
