@@ -20,6 +20,8 @@
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tp {
@@ -78,6 +80,7 @@ class JointGraphBuilder {
 public:
   JointGraphBuilder(func::FuncOp fn) : fn(fn) {}
   LogicalResult run(ArrayRef<unsigned> args);
+  void keepOnlyGradients();
 
 private:
   void computeActivity(ArrayRef<unsigned> args);
@@ -271,6 +274,24 @@ LogicalResult JointGraphBuilder::run(ArrayRef<unsigned> args) {
   return success();
 }
 
+/// Drops the forward's results (the first tp.joint_outputs ones) and the ops
+/// only they used: what is left computes a vector-Jacobian product.
+void JointGraphBuilder::keepOnlyGradients() {
+  unsigned numOutputs = tp::getJointOutputs(fn).value_or(0);
+  Block &body = fn.getBody().front();
+  body.getTerminator()->eraseOperands(0, numOutputs);
+  llvm::BitVector outputs(fn.getNumResults());
+  outputs.set(0, numOutputs);
+  (void)fn.eraseResults(outputs);
+  tp::removeJointOutputs(fn);
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
 namespace {
 struct JointGraphPass
     : public tp::impl::StaxJointGraphBase<JointGraphPass> {
@@ -295,8 +316,11 @@ struct JointGraphPass
         continue;
       }
       any = true;
-      if (failed(JointGraphBuilder(fn).run(*args)))
+      JointGraphBuilder builder(fn);
+      if (failed(builder.run(*args)))
         return signalPassFailure();
+      if (gradientsOnly)
+        builder.keepOnlyGradients();
     }
     if (!any && !function.empty()) {
       getOperation().emitError() << "no function named @" << function;

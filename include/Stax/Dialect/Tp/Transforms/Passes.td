@@ -45,6 +45,12 @@ def StaxJointGraph : Pass<"stax-joint-graph", "::mlir::ModuleOp"> {
 
     `tp.joint_outputs = 1` says that the first result is the forward's
     output; the rest are gradients.
+
+    With `gradients-only`, the forward's results are dropped and the
+    function returns the gradients alone (no `tp.joint_outputs`): the
+    vector-Jacobian product as a function of the primals and the tangents.
+    Differentiating that function again (with `wrt` naming the primals and
+    the tangents) gives the double backward of a compiled region.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
@@ -53,6 +59,11 @@ def StaxJointGraph : Pass<"stax-joint-graph", "::mlir::ModuleOp"> {
     ListOption<"wrt", "wrt", "unsigned",
                "Differentiate with respect to these argument numbers "
                "instead of the tp.requires_grad ones (default: empty)">,
+    Option<"gradientsOnly", "gradients-only", "bool", /*default=*/"false",
+           "Return only the gradients: the function becomes the "
+           "vector-Jacobian product of its arguments and tangents, and the "
+           "forward ops only its results used are erased (what a second "
+           "run differentiates for a double backward) (default: false)">,
   ];
   let dependentDialects = ["::mlir::tp::TpDialect"];
 }
