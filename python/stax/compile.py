@@ -17,9 +17,12 @@ imported as `tp`. With gradients needed, `--stax-joint-graph` and
 `--stax-mincut` split it into a forward that also returns the values the
 backward needs and a backward compiled on its first use; a
 `torch.autograd.Function` ties them to autograd. Under `torch.no_grad()`
-only the forward is compiled. A second
-derivative through the compiled backward raises Listing 5.5's explicit
-error. Operators the importer does not know are split out with torch.fx's
+only the forward is compiled. Higher derivatives
+(create_graph=True) run compiled too: the compiled backward's result is
+recorded, and its derivative is the joint graph of the function's
+gradients-only joint graph, compiled on first use (_Derivative); where the
+autodiff has no rule for an op of the backward, it raises Listing 5.5's
+explicit error. Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
 partition that Stax cannot compile runs in PyTorch too, with a warning, and
 so does a function make_fx cannot trace (data-dependent control flow).
@@ -308,6 +311,12 @@ class _Plan:
                                              self.grad_inputs)
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
+        # Higher derivatives (create_graph=True) differentiate the function
+        # again: its arguments are the inputs, the lifted tensors and the
+        # RNG state.
+        self.derivative = _Derivative(
+            owner, text, self.grad_inputs,
+            len(inputs) + len(self.lifted) + int(self.random))
 
     def unflatten(self, outs):
         """The function's result: the tensors `outs` in their places among
@@ -362,31 +371,152 @@ def _describe(v) -> str:
     return f"a {type(v).__name__}"
 
 
-class _CompiledBackward(torch.autograd.Function):
-    """Listing 5.5: the compiled backward as a Function whose own backward
-    refuses, so that a second derivative fails here, explicitly."""
+class _Derivative:
+    """One function of the chain F, vjp(F), vjp(vjp(F)), ... that higher
+    derivatives of a compiled region run: F is the traced @forward;
+    vjp(N) is `--stax-joint-graph{gradients-only}` of N, a function of N's
+    arguments and of one tangent per result of N, returning N's gradients
+    with respect to its differentiated arguments (`wrt`, in that order).
+    Each is built and compiled on its first use, so a first-order backward
+    never pays for them."""
+
+    def __init__(self, owner: "CompiledFunction", text: str, wrt: List[int],
+                 num_args: int, order: int = 0):
+        self.owner, self.text, self.wrt = owner, text, wrt
+        self.num_args, self.order = num_args, order
+        self._exe: Optional[Executable] = None
+        self._vjp: Optional["_Derivative"] = None
+
+    def run(self, args) -> List[torch.Tensor]:
+        if self._exe is None:
+            with _BUILDING:
+                if self._exe is None:
+                    self._exe = self.owner._compile(self.text, "forward")
+        return _run(self._exe, "forward", list(args))
+
+    def vjp(self, num_tangents: int) -> "_Derivative":
+        """vjp(self), whose arguments are this function's followed by
+        `num_tangents` tangents; it differentiates with respect to this
+        function's differentiated arguments and every tangent."""
+        with _BUILDING:
+            if self._vjp is None:
+                wrt = ",".join(str(i) for i in self.wrt)
+                text = run_pipeline(self.text, "builtin.module(stax-joint-graph"
+                                    "{wrt=%s gradients-only=true})" % wrt)
+                self.owner._dump(f"vjp{self.order + 1}.mlir", text)
+                n = self.num_args
+                self._vjp = _Derivative(
+                    self.owner, text, self.wrt + list(range(n, n + num_tangents)),
+                    n + num_tangents, self.order + 1)
+            return self._vjp
+
+
+def _tangents(cotangents, metas) -> List[torch.Tensor]:
+    """One tangent per floating result: autograd's cotangent, or zeros where
+    it passes None (a result the loss does not use)."""
+    return [g if g is not None else torch.zeros(s, dtype=d, device=v)
+            for g, (s, d, v) in zip(cotangents, metas) if d.is_floating_point]
+
+
+def _meta(tensors):
+    return [(t.shape, t.dtype, t.device) for t in tensors]
+
+
+def _vjp_of(node: _Derivative, args, cotangents, metas) -> List[Optional[torch.Tensor]]:
+    """The gradient of each of `args` (None where `node` does not
+    differentiate it) for the results' `cotangents`: vjp(node) run
+    compiled, and recorded for one more derivative when grad mode is on
+    (create_graph=True). A function the autodiff cannot differentiate once
+    more raises Listing 5.5's error with the reason."""
+    tangents = _tangents(cotangents, metas)
+    try:
+        vjp = node.vjp(len(tangents))
+    except StaxError as e:
+        raise RuntimeError(f"{DOUBLE_BACKWARD_ERROR} ({str(e).splitlines()[0]})") from e
+    full = list(args) + tangents
+    if torch.is_grad_enabled():
+        grads = _CompiledVJP.apply(vjp, *full)
+    else:
+        grads = vjp.run(full)
+    result: List[Optional[torch.Tensor]] = [None] * len(args)
+    for i, g in zip(node.wrt, grads):
+        result[i] = g
+    return result
+
+
+def _unchanged(args, versions, what: str) -> None:
+    """A higher derivative reruns a function on the arguments of its call:
+    refuse (as eager does) if one was written in place since."""
+    for i, (t, v) in enumerate(zip(args, versions)):
+        if t._version != v:
+            raise RuntimeError(
+                f"stax.compile: a higher-order derivative recomputes {what} "
+                f"from its arguments, but argument #{i} ({t.dtype} "
+                f"{list(t.shape)}) was modified in place after the call")
+
+
+class _CompiledVJP(torch.autograd.Function):
+    """A derivative of order two or more, run compiled: forward(node, *args)
+    runs `node`; its own backward runs vjp(node), and so on."""
 
     @staticmethod
-    def forward(ctx, plan, num_args, *args):
-        return tuple(_run(plan.backward_executable(), "forward_backward",
-                          list(args[:num_args])))
+    def forward(ctx, node, *args):
+        ctx.node, ctx.args = node, args
+        ctx.versions = [t._version for t in args]
+        outs = node.run(args)
+        ctx.out_meta = _meta(outs)
+        return tuple(outs)
 
     @staticmethod
     def backward(ctx, *grads):
-        raise RuntimeError(DOUBLE_BACKWARD_ERROR)
+        _unchanged(ctx.args, ctx.versions, "a derivative")
+        return (None, *_vjp_of(ctx.node, ctx.args, grads, ctx.out_meta))
+
+
+class _CompiledBackward(torch.autograd.Function):
+    """The compiled backward when its result must be differentiable
+    (create_graph=True; Listing 5.5's wrapper): forward runs the min-cut
+    backward on the saved values, bitwise as without create_graph; it
+    takes the region's inputs and the tangents too, whose gradients
+    (double backward) come from vjp(vjp(F)) of the region's function F,
+    built on first use. Where the autodiff cannot differentiate F's
+    backward, that backward raises Listing 5.5's explicit error."""
+
+    @staticmethod
+    def forward(ctx, plan, num_args, versions, *args):
+        ctx.plan, ctx.num_args, ctx.versions = plan, num_args, versions
+        ctx.h_args = args[num_args:]        # F's arguments, then tangents
+        outs = _run(plan.backward_executable(), "forward_backward",
+                    list(args[:num_args]))
+        ctx.out_meta = _meta(outs)
+        return tuple(outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        h_args = ctx.h_args
+        f = ctx.plan.derivative
+        _unchanged(h_args[:f.num_args], ctx.versions, "the compiled function")
+        h = f.vjp(len(h_args) - f.num_args)
+        return (None, None, None, *[None] * ctx.num_args,
+                *_vjp_of(h, h_args, grads, ctx.out_meta))
 
 
 class _CompiledRegion(torch.autograd.Function):
     @staticmethod
     def forward(ctx, plan, *inputs):
         outs = _run(plan.fw, "forward_forward", list(inputs))
+        # A higher derivative reruns the function on these inputs: those
+        # the call writes are kept as they were before it.
+        ctx.inputs = list(inputs)
+        for i in plan.copy_back:
+            ctx.inputs[i] = inputs[i].detach().clone()
+        ctx.versions = [t._version for t in ctx.inputs]
         _write_back(plan, inputs, outs)
         n = plan.num_outputs + len(plan.copy_back)
         ctx.plan = plan
         ctx.num_saved = len(plan.saved_inputs) + len(outs) - n
-        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:],
-                              *[inputs[i] for i in plan.grad_inputs])
-        ctx.out_meta = [(o.shape, o.dtype, o.device) for o in outs[:n]]
+        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:])
+        ctx.out_meta = _meta(outs[:n])
         user = outs[:plan.num_outputs]
         ctx.mark_non_differentiable(*[o for o in user
                                       if not o.is_floating_point()])
@@ -396,20 +526,17 @@ class _CompiledRegion(torch.autograd.Function):
     def backward(ctx, *grads):
         plan = ctx.plan
         saved = list(ctx.saved_tensors)
-        primals = saved[ctx.num_saved:]
-        saved = saved[:ctx.num_saved]
         # Written inputs are not outputs: their cotangents are zero.
         grads = list(grads) + [None] * (len(ctx.out_meta) - len(grads))
-        tangents = [g if g is not None else torch.zeros(s, dtype=d, device=v)
-                    for g, (s, d, v) in zip(grads, ctx.out_meta)
-                    if d.is_floating_point]
+        tangents = _tangents(grads, ctx.out_meta)
         ins = _entry(plan.backward_executable(), "forward_backward").ins
         args = saved + tangents
         if len(args) != len(ins):
             raise StaxError(f"the compiled backward takes {len(ins)} tensors; "
                             f"{len(saved)} saved + {len(tangents)} tangents")
         if torch.is_grad_enabled():  # create_graph=True: Listing 5.5
-            grads_in = _CompiledBackward.apply(plan, len(args), *args, *primals)
+            grads_in = _CompiledBackward.apply(plan, len(args), ctx.versions,
+                                               *args, *ctx.inputs, *tangents)
         else:
             grads_in = _run(plan.backward_executable(), "forward_backward", args)
         result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)

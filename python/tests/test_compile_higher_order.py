@@ -1,0 +1,208 @@
+"""Higher-order derivatives through stax.compile (create_graph=True).
+
+The first-order gradient under create_graph=True is the compiled min-cut
+backward itself (bitwise the plain backward's result); its derivative runs
+vjp(vjp(F)), the joint graph of the function's gradients-only joint graph
+(`--stax-joint-graph{gradients-only}` twice), compiled on first use, and
+each further order one more joint graph. Where the autodiff has no rule for
+an op of the backward, the second derivative raises Listing 5.5's error.
+
+Second-order values are compared in float64 against eager float64 with a
+relative tolerance of 1e-9, as in test_autodiff_corpus.py: they check the
+rules and the plumbing (which argument gets which gradient, the saved
+inputs, the RNG state), not rounding.
+"""
+
+import warnings
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import stax
+
+RTOL = 1e-9
+
+
+def _close(got, want, what):
+    assert got.shape == want.shape, what
+    scale = max(1.0, want.abs().max().item())
+    err = (got - want).abs().max().item()
+    assert err <= RTOL * scale, f"{what}: max |stax - eager| = {err:.3g}"
+
+
+def _hvp(fn, params, inputs):
+    """Gradients (create_graph=True) of the squared outputs, then the
+    gradient of their sum: a Hessian-vector product with v = 1."""
+    out = fn(*inputs)
+    loss = out.pow(2).sum()
+    grads = torch.autograd.grad(loss, params, create_graph=True)
+    hvp = torch.autograd.grad(sum(g.sum() for g in grads), params,
+                              allow_unused=True)
+    return [g.detach() for g in grads], hvp
+
+
+def test_first_order_under_create_graph_is_the_plain_backward():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 32), nn.GELU(), nn.Linear(32, 4))
+    f = stax.compile(model)
+    x = torch.randn(16, 8)
+    plain = torch.autograd.grad(f(x).pow(2).sum(), list(model.parameters()))
+    recorded = torch.autograd.grad(f(x).pow(2).sum(), list(model.parameters()),
+                                   create_graph=True)
+    for p, r in zip(plain, recorded):
+        assert r.requires_grad
+        assert torch.equal(p, r.detach())
+
+
+def test_derivatives_of_a_cube_to_the_third_order():
+    x = torch.linspace(-2, 2, 24, dtype=torch.float64).view(4, 6).requires_grad_()
+    f = stax.compile(lambda x: (x * x * x).sum())
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x, create_graph=True)
+    (k,) = torch.autograd.grad(h.sum(), x)
+    _close(g.detach(), 3 * x.detach() ** 2, "first derivative")
+    _close(h.detach(), 6 * x.detach(), "second derivative")
+    _close(k, torch.full_like(k, 6.0), "third derivative")
+
+
+def _lstm_output(m):
+    return lambda x: m(x)[0]
+
+
+MODULES = {
+    "mlp_tanh_gelu": (lambda: nn.Sequential(nn.Linear(8, 16), nn.Tanh(),
+                                            nn.Linear(16, 16), nn.GELU(),
+                                            nn.Linear(16, 3)), (5, 8)),
+    "layernorm_silu": (lambda: nn.Sequential(nn.Linear(8, 16), nn.LayerNorm(16),
+                                             nn.SiLU(), nn.Linear(16, 2)), (4, 8)),
+    "conv_batchnorm_maxpool": (lambda: nn.Sequential(
+        nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(36, 2)), (2, 3, 8, 8)),
+    "transformer_encoder_layer": (lambda: nn.TransformerEncoderLayer(
+        16, 2, 32, dropout=0.0, batch_first=True), (2, 5, 16)),
+    "lstm": (lambda: nn.LSTM(8, 8, batch_first=True), (2, 3, 8)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_hessian_vector_products_of_modules_equal_eager(name):
+    make, shape = MODULES[name]
+    torch.manual_seed(0)
+    eager = make().double()
+    mine = make().double()
+    mine.load_state_dict(eager.state_dict())
+    compiled = stax.compile(mine)
+    x = torch.randn(*shape, dtype=torch.float64)
+    wrap = _lstm_output if name == "lstm" else (lambda m: m)
+    xs = [x.clone().requires_grad_(), x.clone().requires_grad_()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # compiled, not run in PyTorch
+        got_g, got_h = _hvp(wrap(compiled), list(mine.parameters()) + [xs[0]],
+                            [xs[0]])
+    want_g, want_h = _hvp(wrap(eager), list(eager.parameters()) + [xs[1]],
+                          [xs[1]])
+    for k, (a, b) in enumerate(zip(got_g, want_g)):
+        _close(a, b, f"gradient #{k}")
+    for k, (a, b) in enumerate(zip(got_h, want_h)):
+        assert (a is None) == (b is None), f"HVP #{k}: None in one only"
+        if a is not None:
+            _close(a, b, f"HVP #{k}")
+    # A training-mode batch norm updates its statistics once per call: the
+    # derivatives recompute the forward without writing them again.
+    for (n, a), (_, b) in zip(mine.named_buffers(), eager.named_buffers()):
+        _close(a, b, f"buffer {n}")
+
+
+def test_gradient_penalty_training_matches_eager():
+    """WGAN-GP: the critic's loss holds the norm of its gradient with
+    respect to its input (create_graph=True), so each step differentiates
+    the compiled critic's backward."""
+    torch.manual_seed(0)
+
+    def make():
+        return nn.Sequential(nn.Linear(4, 32), nn.LeakyReLU(0.2),
+                             nn.Linear(32, 32), nn.Tanh(),
+                             nn.Linear(32, 1)).double()
+
+    eager, mine = make(), make()
+    mine.load_state_dict(eager.state_dict())
+    critic = stax.compile(mine)
+
+    def loss_of(d, real, fake, alpha):
+        mix = (alpha * real + (1 - alpha) * fake).requires_grad_()
+        (g,) = torch.autograd.grad(d(mix).sum(), mix, create_graph=True)
+        penalty = ((g.norm(dim=1) - 1) ** 2).mean()
+        return d(fake).mean() - d(real).mean() + 10 * penalty
+
+    opts = [torch.optim.SGD(m.parameters(), lr=0.01) for m in (mine, eager)]
+    for step in range(5):
+        real = torch.randn(16, 4, dtype=torch.float64) + 2
+        fake = torch.randn(16, 4, dtype=torch.float64)
+        alpha = torch.rand(16, 1, dtype=torch.float64)
+        losses = []
+        for d, opt in zip((critic, eager), opts):
+            opt.zero_grad()
+            loss = loss_of(d, real, fake, alpha)
+            loss.backward()
+            opt.step()
+            losses.append(loss.detach())
+        _close(losses[0], losses[1], f"loss at step {step}")
+    for a, b in zip(mine.parameters(), eager.parameters()):
+        _close(a.detach(), b.detach(), "trained parameter")
+
+
+def test_double_backward_with_dropout_keeps_the_forward_mask():
+    """The derivatives run on the call's RNG state: y = dropout(x) keeps
+    x * 2 or 0, so d(sum y^3)/dx = 6 y^2 and its derivative 24 y."""
+    torch.manual_seed(0)
+    f = stax.compile(lambda x: (lambda y: (y, (y ** 3).sum()))(
+        F.dropout(x, 0.5, training=True)))
+    x = torch.randn(64, 32, dtype=torch.float64, requires_grad=True)
+    y, loss = f(x)
+    (g,) = torch.autograd.grad(loss, x, create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), x)
+    y = y.detach()
+    assert 0 < int((y == 0).sum()) < y.numel()
+    _close(g.detach(), 6 * y ** 2, "first derivative")
+    _close(h, 24 * y, "second derivative")
+
+
+def test_no_second_order_rule_raises_listing_5_5():
+    """tp.ctc_loss_backward has no vector-Jacobian product: the gradient
+    is right and requires grad; differentiating it once more raises the
+    explicit error, naming the op."""
+    torch.manual_seed(0)
+    targets = torch.tensor([[1, 2], [3, 3]])
+    lengths, target_lengths = torch.tensor([5, 5]), torch.tensor([2, 2])
+
+    def f(x):
+        return F.ctc_loss(x.log_softmax(-1), targets, lengths, target_lengths)
+    x = torch.randn(5, 2, 4, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(stax.compile(f)(x), x, create_graph=True)
+    (want,) = torch.autograd.grad(f(x), x)
+    _close(g.detach(), want, "first derivative")
+    assert g.requires_grad
+    with pytest.raises(RuntimeError, match=r"second-order gradients.*"
+                                           r"tp\.ctc_loss_backward"):
+        g.sum().backward()
+
+
+def test_an_input_written_after_the_call_is_refused():
+    """A second derivative reruns the function on its inputs: one written
+    in place since the call is an error when the rerun happens. Eager
+    raises too where it saved the input; Stax checks every input, since
+    it cannot tell which ones the rerun reads (here none would matter:
+    f is linear)."""
+    f = stax.compile(lambda x: (x * 3).sum())
+    x = torch.randn(8, 4, dtype=torch.float64, requires_grad=True)
+    w = x * 1.0
+    loss = f(w)
+    with torch.no_grad():
+        w.add_(1)
+    (g,) = torch.autograd.grad(loss, x, create_graph=True)
+    _close(g.detach(), torch.full_like(g, 3.0), "first derivative")
+    with pytest.raises(RuntimeError, match=r"argument #0 \(torch.float64 "
+                                           r"\[8, 4\]\) was modified in place"):
+        g.sum().backward()
