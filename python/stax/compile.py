@@ -54,7 +54,7 @@ import re
 import tempfile
 import threading
 import warnings
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import torch
@@ -315,8 +315,7 @@ class _Plan:
         # again: its arguments are the inputs, the lifted tensors and the
         # RNG state.
         self.derivative = _Derivative(
-            owner, text, self.grad_inputs,
-            len(inputs) + len(self.lifted) + int(self.random))
+            owner, len(inputs) + len(self.lifted) + int(self.random), text)
 
     def unflatten(self, outs):
         """The function's result: the tensors `outs` in their places among
@@ -330,10 +329,11 @@ class _Plan:
         return any(t._version != v for t, v in self.constants)
 
     def backward_executable(self) -> Executable:
-        if self.bw is None:
-            self.bw = self.owner._compile(_only(self.split, "forward_backward"),
-                                          "forward_backward")
-        return self.bw
+        with _BUILDING:
+            if self.bw is None:
+                self.bw = self.owner._compile(
+                    _only(self.split, "forward_backward"), "forward_backward")
+            return self.bw
 
 
 #: Held while a plan is built (CompiledFunction._plan_for). Reentrant: a
@@ -372,43 +372,51 @@ def _describe(v) -> str:
 
 
 class _Derivative:
-    """One function of the chain F, vjp(F), vjp(vjp(F)), ... that higher
-    derivatives of a compiled region run: F is the traced @forward;
-    vjp(N) is `--stax-joint-graph{gradients-only}` of N, a function of N's
-    arguments and of one tangent per result of N, returning N's gradients
-    with respect to its differentiated arguments (`wrt`, in that order).
-    Each is built and compiled on its first use, so a first-order backward
-    never pays for them."""
+    """One function of the chains F, vjp(F), vjp(vjp(F)), ... that higher
+    derivatives of a compiled region run. F is the traced @forward;
+    `source.vjp(wrt)` is `--stax-joint-graph{wrt gradients-only}` of the
+    source: a function of the source's arguments and of one tangent per
+    result of the source, returning its gradients with respect to the
+    arguments `wrt`, in that order. Each is built and compiled on first
+    use (a first-order backward never pays for them), and each autograd
+    call picks the variant it needs: gradients only of the arguments that
+    need them, from only the results that have cotangents."""
 
-    def __init__(self, owner: "CompiledFunction", text: str, wrt: List[int],
-                 num_args: int, order: int = 0):
-        self.owner, self.text, self.wrt = owner, text, wrt
-        self.num_args, self.order = num_args, order
+    def __init__(self, owner: "CompiledFunction", num_args: int,
+                 text: Optional[str] = None,
+                 source: Optional["_Derivative"] = None,
+                 wrt: Tuple[int, ...] = (), order: int = 0):
+        self.owner, self.num_args = owner, num_args
+        self.source, self.wrt, self.order = source, wrt, order
+        self._text = text
         self._exe: Optional[Executable] = None
-        self._vjp: Optional["_Derivative"] = None
+        self._vjps: Dict[Tuple[int, ...], "_Derivative"] = {}
+
+    @property
+    def text(self) -> str:
+        with _BUILDING:
+            if self._text is None:
+                self._text = run_pipeline(
+                    self.source.text, "builtin.module(stax-joint-graph"
+                    "{wrt=%s gradients-only=true})" % ",".join(map(str, self.wrt)))
+                self.owner._dump(f"vjp{self.order}.mlir", self._text)
+            return self._text
 
     def run(self, args) -> List[torch.Tensor]:
-        if self._exe is None:
-            with _BUILDING:
-                if self._exe is None:
-                    self._exe = self.owner._compile(self.text, "forward")
+        with _BUILDING:
+            if self._exe is None:
+                self._exe = self.owner._compile(self.text, "forward")
         return _run(self._exe, "forward", list(args))
 
-    def vjp(self, num_tangents: int) -> "_Derivative":
-        """vjp(self), whose arguments are this function's followed by
-        `num_tangents` tangents; it differentiates with respect to this
-        function's differentiated arguments and every tangent."""
+    def vjp(self, wrt: Tuple[int, ...], num_tangents: int) -> "_Derivative":
+        """vjp(self) with respect to arguments `wrt`; its arguments are
+        this function's followed by `num_tangents` tangents."""
         with _BUILDING:
-            if self._vjp is None:
-                wrt = ",".join(str(i) for i in self.wrt)
-                text = run_pipeline(self.text, "builtin.module(stax-joint-graph"
-                                    "{wrt=%s gradients-only=true})" % wrt)
-                self.owner._dump(f"vjp{self.order + 1}.mlir", text)
-                n = self.num_args
-                self._vjp = _Derivative(
-                    self.owner, text, self.wrt + list(range(n, n + num_tangents)),
-                    n + num_tangents, self.order + 1)
-            return self._vjp
+            if wrt not in self._vjps:
+                self._vjps[wrt] = _Derivative(
+                    self.owner, self.num_args + num_tangents, source=self,
+                    wrt=wrt, order=self.order + 1)
+            return self._vjps[wrt]
 
 
 def _tangents(cotangents, metas) -> List[torch.Tensor]:
@@ -422,25 +430,36 @@ def _meta(tensors):
     return [(t.shape, t.dtype, t.device) for t in tensors]
 
 
-def _vjp_of(node: _Derivative, args, cotangents, metas) -> List[Optional[torch.Tensor]]:
-    """The gradient of each of `args` (None where `node` does not
-    differentiate it) for the results' `cotangents`: vjp(node) run
-    compiled, and recorded for one more derivative when grad mode is on
+def _vjp_of(node: _Derivative, args, cotangents,
+            needs_grad) -> List[Optional[torch.Tensor]]:
+    """The gradient of each of `args` (None where not needed) for the
+    `cotangents` of `node`'s results (node = source.vjp(wrt), run on
+    `args`): vjp(source.vjp(the wrt whose results have cotangents)) with
+    respect to the arguments that need gradients, run compiled, and
+    recorded for one more derivative when grad mode is on
     (create_graph=True). A function the autodiff cannot differentiate once
     more raises Listing 5.5's error with the reason."""
-    tangents = _tangents(cotangents, metas)
-    try:
-        vjp = node.vjp(len(tangents))
-    except StaxError as e:
-        raise RuntimeError(f"{DOUBLE_BACKWARD_ERROR} ({str(e).splitlines()[0]})") from e
-    full = list(args) + tangents
-    if torch.is_grad_enabled():
-        grads = _CompiledVJP.apply(vjp, *full)
-    else:
-        grads = vjp.run(full)
     result: List[Optional[torch.Tensor]] = [None] * len(args)
-    for i, g in zip(node.wrt, grads):
-        result[i] = g
+    used = [i for i, c in enumerate(cotangents) if c is not None]
+    needed = tuple(k for k, (a, n) in enumerate(zip(args, needs_grad))
+                   if n and a.is_floating_point())
+    if not used or not needed:
+        return result
+    source = node.source.vjp(tuple(node.wrt[i] for i in used),
+                             node.num_args - node.source.num_args)
+    full = list(args) + [cotangents[i] for i in used]
+    try:
+        vjp = source.vjp(needed, len(used))
+        if torch.is_grad_enabled():
+            grads = _CompiledVJP.apply(vjp, *full)
+        else:
+            grads = vjp.run(full)
+    except StaxError as e:
+        if "depends differentiably" in str(e):
+            return result  # the needed arguments do not reach these results
+        raise RuntimeError(f"{DOUBLE_BACKWARD_ERROR} ({str(e).splitlines()[0]})") from e
+    for k, g in zip(needed, grads):
+        result[k] = g
     return result
 
 
@@ -457,48 +476,49 @@ def _unchanged(args, versions, what: str) -> None:
 
 class _CompiledVJP(torch.autograd.Function):
     """A derivative of order two or more, run compiled: forward(node, *args)
-    runs `node`; its own backward runs vjp(node), and so on."""
+    runs `node`; its own backward runs a vjp of it, and so on."""
 
     @staticmethod
     def forward(ctx, node, *args):
         ctx.node, ctx.args = node, args
         ctx.versions = [t._version for t in args]
-        outs = node.run(args)
-        ctx.out_meta = _meta(outs)
-        return tuple(outs)
+        ctx.set_materialize_grads(False)  # None: a result nothing uses
+        return tuple(node.run(args))
 
     @staticmethod
     def backward(ctx, *grads):
         _unchanged(ctx.args, ctx.versions, "a derivative")
-        return (None, *_vjp_of(ctx.node, ctx.args, grads, ctx.out_meta))
+        return (None, *_vjp_of(ctx.node, ctx.args, grads,
+                               ctx.needs_input_grad[1:]))
 
 
 class _CompiledBackward(torch.autograd.Function):
     """The compiled backward when its result must be differentiable
     (create_graph=True; Listing 5.5's wrapper): forward runs the min-cut
     backward on the saved values, bitwise as without create_graph; it
-    takes the region's inputs and the tangents too, whose gradients
-    (double backward) come from vjp(vjp(F)) of the region's function F,
-    built on first use. Where the autodiff cannot differentiate F's
-    backward, that backward raises Listing 5.5's explicit error."""
+    takes the region's inputs and the tangents too, the arguments of
+    h = vjp(F) that it computes, whose gradients (double backward) come
+    from vjp(h), built on first use. Where the autodiff cannot
+    differentiate F's backward, that backward raises Listing 5.5's
+    explicit error."""
 
     @staticmethod
     def forward(ctx, plan, num_args, versions, *args):
         ctx.plan, ctx.num_args, ctx.versions = plan, num_args, versions
         ctx.h_args = args[num_args:]        # F's arguments, then tangents
-        outs = _run(plan.backward_executable(), "forward_backward",
-                    list(args[:num_args]))
-        ctx.out_meta = _meta(outs)
-        return tuple(outs)
+        ctx.set_materialize_grads(False)  # None: a gradient nothing uses
+        return tuple(_run(plan.backward_executable(), "forward_backward",
+                          list(args[:num_args])))
 
     @staticmethod
     def backward(ctx, *grads):
-        h_args = ctx.h_args
-        f = ctx.plan.derivative
+        plan, h_args = ctx.plan, ctx.h_args
+        f = plan.derivative
         _unchanged(h_args[:f.num_args], ctx.versions, "the compiled function")
-        h = f.vjp(len(h_args) - f.num_args)
+        h = f.vjp(tuple(plan.grad_inputs), len(h_args) - f.num_args)
+        needs = ctx.needs_input_grad[3 + ctx.num_args:]
         return (None, None, None, *[None] * ctx.num_args,
-                *_vjp_of(h, h_args, grads, ctx.out_meta))
+                *_vjp_of(h, h_args, grads, needs))
 
 
 class _CompiledRegion(torch.autograd.Function):
@@ -529,7 +549,8 @@ class _CompiledRegion(torch.autograd.Function):
         # Written inputs are not outputs: their cotangents are zero.
         grads = list(grads) + [None] * (len(ctx.out_meta) - len(grads))
         tangents = _tangents(grads, ctx.out_meta)
-        ins = _entry(plan.backward_executable(), "forward_backward").ins
+        exe = plan.backward_executable()
+        ins = _entry(exe, "forward_backward").ins
         args = saved + tangents
         if len(args) != len(ins):
             raise StaxError(f"the compiled backward takes {len(ins)} tensors; "
@@ -538,7 +559,7 @@ class _CompiledRegion(torch.autograd.Function):
             grads_in = _CompiledBackward.apply(plan, len(args), ctx.versions,
                                                *args, *ctx.inputs, *tangents)
         else:
-            grads_in = _run(plan.backward_executable(), "forward_backward", args)
+            grads_in = _run(exe, "forward_backward", args)
         result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)
         for i, g, reached in zip(plan.grad_inputs, grads_in, plan.reached):
             result[i] = g if reached else None
