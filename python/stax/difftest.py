@@ -6,7 +6,7 @@ A program is a random list of operator steps over a small pool of values
 (pointwise ops with broadcasting, views, reductions, normalizations,
 matmul, concatenation, gathers, cumulative sums and products and sorting), built so that
 every step is well typed and values stay bounded.  Each program is checked
-in six stages:
+in seven stages:
 
     import     stax.import_torch succeeds;
     f32        the interpreter in float32 against eager PyTorch in float32,
