@@ -29,7 +29,14 @@ compiled        `stax.compile` (default options: vectorized, parallel,
                 against the float64 reference of the forward stage, and its
                 gradients (through the compiled backward) against
                 `torch.autograd.grad` in float64, with the same cotangents
-                and the float32 tolerance.
+                and the float32 tolerance; where PyTorch supports a second
+                derivative (`supports_gradgrad`), the compiled function
+                called in float64 and differentiated twice
+                (create_graph=True, then the gradients weighted by random
+                cotangents) against eager float64, within GRADGRAD_RTOL of
+                each result's largest magnitude (second order checks the
+                rules and the plumbing, not rounding: float64 rounding
+                stays many orders below it).
 
 Tolerance (forward and gradient).  Both sides evaluate the same exact
 function of the same inputs in floating point with unit roundoff u.  A
@@ -417,6 +424,73 @@ def _check_compiled_grad(op, smp, narrow: bool):
                                                   _np(leaves[i]).dtype)
            for g, i in zip(gs, diff)]
     _compare("compiled", got, want, xs + cts, 2.0 ** -24)
+    if op.supports_gradgrad and not f32:
+        _check_compiled_gradgrad(op, smp, xs64, diff, cts)
+
+
+GRADGRAD_RTOL = 1e-9
+
+# Entries whose eager second derivative is NaN where the exact one is
+# finite: there, Stax's values are only required to be finite; elsewhere
+# they are compared as usual.
+GRADGRAD_EAGER_NAN = {
+    "masked.logaddexp": "where a mask puts -inf, logaddexp(x, -inf) = x has "
+                        "second derivative 0 (Stax's); eager's is NaN",
+}
+
+
+def _second_derivatives(fn, leaves, diff, cts):
+    """d/dx <w, d<c, fn(x)>/dx> for fixed random w: the gradients with
+    create_graph=True, weighted and differentiated once more."""
+    outs = [o for o in _outputs(fn(*leaves)) if o.is_floating_point()]
+    live = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
+    if not live:
+        return None
+    xs = [leaves[i] for i in diff]
+    gs = torch.autograd.grad([o for o, _ in live], xs, [c for _, c in live],
+                             create_graph=True, allow_unused=True)
+    # One weight per input, drawn whether or not its gradient depends on
+    # the inputs (eager's gradient of addcmul's first input does not, the
+    # compiled one is a result of the compiled backward like the others).
+    gen = torch.Generator().manual_seed(1)
+    ws = [torch.rand(x.shape, generator=gen, dtype=x.dtype) * 2 - 1 for x in xs]
+    dot = sum((g * w).sum() for g, w in zip(gs, ws)
+              if g is not None and g.requires_grad)
+    if not isinstance(dot, torch.Tensor):
+        return [torch.zeros_like(x) for x in xs]
+    hs = torch.autograd.grad(dot, xs, allow_unused=True)
+    return [h.detach() if h is not None and not h._is_zerotensor()
+            else torch.zeros_like(x) for h, x in zip(hs, xs)]
+
+
+def _check_compiled_gradgrad(op, smp, xs64, diff, cts):
+    fresh = lambda: [x.detach().clone().requires_grad_(i in diff)  # noqa: E731
+                     for i, x in enumerate(xs64)]
+    cts = [c.double() for c in cts]
+    try:
+        want = _second_derivatives(smp.fn, fresh(), diff, cts)
+    except Exception:  # noqa: BLE001 - PyTorch cannot: no oracle
+        return
+    if want is None:
+        return
+    try:
+        got = _second_derivatives(_compiled(smp), fresh(), diff, cts)
+    except Exception as e:  # noqa: BLE001
+        raise Failure("compiled", "second derivative: " + _first_line(e)) from None
+    if got is None:
+        raise Failure("compiled", "second derivative: no compiled result "
+                                  "requires grad; PyTorch's do")
+    for k, (a, b) in enumerate(zip(got, want)):
+        if entry_name(op) in GRADGRAD_EAGER_NAN:
+            if not bool(torch.isfinite(a[b.isnan()]).all()):
+                raise Failure("compiled", f"second derivative #{k}: not finite "
+                                          f"where eager's is NaN")
+            a, b = a[~b.isnan()], b[~b.isnan()]
+        scale = max(1.0, float(b.abs().max()) if b.numel() else 1.0)
+        err = float((a - b).abs().max()) if b.numel() else 0.0
+        if not err <= GRADGRAD_RTOL * scale:
+            raise Failure("compiled", f"second derivative #{k}: max |stax - "
+                                      f"eager| = {err:.3g} (scale {scale:.3g})")
 
 
 def _torch_grads(outs, cts, xs64, diff):
