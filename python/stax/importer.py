@@ -1736,6 +1736,115 @@ class _InlineCheckpoints:
         return False
 
 
+class _GradInside(Exception):
+    """torch.autograd.grad called in a function traced with
+    functionalization, which PyTorch's functionalization refuses: the
+    function is traced again without it (trace)."""
+
+
+class _TraceAutogradGrad:
+    """While tracing, torch.autograd.grad inside the function (a gradient
+    penalty, an inner optimization step) runs PyTorch's autograd on the
+    traced tensors, so make_fx records the backward ops as ops of the
+    function. With create_graph=False its results are detached (marked as
+    the user's detaches: they are constants of any outer derivative).
+    Under functionalization it raises _GradInside instead.
+
+    torch.autograd.grad is replaced while any thread traces (reference
+    counted); the replacement acts only in a thread that is tracing, on
+    the innermost trace's mode, and calls PyTorch's otherwise."""
+
+    _lock = __import__("threading").Lock()
+    _users = 0
+    _original: Optional[Callable] = None
+    _state = __import__("threading").local()   # .modes: functional flags
+
+    def __init__(self, functional: bool):
+        self.functional = functional
+
+    @classmethod
+    def _grad(cls, outputs, inputs, *args, **kwargs):
+        modes = getattr(cls._state, "modes", None)
+        if not modes:
+            return cls._original(outputs, inputs, *args, **kwargs)
+        if modes[-1]:
+            raise _GradInside()
+        create_graph = kwargs.get("create_graph", len(args) > 2 and args[2])
+        results = cls._original(outputs, inputs, *args, **kwargs)
+        if create_graph:
+            return results
+        with _MarkUserDetaches.marking():
+            return tuple(r.detach() if r is not None else None for r in results)
+
+    def __enter__(self):
+        cls = type(self)
+        with cls._lock:
+            if cls._users == 0:
+                cls._original = torch.autograd.grad
+                torch.autograd.grad = cls._grad
+            cls._users += 1
+        if not hasattr(cls._state, "modes"):
+            cls._state.modes = []
+        cls._state.modes.append(self.functional)
+        return self
+
+    def __exit__(self, *exc):
+        cls = type(self)
+        cls._state.modes.pop()
+        with cls._lock:
+            cls._users -= 1
+            if cls._users == 0:
+                torch.autograd.grad = cls._original
+        return False
+
+
+class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
+    """Autograd saves a result for its backward through an `aten.detach`
+    that make_fx records like the user's `x.detach()`: in a function that
+    runs torch.autograd.grad, the first kind must be the identity (the
+    recorded backward reads the value itself, and an outer derivative flows
+    through it) and the second a constant. The user's detaches are marked
+    in the traced graph as they are recorded; `_drop_autograd_detaches`
+    removes the others."""
+
+    DETACHES = (torch.Tensor.detach, torch.detach)
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func not in self.DETACHES:
+            return func(*args, **(kwargs or {}))
+        with self.marking():
+            return func(*args, **(kwargs or {}))
+
+    class marking:
+        """Marks the detach nodes recorded inside the block as the user's."""
+
+        def __enter__(self):
+            from torch.fx.experimental.proxy_tensor import (
+                ProxyTorchDispatchMode, get_torch_dispatch_modes)
+            self.graph = next((m.tracer.graph for m in get_torch_dispatch_modes()
+                               if isinstance(m, ProxyTorchDispatchMode)), None)
+            self.before = set(self.graph.nodes) if self.graph is not None else set()
+            return self
+
+        def __exit__(self, *exc):
+            if self.graph is not None:
+                for n in self.graph.nodes:
+                    if n not in self.before:
+                        n.meta["stax_user_detach"] = True
+            return False
+
+
+def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
+    """The detach nodes autograd recorded (not marked by _MarkUserDetaches)
+    become the identity."""
+    for n in list(gm.graph.nodes):
+        if (n.op == "call_function" and n.target is aten.detach.default
+                and not n.meta.get("stax_user_detach")):
+            n.replace_all_uses_with(n.args[0])
+            gm.graph.erase_node(n)
+    gm.recompile()
+
+
 def captured_state(fn, depth: int = 3):
     """(tensors, modules, python values) that `fn` can reach without being
     passed them: in its closure cells, the globals its code (and nested
@@ -1869,6 +1978,18 @@ def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
 
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
+    """`fn` traced with make_fx (see _trace). A function that calls
+    torch.autograd.grad (or makes a tensor require grad) is traced
+    without functionalization, which PyTorch refuses for it; its in-place
+    ops become functional in the import (`--stax-functionalize`)."""
+    try:
+        return _trace(fn, example_inputs, functionalize, decompose, False)
+    except _GradInside:
+        return _trace(fn, example_inputs, False, decompose, True)
+
+
+def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
+           autograd: bool) -> fx.GraphModule:
     """`fn` traced with make_fx into an ATen graph the importer maps.
 
     functionalize: in-place and out= ops become their functional twins
@@ -1886,11 +2007,17 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
-        with _InlineCheckpoints():
-            if not decompose:
-                return fn(*xs)
-            with _RedirectFunctions(BEFORE_TRACE):
-                return fn(*xs)
+        with _InlineCheckpoints(), _TraceAutogradGrad(functionalize):
+            if autograd:
+                with _MarkUserDetaches():
+                    return traced(*xs)
+            return traced(*xs)
+
+    def traced(*xs):
+        if not decompose:
+            return fn(*xs)
+        with _RedirectFunctions(BEFORE_TRACE):
+            return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
         target = _functionalize(target)
@@ -1902,9 +2029,11 @@ def trace(fn, *example_inputs, functionalize: bool = True,
                     *[a.detach().clone().requires_grad_(a.requires_grad)
                       if isinstance(a, torch.Tensor) else a
                       for a in example_inputs])
-        except StaxError:
+        except (StaxError, _GradInside):
             raise
         except Exception as e:  # noqa: BLE001
+            if functionalize and "requires_grad_()" in str(e):
+                raise _GradInside() from e   # x.requires_grad_() before it
             if "mutating a non-functional tensor with a functional" in str(e):
                 raise StaxError(
                     "the function writes a tensor it captures (not an "
@@ -1913,6 +2042,8 @@ def trace(fn, *example_inputs, functionalize: bool = True,
                     "the module that holds it") from e
             raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
                             f"make_fx failed: {type(e).__name__}: {e}") from e
+        if autograd:
+            _drop_autograd_detaches(gm)
         _drop_dead_nodes(gm)
         if functionalize:
             _refuse_metadata_writes(gm)

@@ -206,3 +206,95 @@ def test_an_input_written_after_the_call_is_refused():
     with pytest.raises(RuntimeError, match=r"argument #0 \(torch.float64 "
                                            r"\[8, 4\]\) was modified in place"):
         g.sum().backward()
+
+
+# -- torch.autograd.grad inside a compiled function ---------------------------
+# make_fx records PyTorch's backward ops while tracing (without
+# functionalization, which refuses torch.autograd.grad); the detaches
+# autograd records to save results become the identity, the user's stay.
+
+
+def _no_fallback(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # compiled, not run in PyTorch
+        return fn(*args)
+
+
+def test_gradient_penalty_inside_the_compiled_function():
+    torch.manual_seed(0)
+
+    def make():
+        return nn.Sequential(nn.Linear(4, 16), nn.Tanh(), nn.Linear(16, 16),
+                             nn.GELU(), nn.LayerNorm(16), nn.Linear(16, 1)).double()
+
+    def loss_of(d):
+        def loss(real, fake, alpha):
+            mix = (alpha * real + (1 - alpha) * fake).requires_grad_()
+            (g,) = torch.autograd.grad(d(mix).sum(), mix, create_graph=True)
+            penalty = ((g.norm(dim=1) - 1) ** 2).mean()
+            return d(fake).mean() - d(real).mean() + 10 * penalty
+        return loss
+
+    eager, mine = make(), make()
+    mine.load_state_dict(eager.state_dict())
+    real, fake = torch.randn(8, 4, dtype=torch.float64), torch.randn(8, 4, dtype=torch.float64)
+    alpha = torch.rand(8, 1, dtype=torch.float64)
+    got = _no_fallback(stax.compile(loss_of(mine)), real, fake, alpha)
+    want = loss_of(eager)(real, fake, alpha)
+    _close(got.detach(), want.detach(), "loss")
+    got.backward()
+    want.backward()
+    for a, b in zip(mine.parameters(), eager.parameters()):
+        _close(a.grad, b.grad, "parameter gradient")
+
+
+def test_inner_gradient_without_create_graph_is_a_constant():
+    """create_graph=False: the inner gradient has no derivative, in eager
+    and in the compiled function (its backward ops are not differentiated)."""
+    def f(x, w):
+        (g,) = torch.autograd.grad((x * w).tanh().sum(), w)
+        return (g * w).sum()
+    x = torch.randn(5, dtype=torch.float64)
+    w = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    (got,) = torch.autograd.grad(_no_fallback(stax.compile(f), x, w), w)
+    (want,) = torch.autograd.grad(f(x, w), w)
+    _close(got, want, "gradient")
+
+
+def test_the_users_detach_stays_a_constant():
+    def f(x, w):
+        y = (x * w).tanh()
+        (g,) = torch.autograd.grad(y.sum(), w, create_graph=True)
+        return (g * y.detach()).sum() + (g * g).sum()
+    x = torch.randn(6, dtype=torch.float64)
+    w = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    (got,) = torch.autograd.grad(_no_fallback(stax.compile(f), x, w), w)
+    (want,) = torch.autograd.grad(f(x, w), w)
+    _close(got, want, "gradient")
+
+
+def test_an_inner_sgd_step_differentiated_like_maml():
+    """One inner SGD step on a support set with create_graph=True, the
+    loss of the adapted weights on a query set differentiated with
+    respect to the initial weights; in-place ops in the same function."""
+    torch.manual_seed(0)
+    w1 = torch.randn(3, 8, dtype=torch.float64, requires_grad=True)
+    w2 = torch.randn(8, 1, dtype=torch.float64, requires_grad=True)
+
+    def meta_loss(xs, ys, xq, yq, w1, w2):
+        def model(x, a, b):
+            h = (x @ a).clone()
+            h.mul_(0.5).tanh_()          # in place, traced without functionalization
+            return h @ b
+        inner = ((model(xs, w1, w2) - ys) ** 2).mean()
+        g1, g2 = torch.autograd.grad(inner, (w1, w2), create_graph=True)
+        a, b = w1 - 0.1 * g1, w2 - 0.1 * g2
+        return ((model(xq, a, b) - yq) ** 2).mean()
+    data = [torch.randn(10, 3, dtype=torch.float64), torch.randn(10, 1, dtype=torch.float64),
+            torch.randn(12, 3, dtype=torch.float64), torch.randn(12, 1, dtype=torch.float64)]
+    got = _no_fallback(stax.compile(meta_loss), *data, w1, w2)
+    want = meta_loss(*data, w1, w2)
+    _close(got.detach(), want.detach(), "meta loss")
+    for a, b in zip(torch.autograd.grad(got, (w1, w2)),
+                    torch.autograd.grad(want, (w1, w2))):
+        _close(a, b, "meta gradient")
