@@ -22,7 +22,8 @@ only the forward is compiled. Higher derivatives
 recorded, and its derivative is the joint graph of the function's
 gradients-only joint graph, compiled on first use (_Derivative); where the
 autodiff has no rule for an op of the backward, it raises Listing 5.5's
-explicit error. Operators the importer does not know are split out with torch.fx's
+explicit error. torch.autograd.grad inside the function is traced as the
+ops of its backward (importer._TraceAutogradGrad). Operators the importer does not know are split out with torch.fx's
 CapabilityBasedPartitioner and run in PyTorch (one warning names them); a
 partition that Stax cannot compile runs in PyTorch too, with a warning, and
 so does a function make_fx cannot trace (data-dependent control flow).
