@@ -535,7 +535,6 @@ class _CompiledRegion(torch.autograd.Function):
         _write_back(plan, inputs, outs)
         n = plan.num_outputs + len(plan.copy_back)
         ctx.plan = plan
-        ctx.num_saved = len(plan.saved_inputs) + len(outs) - n
         ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:])
         ctx.out_meta = _meta(outs[:n])
         user = outs[:plan.num_outputs]
