@@ -3,9 +3,11 @@
 
     PYTHONPATH=python /usr/bin/python3 bench/higher_order.py
 
-Two workloads that differentiate a gradient (create_graph=True):
+Workloads that differentiate a gradient (create_graph=True):
 - a WGAN-GP critic step: loss = D(fake) - D(real) + 10 (|grad_x D(mix)| - 1)^2,
-  then loss.backward() (the penalty's backward is a second derivative);
+  then the parameters' gradients (the penalty's is a second derivative),
+  with the critic compiled and, second, the whole loss compiled (the inner
+  torch.autograd.grad traced into it);
 - a Hessian-vector product of a TransformerEncoderLayer's loss with
   respect to its parameters (reverse over reverse).
 For each it prints eager's and the compiled module's median step time,
@@ -39,6 +41,26 @@ def gp_step(d, params, real, fake, alpha):
     return [loss.detach()] + list(grads)
 
 
+class PenalizedLoss(nn.Module):
+    """The WGAN-GP critic loss as one module: compiled whole, the inner
+    torch.autograd.grad is traced into the function."""
+
+    def __init__(self, critic):
+        super().__init__()
+        self.critic = critic
+
+    def forward(self, real, fake, alpha):
+        mix = (alpha * real + (1 - alpha) * fake).requires_grad_()
+        (g,) = torch.autograd.grad(self.critic(mix).sum(), mix, create_graph=True)
+        penalty = ((g.norm(dim=1) - 1) ** 2).mean()
+        return self.critic(fake).mean() - self.critic(real).mean() + 10 * penalty
+
+
+def whole_loss_step(loss, params, real, fake, alpha):
+    value = loss(real, fake, alpha)
+    return [value.detach()] + list(torch.autograd.grad(value, params))
+
+
 def hvp_step(layer, params, x, vs):
     loss = layer(x).pow(2).mean()
     grads = torch.autograd.grad(loss, params, create_graph=True)
@@ -55,6 +77,10 @@ def workloads():
     yield ("WGAN-GP critic 64-512-512-1, batch 256", critic,
            lambda m, dt: (gp_step, (m, list(m.parameters()), real.to(dt),
                                     fake.to(dt), alpha.to(dt))))
+    yield ("WGAN-GP loss compiled whole (autograd.grad inside)",
+           lambda: PenalizedLoss(critic()),
+           lambda m, dt: (whole_loss_step, (m, list(m.parameters()), real.to(dt),
+                                            fake.to(dt), alpha.to(dt))))
     x = torch.randn(8, 64, 128)
 
     def layer():
