@@ -1834,6 +1834,29 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
             return False
 
 
+def _functional_view_twins(gm: fx.GraphModule) -> None:
+    """Without functionalization, in-place view ops stay (functorch's
+    jacrev squeezes its own tensors with squeeze_). make_fx records the
+    later uses of the tensor on the op's result, so on a tensor of the
+    function's own the functional twin computes the same; on an input it
+    would change the caller's tensor, which compiled code cannot do."""
+    twins = {aten.squeeze_.dim: aten.squeeze.dim,
+             aten.squeeze_.default: aten.squeeze.default,
+             aten.unsqueeze_.default: aten.unsqueeze.default,
+             aten.t_.default: aten.t.default,
+             aten.transpose_.default: aten.transpose.int}
+    for n in gm.graph.nodes:
+        if n.op != "call_function" or n.target not in twins:
+            continue
+        if isinstance(n.args[0], fx.Node) and n.args[0].op == "placeholder":
+            raise StaxError(
+                f"the function changes the shape or strides of an input in "
+                f"place ({_overload_name(n.target)}), which compiled code "
+                f"cannot do to the caller's tensor")
+        n.target = twins[n.target]
+    gm.recompile()
+
+
 def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
     """The detach nodes autograd recorded (not marked by _MarkUserDetaches)
     become the identity."""
@@ -2044,6 +2067,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         if autograd:
             _drop_autograd_detaches(gm)
+            _functional_view_twins(gm)
         _drop_dead_nodes(gm)
         if functionalize:
             _refuse_metadata_writes(gm)

@@ -298,3 +298,29 @@ def test_an_inner_sgd_step_differentiated_like_maml():
     for a, b in zip(torch.autograd.grad(got, (w1, w2)),
                     torch.autograd.grad(want, (w1, w2))):
         _close(a, b, "meta gradient")
+
+
+def test_in_place_view_ops_next_to_an_inner_gradient():
+    """Traced without functionalization, in-place view ops stay: on a
+    tensor of the function's own they compute as their functional twins;
+    on an input (the caller's tensor would change shape) the function runs
+    in PyTorch, with the warning."""
+    def own(x, w):
+        h = torch.tanh(x @ w)
+        (g,) = torch.autograd.grad(h.sum(), w, create_graph=True)
+        g = g * 1.0
+        g.unsqueeze_(0).squeeze_(0).t_()
+        return (g ** 2).sum() + h.sum()
+
+    def on_input(x, w):
+        (g,) = torch.autograd.grad(torch.tanh(x @ w).sum(), w, create_graph=True)
+        x.unsqueeze_(0)
+        return (g ** 2).sum()
+    x = torch.randn(5, 4, dtype=torch.float64)
+    w = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+    (got,) = torch.autograd.grad(_no_fallback(stax.compile(own), x, w), w)
+    (want,) = torch.autograd.grad(own(x, w), w)
+    _close(got, want, "gradient")
+    with pytest.warns(UserWarning, match="changes the shape or strides of an input"):
+        y = stax.compile(on_input)(x.clone(), w)
+    _close(y.detach(), on_input(x.clone(), w).detach(), "value")
