@@ -40,6 +40,7 @@ import math
 import operator
 import re
 import struct
+import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
@@ -1754,10 +1755,10 @@ class _TraceAutogradGrad:
     counted); the replacement acts only in a thread that is tracing, on
     the innermost trace's mode, and calls PyTorch's otherwise."""
 
-    _lock = __import__("threading").Lock()
+    _lock = threading.Lock()
     _users = 0
     _original: Optional[Callable] = None
-    _state = __import__("threading").local()   # .modes: functional flags
+    _state = threading.local()   # .modes: functional flags
 
     def __init__(self, functional: bool):
         self.functional = functional
