@@ -1835,27 +1835,24 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
             return False
 
 
-def _functional_view_twins(gm: fx.GraphModule) -> None:
-    """Without functionalization, in-place view ops stay (functorch's
-    jacrev squeezes its own tensors with squeeze_). make_fx records the
-    later uses of the tensor on the op's result, so on a tensor of the
-    function's own the functional twin computes the same; on an input it
-    would change the caller's tensor, which compiled code cannot do."""
-    twins = {aten.squeeze_.dim: aten.squeeze.dim,
-             aten.squeeze_.default: aten.squeeze.default,
-             aten.unsqueeze_.default: aten.unsqueeze.default,
-             aten.t_.default: aten.t.default,
-             aten.transpose_.default: aten.transpose.int}
-    for n in gm.graph.nodes:
-        if n.op != "call_function" or n.target not in twins:
-            continue
-        if isinstance(n.args[0], fx.Node) and n.args[0].op == "placeholder":
-            raise StaxError(
-                f"the function changes the shape or strides of an input in "
-                f"place ({_overload_name(n.target)}), which compiled code "
-                f"cannot do to the caller's tensor")
-        n.target = twins[n.target]
-    gm.recompile()
+def _functionalized(gm: fx.GraphModule, example_inputs,
+                    table: Dict[Any, Callable]) -> fx.GraphModule:
+    """A graph traced without functionalization (it calls
+    torch.autograd.grad, which functionalization refuses) traced once more,
+    with it. The graph no longer calls autograd (the backward it ran is
+    recorded as plain ATen ops), so PyTorch's functionalization now applies:
+    writes through views (`b[1:3] = 0`, functorch's jacrev filling its basis
+    through `diagonal`) become the scatter of the view, in-place view ops
+    (`squeeze_`) their twins, and what remains is one `copy_` per input the
+    function writes, as in a functionalized trace. Without this, such
+    writes stayed in the graph, and a graph split around an unsupported op
+    could lose them (a partition's result is a value, not the caller's
+    storage)."""
+    from functorch import functionalize as _functionalize
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return make_fx(_functionalize(gm), decomposition_table=table)(
+        *[a.detach().clone() if isinstance(a, torch.Tensor) else a
+          for a in example_inputs])
 
 
 def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
@@ -2004,8 +2001,9 @@ def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx (see _trace). A function that calls
     torch.autograd.grad (or makes a tensor require grad) is traced
-    without functionalization, which PyTorch refuses for it; its in-place
-    ops become functional in the import (`--stax-functionalize`)."""
+    without functionalization, which PyTorch refuses for it, and the
+    resulting graph, which calls autograd no more, once more with it
+    (_functionalized)."""
     try:
         return _trace(fn, example_inputs, functionalize, decompose, False)
     except _GradInside:
@@ -2068,9 +2066,10 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         if autograd:
             _drop_autograd_detaches(gm)
-            _functional_view_twins(gm)
+            with UndoCapturedWrites(fn):
+                gm = _functionalized(gm, example_inputs, table)
         _drop_dead_nodes(gm)
-        if functionalize:
+        if functionalize or autograd:
             _refuse_metadata_writes(gm)
             _masked_copies_as_where(gm)
             _fold_reshape_chains(gm)

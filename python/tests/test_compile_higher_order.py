@@ -19,6 +19,7 @@ import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from torch.autograd import grad as imported_grad
 
 import stax
 
@@ -263,8 +264,17 @@ def _the_users_detach(x, w):
     return (g * y.detach()).sum() + (g * g).sum()
 
 
+def _imported_grad(x, w):
+    """`from torch.autograd import grad`: a name the trace does not
+    replace; both kinds of inner gradient still compile."""
+    y = (x * w).tanh()
+    (g,) = imported_grad(y.sum(), w, create_graph=True)
+    (h,) = imported_grad((y * w).sum(), w, retain_graph=True)
+    return (g * y.detach()).sum() + (g * g * h).sum()
+
+
 @pytest.mark.parametrize("f", [_inner_gradient_without_create_graph,
-                               _the_users_detach])
+                               _the_users_detach, _imported_grad])
 def test_inner_gradient_constants(f):
     x = torch.randn(6, dtype=torch.float64)
     w = torch.randn(6, dtype=torch.float64, requires_grad=True)
@@ -301,10 +311,10 @@ def test_an_inner_sgd_step_differentiated_like_maml():
 
 
 def test_in_place_view_ops_next_to_an_inner_gradient():
-    """Traced without functionalization, in-place view ops stay: on a
-    tensor of the function's own they compute as their functional twins;
-    on an input (the caller's tensor would change shape) the function runs
-    in PyTorch, with the warning."""
+    """In-place view ops next to an inner gradient: on a tensor of the
+    function's own they compute as their functional twins; on an input (the
+    caller's tensor would change shape) the function runs in PyTorch, with
+    the warning."""
     def own(x, w):
         h = torch.tanh(x @ w)
         (g,) = torch.autograd.grad(h.sum(), w, create_graph=True)
@@ -324,3 +334,40 @@ def test_in_place_view_ops_next_to_an_inner_gradient():
     with pytest.warns(UserWarning, match="changes the shape or strides of an input"):
         y = stax.compile(on_input)(x.clone(), w)
     _close(y.detach(), on_input(x.clone(), w).detach(), "value")
+
+
+def _writes_through_views(x, w):
+    """Writes through a slice and a select of a tensor the function reads
+    afterwards (it was split around the write, which lost it)."""
+    (g,) = torch.autograd.grad(torch.tanh(x @ w).sum(), w, create_graph=True)
+    b = g.clone()
+    b[1:3] = 0
+    b[0].mul_(2)
+    return (b * w).sum()
+
+
+def _functorch_jacobian(x, w):
+    """jacrev fills its basis through a diagonal view."""
+    from functorch import jacrev
+    return jacrev(lambda v: torch.tanh(x @ v).sum(0))(w).pow(2).sum()
+
+
+def _functorch_hessian(x, w):
+    from functorch import hessian
+    return hessian(lambda v: torch.tanh(x @ v).sum())(w).sum()
+
+
+@pytest.mark.parametrize("f", [_writes_through_views, _functorch_jacobian,
+                               _functorch_hessian])
+def test_writes_through_views_next_to_an_inner_gradient(f):
+    """The trace without functionalization is functionalized once more
+    (it no longer calls autograd): writes through views become scatters
+    and the function compiles whole."""
+    torch.manual_seed(0)
+    x = torch.randn(5, 4, dtype=torch.float64)
+    w = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    got = _no_fallback(stax.compile(f), x, w)
+    want = f(x, w)
+    _close(got.detach(), want.detach(), "value")
+    _close(torch.autograd.grad(got, w)[0], torch.autograd.grad(want, w)[0],
+           "gradient")
