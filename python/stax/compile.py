@@ -1036,6 +1036,38 @@ class _CompiledSubmodule(torch.nn.Module):
         return self.compiled(*xs)
 
 
+def _defer_writes(gm: torch.fx.GraphModule) -> List[Callable]:
+    """Removes the `copy_` nodes through which a functionalized graph
+    writes its inputs and the tensors it captures (get_attr: a BatchNorm's
+    statistics), makes their new values extra trailing outputs, and
+    returns, per such output, how to find the tensor it goes into from the
+    graph's inputs. A graph split into partitions orders a write (it has
+    no users) by its operands only: it could run before another
+    partition's read of the same tensor."""
+    destinations: List[Callable] = []
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    output = next(n for n in gm.graph.nodes if n.op == "output")
+    values = list(output.args[0])
+    for n in list(gm.graph.nodes):
+        if not (n.op == "call_function"
+                and n.target is torch.ops.aten.copy_.default and not n.users):
+            continue
+        dest = n.args[0]
+        if dest.op == "placeholder":
+            k = placeholders.index(dest)
+            destinations.append(lambda xs, k=k: xs[k])
+        elif dest.op == "get_attr":
+            tensor = getattr(gm, str(dest.target))
+            destinations.append(lambda xs, t=tensor: t)
+        else:
+            continue
+        values.append(n.args[1])
+        gm.graph.erase_node(n)
+    output.args = (values,)
+    gm.recompile()
+    return destinations
+
+
 def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     """When the traced graph has operators the importer does not map, a
     GraphModule whose supported partitions are compiled by Stax and whose
@@ -1073,6 +1105,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
         def is_node_supported(self, submodules, node):
             return node.op == "call_function" and importable(node)
 
+    writes = _defer_writes(gm)
     partitioner = CapabilityBasedPartitioner(gm, Support(),
                                              allows_single_node_partition=True)
     fused = partitioner.fuse_partitions(partitioner.propose_partitions())
@@ -1084,7 +1117,19 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
                 debug_dir=owner.debug_dir, partition=False, fallback=True,
                 cache_dir=owner.cache_dir)))
     fused.recompile()
-    return lambda *xs: tree_unflatten(list(fused(*xs)), spec["spec"])
+
+    def run(*xs):
+        outs = list(fused(*xs))
+        if writes:
+            # After every partition has read the old values; under no_grad
+            # as the unsplit function's copy-back (_write_back).
+            new = outs[len(outs) - len(writes):]
+            del outs[len(outs) - len(writes):]
+            with torch.no_grad():
+                for where, value in zip(writes, new):
+                    where(xs).copy_(value)
+        return tree_unflatten(outs, spec["spec"])
+    return run
 
 
 def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
