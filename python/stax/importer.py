@@ -1737,10 +1737,12 @@ class _InlineCheckpoints:
         return False
 
 
-class _GradInside(Exception):
-    """torch.autograd.grad called in a function traced with
-    functionalization, which PyTorch's functionalization refuses: the
-    function is traced again without it (trace)."""
+class _TraceWithoutFunctionalization(Exception):
+    """PyTorch's functionalization refuses the function: it calls
+    torch.autograd.grad, makes a tensor require grad, or writes a tensor it
+    captures with a value computed from its arguments (an EMA buffer). It
+    is traced again without functionalization, and that graph once more
+    with it (trace, _functionalized)."""
 
 
 class _TraceAutogradGrad:
@@ -1749,7 +1751,7 @@ class _TraceAutogradGrad:
     traced tensors, so make_fx records the backward ops as ops of the
     function. With create_graph=False its results are detached (marked as
     the user's detaches: they are constants of any outer derivative).
-    Under functionalization it raises _GradInside instead.
+    Under functionalization it raises _TraceWithoutFunctionalization instead.
 
     torch.autograd.grad is replaced while any thread traces (reference
     counted); the replacement acts only in a thread that is tracing, on
@@ -1769,7 +1771,7 @@ class _TraceAutogradGrad:
         if not modes:
             return cls._original(outputs, inputs, *args, **kwargs)
         if modes[-1]:
-            raise _GradInside()
+            raise _TraceWithoutFunctionalization()
         create_graph = kwargs.get("create_graph", len(args) > 2 and args[2])
         results = cls._original(outputs, inputs, *args, **kwargs)
         if create_graph:
@@ -1837,22 +1839,45 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
 
 def _functionalized(gm: fx.GraphModule, example_inputs,
                     table: Dict[Any, Callable]) -> fx.GraphModule:
-    """A graph traced without functionalization (it calls
-    torch.autograd.grad, which functionalization refuses) traced once more,
-    with it. The graph no longer calls autograd (the backward it ran is
-    recorded as plain ATen ops), so PyTorch's functionalization now applies:
-    writes through views (`b[1:3] = 0`, functorch's jacrev filling its basis
-    through `diagonal`) become the scatter of the view, in-place view ops
-    (`squeeze_`) their twins, and what remains is one `copy_` per input the
-    function writes, as in a functionalized trace. Without this, such
-    writes stayed in the graph, and a graph split around an unsupported op
-    could lose them (a partition's result is a value, not the caller's
-    storage)."""
+    """A graph traced without functionalization traced once more, with it.
+    The graph no longer calls autograd (the backward it ran is recorded as
+    plain ATen ops) and reads the tensors it captures as inputs (those it
+    writes are lifted to placeholders for the trace, and back to constants
+    after it), so PyTorch's functionalization now applies: writes through
+    views (`b[1:3] = 0`, functorch's jacrev filling its basis through
+    `diagonal`) become the scatter of the view, in-place view ops
+    (`squeeze_`) their twins, and what remains is one `copy_` per input or
+    captured tensor the function writes, as in a functionalized trace.
+    Without this, such writes stayed in the graph, and a graph split around
+    an unsupported op could lose them (a partition's result is a value,
+    not the caller's storage)."""
     from functorch import functionalize as _functionalize
     from torch.fx.experimental.proxy_tensor import make_fx
-    return make_fx(_functionalize(gm), decomposition_table=table)(
+    written = written_constants(gm)
+    lifted = lift_tensor_constants(gm, lambda t: any(t is w for w in written))
+    out = make_fx(_functionalize(gm), decomposition_table=table)(
         *[a.detach().clone() if isinstance(a, torch.Tensor) else a
-          for a in example_inputs])
+          for a in example_inputs], *[t.detach().clone() for t in lifted])
+    _placeholders_as_constants(out, len(example_inputs), lifted)
+    return out
+
+
+def _placeholders_as_constants(gm: fx.GraphModule, first: int,
+                               tensors: List[torch.Tensor]) -> None:
+    """The placeholders of `gm` from index `first` on become get_attr
+    nodes of `tensors` (held as the very objects, as make_fx holds the
+    tensors a function captures)."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    anchor = placeholders[-1]
+    for k, (ph, tensor) in enumerate(zip(placeholders[first:], tensors)):
+        name = f"_stax_captured_{k}"
+        setattr(gm, name, tensor)
+        with gm.graph.inserting_after(anchor):
+            anchor = gm.graph.create_node("get_attr", name)
+        ph.replace_all_uses_with(anchor)
+    for ph in placeholders[first:]:
+        gm.graph.erase_node(ph)
+    gm.recompile()
 
 
 def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
@@ -2006,7 +2031,7 @@ def trace(fn, *example_inputs, functionalize: bool = True,
     (_functionalized)."""
     try:
         return _trace(fn, example_inputs, functionalize, decompose, False)
-    except _GradInside:
+    except _TraceWithoutFunctionalization:
         return _trace(fn, example_inputs, False, decompose, True)
 
 
@@ -2051,12 +2076,14 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                     *[a.detach().clone().requires_grad_(a.requires_grad)
                       if isinstance(a, torch.Tensor) else a
                       for a in example_inputs])
-        except (StaxError, _GradInside):
+        except (StaxError, _TraceWithoutFunctionalization):
             raise
         except Exception as e:  # noqa: BLE001
             if functionalize and "requires_grad_()" in str(e):
-                raise _GradInside() from e   # x.requires_grad_() before it
+                raise _TraceWithoutFunctionalization() from e   # x.requires_grad_() before it
             if "mutating a non-functional tensor with a functional" in str(e):
+                if functionalize:
+                    raise _TraceWithoutFunctionalization() from e
                 raise StaxError(
                     "the function writes a tensor it captures (not an "
                     "argument) in place with a value computed from its "
@@ -2066,8 +2093,13 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         if autograd:
             _drop_autograd_detaches(gm)
-            with UndoCapturedWrites(fn):
-                gm = _functionalized(gm, example_inputs, table)
+            try:
+                with UndoCapturedWrites(fn):
+                    gm = _functionalized(gm, example_inputs, table)
+            except Exception as e:  # noqa: BLE001
+                raise StaxError(f"functionalizing the trace of "
+                                f"{getattr(fn, '__name__', fn)!r} failed: "
+                                f"{type(e).__name__}: {e}") from e
         _drop_dead_nodes(gm)
         if functionalize or autograd:
             _refuse_metadata_writes(gm)

@@ -1777,9 +1777,9 @@ def test_module_containers_layer_settings_and_globals_trace_again():
 def test_a_forward_that_binds_a_buffer_anew():
     """`self.ema = 0.9 * self.ema + ...` in a forward: eager's module holds
     the new value after each call. A compiled module's rebinding becomes a
-    write to the buffer (the first trace's value was kept before); a new
-    shape (a growing cache) or a function capturing such a module runs in
-    PyTorch, with a warning saying why."""
+    write to the buffer (the first trace's value was kept before), also
+    in a function capturing the module; a new shape (a growing cache) runs
+    in PyTorch, with a warning saying why."""
     class Ema(torch.nn.Module):
         def __init__(self):
             super().__init__()
@@ -1820,13 +1820,56 @@ def test_a_forward_that_binds_a_buffer_anew():
             assert torch.equal(compiled(x), reference(x))
         assert cache.seen.shape == (rows, 2)
 
+    # A function capturing the module: the trace without functionalization
+    # (which refuses the write) is functionalized with the buffer as an
+    # input, and the write becomes a copy-back.
     model, reference = Ema(), Ema()
     reference.load_state_dict(model.state_dict())
     captured = stax.compile(lambda x: model(x))
-    x = torch.randn(4, 2)
-    with pytest.warns(UserWarning, match="writes a tensor it captures"):
-        assert torch.equal(captured(x), reference(x))
-    assert torch.equal(model.ema, reference.ema)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            x = torch.randn(4, 2)
+            assert torch.equal(captured(x), reference(x))
+            assert torch.equal(model.ema, reference.ema)
+    assert captured._count == 1
+
+
+def test_a_captured_buffer_written_in_place_compiles():
+    """`self.avg.mul_(0.9).add_(0.1 * y.mean(0))` in a module that a
+    function captures: functionalization refuses the write of a captured
+    tensor with a value computed from the arguments; the function is traced
+    without it, then functionalized with the buffer as an input, and the
+    write becomes a copy-back into the buffer (it ran in PyTorch)."""
+    class RunningMean(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(8, 8)
+            self.register_buffer("avg", torch.zeros(8))
+
+        def forward(self, x):
+            y = self.linear(x)
+            with torch.no_grad():
+                self.avg.mul_(0.9).add_(0.1 * y.mean(0))
+            return y - self.avg
+
+    torch.manual_seed(0)
+    model, reference = RunningMean(), RunningMean()
+    reference.load_state_dict(model.state_dict())
+    compiled = stax.compile(lambda x: model(x) * 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(3):
+            x = torch.randn(4, 8, requires_grad=True)
+            got, want = compiled(x), reference(x) * 2
+            got.sum().backward()
+            (gx,) = torch.autograd.grad(want.sum(), x)
+            # Means of 4 values of the 8-term products: reordered sums.
+            bound = reorder_bound(8, float(x.abs().sum(1).max()) + 1)
+            assert torch.allclose(got, want, rtol=0, atol=4 * bound)
+            assert torch.allclose(model.avg, reference.avg, rtol=0, atol=bound)
+            assert torch.allclose(x.grad, gx, rtol=0, atol=bound)
+    assert not model.avg.requires_grad and compiled._count == 1
 
 
 def test_first_calls_from_several_threads_share_one_plan():
