@@ -261,6 +261,8 @@ class _Plan:
         text, self.lifted, constants = import_torch_lifting(
             traced, *examples, name="forward", functionalize=not functional)
         self.constants = [(t, t._version) for t in constants]
+        # Tensors the function binds to module attributes: trailing results.
+        self.bindings = list(getattr(flat_fn, "bindings", ()))
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
@@ -308,8 +310,8 @@ class _Plan:
                             if t.requires_grad and t.is_floating_point()]
         # The joint graph gives an input the results do not reach a zero
         # gradient; PyTorch gives it none (an optimizer then skips it).
-        self.reached = _eager_reached_inputs(flat_fn, inputs, self.lifted,
-                                             self.grad_inputs)
+        self.reached, self.differentiable = _eager_autograd(
+            flat_fn, inputs, self.lifted, self.grad_inputs)
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
         # Higher derivatives (create_graph=True) differentiate the function
@@ -340,6 +342,17 @@ class _Plan:
 #: Held while a plan is built (CompiledFunction._plan_for). Reentrant: a
 #: partition's CompiledFunction builds its plan inside its owner's.
 _BUILDING = threading.RLock()
+
+
+def _bind_attributes(result, bindings):
+    """A call's result without the tensors the function binds to module
+    attributes (_with_attribute_bindings), which are bound now."""
+    if not bindings:
+        return result
+    out, values = result
+    for (module, name, _), value in zip(bindings, values):
+        setattr(module, name, value)
+    return out
 
 
 def _eagerly(flat_fn):
@@ -538,8 +551,13 @@ class _CompiledRegion(torch.autograd.Function):
         ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:])
         ctx.out_meta = _meta(outs[:n])
         user = outs[:plan.num_outputs]
-        ctx.mark_non_differentiable(*[o for o in user
-                                      if not o.is_floating_point()])
+        # Results eager gives no gradient history (x.detach(), a comparison
+        # cast to float) have none here either: bound to a module attribute
+        # and read by the next call, one would chain the calls' graphs.
+        differentiable = plan.differentiable or [True] * len(user)
+        ctx.mark_non_differentiable(*[
+            o for o, d in zip(user, differentiable)
+            if not (d and o.is_floating_point())])
         return tuple(user)
 
     @staticmethod
@@ -603,29 +621,34 @@ def _eager_requires_grad(flat_fn, inputs) -> List[bool]:
     return [isinstance(o, torch.Tensor) and o.requires_grad for o in outs]
 
 
-def _eager_reached_inputs(flat_fn, inputs, lifted, indices) -> List[bool]:
-    """For each index of `inputs + lifted` in `indices` (those requiring
-    grad), whether eager's autograd reaches that tensor from the flat
-    results of `flat_fn`: one eager forward and backward on copies of the
-    inputs; the lifted tensors are the captured ones themselves, which the
-    function reads (tensors it writes are restored). If eager cannot run
-    it, every one counts as reached (a zero gradient, as before)."""
+def _eager_autograd(flat_fn, inputs, lifted, indices):
+    """What eager's autograd does with `flat_fn`, from one eager forward and
+    backward on copies of the inputs (the lifted tensors are the captured
+    ones themselves, which the function reads; tensors it writes are
+    restored): (for each index of `inputs + lifted` in `indices`, those
+    requiring grad, whether autograd reaches that tensor from the results;
+    for each tensor result, whether it requires grad: `x.detach()`, a
+    comparison cast to float). If eager cannot run it, every input counts
+    as reached (a zero gradient) and every floating result as
+    differentiable."""
     from .importer import UndoCapturedWrites
     copies = _eager_copies(inputs)
     targets = [(copies + list(lifted))[i] for i in indices]
     try:
         with UndoCapturedWrites(flat_fn), torch.enable_grad(), \
                 inline_compiled_functions():
-            outs = [o for o in tree_flatten(flat_fn(*copies))[0]
-                    if isinstance(o, torch.Tensor) and o.requires_grad]
+            results = [o for o in tree_flatten(flat_fn(*copies))[0]
+                       if isinstance(o, torch.Tensor)]
+            differentiable = [o.requires_grad for o in results]
+            outs = [o for o in results if o.requires_grad]
             if not outs:
-                return [False] * len(targets)
+                return [False] * len(targets), differentiable
             grads = torch.autograd.grad(outs, targets,
                                         [torch.ones_like(o) for o in outs],
                                         allow_unused=True)
     except Exception:  # noqa: BLE001 - keep the compiled gradients
-        return [True] * len(targets)
-    return [g is not None for g in grads]
+        return [True] * len(targets), None
+    return [g is not None for g in grads], differentiable
 
 
 def _with_device_chip(options: str, device: str) -> str:
@@ -676,6 +699,9 @@ class CompiledFunction:
         self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
         self._hook_dicts: List[Dict[Any, Any]] = []
+        # (id(module), name) of the attributes a plan binds after each call
+        # (_with_attribute_bindings): results, not keys.
+        self._bound: set = set()
         # What the function reached at the last call (_python_constants):
         # the children of the captured modules, the values of the closure
         # cells and globals it reads, and both as a plan key part.
@@ -746,7 +772,8 @@ class CompiledFunction:
                 # hooks compute at every call (weight_norm's and
                 # spectral_norm's `weight`), not an input: it is traced.
                 keys = tuple(k for k, v in vars(m).items() if not k.startswith("_")
-                             and not (torch_layer and isinstance(v, torch.Tensor)))
+                             and not (torch_layer and isinstance(v, torch.Tensor))
+                             and (id(m), k) not in self._bound)
                 if not keys:
                     continue
                 if torch_layer:
@@ -868,7 +895,7 @@ class CompiledFunction:
                     return self.fn(*a, **kw)
             holders = [m for m in self._modules() if m._buffers]
             if not holders:
-                return fn, leaves, constants
+                return self._with_attribute_bindings(fn), leaves, constants
 
             def call(*ts):
                 # Buffers the function binds anew become writes to the
@@ -883,7 +910,7 @@ class CompiledFunction:
                         _write_rebound_state(list(old), list(old.values()),
                                              swapped)
             call.eagerly = fn
-            return call, leaves, constants
+            return self._with_attribute_bindings(call), leaves, constants
         module = self.fn
         names = [n for n, _ in module.named_parameters()] + \
                 [n for n, _ in module.named_buffers()]
@@ -902,7 +929,55 @@ class CompiledFunction:
             a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
             return module(*a, **kw)
         call_module.eagerly = run_module
-        return call_module, leaves + state, constants
+        return self._with_attribute_bindings(call_module), leaves + state, constants
+
+    def _with_attribute_bindings(self, fn):
+        """`fn`, returning besides its result the tensors it binds to plain
+        attributes of the modules it reaches (`self.aux_loss = ...`,
+        `self.attn = weights`, weight_norm's `weight`): eager's modules hold
+        them after the call, and a trace must not leave its own tensors
+        there. Each binding is undone after the call and recorded in
+        `.bindings` as (module, name, the value before); the plan binds the
+        computed tensors after each call (_bind_attributes)."""
+        modules = self._modules()
+        if not modules:
+            return fn
+
+        def call(*xs):
+            before = [dict(vars(m)) for m in modules]
+            out = fn(*xs)
+            bindings, values = [], []
+            for m, old in zip(modules, before):
+                attributes = vars(m)
+                for k, v in list(attributes.items()):
+                    if not isinstance(v, torch.Tensor) or old.get(k) is v:
+                        continue
+                    bindings.append((m, k, old.get(k)))
+                    values.append(v)
+                    if k in old:
+                        attributes[k] = old[k]
+                    else:
+                        del attributes[k]
+            call.bindings = bindings
+            return (out, values) if bindings else out
+        call.bindings = []
+        call.eagerly = _eagerly(fn)
+        return call
+
+    def _unwatch(self, plan, key) -> None:
+        """The attributes `plan` binds are results: unless its trace read
+        their old values (then each new value traces again), they leave the
+        plan key, and the plan is also filed under the key the next call
+        computes."""
+        read = [t for t, _ in plan.constants] + list(plan.lifted)
+        new = {(id(m), k) for m, k, old in plan.bindings
+               if not any(old is t for t in read)} - self._bound
+        if not new:
+            return
+        self._bound |= new
+        self._captured_modules = None    # watch again, without them
+        self._modules()
+        self._plans.setdefault(key[:-1] + (self._python_constants(),), plan)
 
     def __call__(self, *args, **kwargs):
         if inlining():
@@ -962,7 +1037,7 @@ class CompiledFunction:
             outs = _run(plan.fw, "forward", inputs)
             _write_back(plan, inputs, outs)
             outs = outs[:plan.num_outputs]
-        return plan.unflatten(outs)
+        return _bind_attributes(plan.unflatten(outs), plan.bindings)
 
     def _refuse_backward_hooks(self) -> None:
         """A module's backward hooks see and may replace the gradients of
@@ -997,6 +1072,8 @@ class CompiledFunction:
                     plan = self._build(flat_fn, inputs, True)
             self._plans[key] = plan
             self._count += 1
+            if isinstance(plan, _Plan) and plan.bindings:
+                self._unwatch(plan, key)
             return plan
 
     def _build(self, flat_fn, inputs, grad):
@@ -1008,6 +1085,9 @@ class CompiledFunction:
                 # PyTorch, with the warning below.
                 split = _split_unsupported(flat_fn, inputs, self)
                 if split is not None:
+                    bindings = getattr(flat_fn, "bindings", ())
+                    if bindings:
+                        return lambda *xs: _bind_attributes(split(*xs), bindings)
                     return split
             return _Plan(self, flat_fn, inputs, grad)
         except StaxError as e:

@@ -1872,6 +1872,82 @@ def test_a_captured_buffer_written_in_place_compiles():
     assert not model.avg.requires_grad and compiled._count == 1
 
 
+def test_results_without_gradient_history_in_eager_have_none():
+    """A detached result, a comparison cast to float and an index have no
+    grad_fn in eager, and none from the compiled function (they had one:
+    a model keeping such a result for its next call chained the calls'
+    graphs)."""
+    f = lambda x: (x * 2, (x * 3).detach(), (x > 0).float(), x.argmax())
+    x = torch.randn(4, requires_grad=True)
+    got, want = stax.compile(f)(x), f(x)
+    assert [t.requires_grad for t in got] == [t.requires_grad for t in want] \
+        == [True, False, False, False]
+    assert all(torch.equal(a, b) for a, b in zip(got, want))
+    (g,) = torch.autograd.grad(got[0].sum(), x)
+    assert torch.equal(g, torch.full((4,), 2.0))
+
+
+def test_tensors_a_forward_binds_to_attributes_are_results():
+    """`self.aux_loss = ...` (a mixture of experts' balancing loss, added
+    to the loss outside the model), `self.last = ...` and a plain tensor
+    attribute read and bound anew: after each call the module holds that
+    call's tensors, with their gradients, as eager's does. (The trace's own
+    tensors were left there: a stale FunctionalTensor, and backward through
+    it failed.) A write-only attribute is not part of the plan key."""
+    class Gate(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gate = torch.nn.Linear(8, 4)
+            self.expert = torch.nn.Linear(8, 8)
+            self.aux_loss = None
+            self.state = torch.zeros(8)
+
+        def forward(self, x):
+            p = self.gate(x).softmax(-1)
+            self.aux_loss = (p.mean(0) ** 2).sum() * 4
+            self.last = p.detach()
+            y = self.expert(x) * p[:, :1]
+            self.state = 0.5 * self.state + y.mean(0).detach()
+            return y
+
+    torch.manual_seed(0)
+    model, reference = Gate(), Gate()
+    reference.load_state_dict(model.state_dict())
+    compiled = stax.compile(model)
+    for _ in range(3):
+        x = torch.randn(5, 8)
+        (compiled(x).sum() + model.aux_loss).backward()
+        (reference(x).sum() + reference.aux_loss).backward()
+        assert type(model.aux_loss) is torch.Tensor and model.aux_loss.grad_fn
+        assert torch.allclose(model.aux_loss, reference.aux_loss, rtol=8 * U, atol=0)
+        assert torch.allclose(model.last, reference.last, rtol=4 * U, atol=0)
+        assert torch.allclose(model.state, reference.state, rtol=0, atol=1e-6)
+        for a, b in zip(model.parameters(), reference.parameters()):
+            assert torch.allclose(a.grad, b.grad, rtol=0, atol=1e-6)
+    # `state` is read: each new value traces again; `aux_loss` and `last`
+    # alone would not.
+    assert compiled._count == 3
+
+    class WriteOnly(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(8, 8)
+            self.aux_loss = None
+
+        def forward(self, x):
+            y = self.linear(x)
+            self.aux_loss = y.square().mean()
+            return y
+    model = WriteOnly()
+    compiled = stax.compile(model)
+    for _ in range(3):
+        x = torch.randn(5, 8)
+        compiled(x)
+        assert torch.allclose(model.aux_loss, model.linear(x).square().mean(),
+                              rtol=64 * U, atol=0)
+    assert compiled._count == 1
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
