@@ -132,6 +132,22 @@ def _diag(x, diagonal=0):
                        torch.zeros((), dtype=x.dtype, device=x.device))
 
 
+@_register(aten.embedding_renorm.default)
+def _embedding_renorm(weight, indices, max_norm, norm_type):
+    """The functional form of eager's embedding_renorm_ (F.embedding with
+    max_norm writes it into the weight): each row `indices` looks up whose
+    norm exceeds max_norm is multiplied by max_norm / (norm + 1e-7),
+    computed in double from the norm in the weight's dtype and rounded to
+    that dtype, as eager's loop over the rows does; the other rows are
+    unchanged (times 1, exactly)."""
+    looked = torch.zeros(weight.shape[0], dtype=torch.int64).index_add(
+        0, indices.reshape(-1), torch.ones(indices.numel(), dtype=torch.int64)) > 0
+    norms = torch.linalg.vector_norm(weight, norm_type, dim=1).double()
+    scale = (max_norm / (norms + 1e-7)).to(weight.dtype)
+    return torch.where((looked & (norms > max_norm)).unsqueeze(1),
+                       weight * scale.unsqueeze(1), weight)
+
+
 def _embed(x, src, view):
     """`x` with the positions `view(x)` selects replaced by `src`: a mask of
     the view's positions (the view applied to an index tensor) picks
@@ -2505,11 +2521,20 @@ def _embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     how often the batch looks it up), which aten.embedding's gradient does
     and tp.embedding's does not: the rows of the detached weight, plus the
     rows of weight / count minus themselves detached, zero in the forward
-    (bitwise the rows), weight / count in the backward. Every other form
+    (bitwise the rows), weight / count in the backward. With max_norm, the
+    rows it looks up are first renormalized in the weight, in place and
+    under no_grad as eager does (the functional _embedding_renorm written
+    back; the weight's gradient is the lookup's alone). Every other form
     runs as it is."""
-    if not scale_grad_by_freq or max_norm is not None:
-        return _EMBEDDING(input, weight, padding_idx, max_norm, norm_type,
-                          scale_grad_by_freq, sparse)
+    if max_norm is not None:
+        from .importer import _keep_gradient_identity
+        with torch.no_grad():
+            before = weight.clone()
+            weight.copy_(_embedding_renorm(weight, input, max_norm, norm_type))
+            _keep_gradient_identity(weight, before)
+    if not scale_grad_by_freq:
+        return _EMBEDDING(input, weight, padding_idx, None, norm_type,
+                          False, sparse)
     flat = input.reshape(-1)
     counts = torch.zeros(weight.shape[0], dtype=weight.dtype).index_add(
         0, flat, torch.ones(flat.shape, dtype=weight.dtype))

@@ -1689,7 +1689,18 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     make_fx records no grad mode: a value the function computes under
     torch.no_grad() would be differentiated like any other. Inside such a
     region of a function traced with grad mode on, floating results are
-    detached, which the autodiff treats as constants, as eager does."""
+    detached, which the autodiff treats as constants, as eager does; and a
+    tensor written in place there (weight clipping
+    `p.clamp_(-c, c)`, F.embedding's max_norm renormalizing its weight)
+    keeps its gradient: eager's autograd sees the new value but no new
+    operation, so a later use's gradient reaches the tensor unchanged
+    (_keep_gradient_identity), where the traced write would otherwise be
+    differentiated."""
+
+    IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__",
+                        "__itruediv__", "__ifloordiv__", "__imod__",
+                        "__ipow__", "__iand__", "__ior__", "__ixor__",
+                        "__ilshift__", "__irshift__"}
 
     def __init__(self, table):
         super().__init__()
@@ -1697,11 +1708,43 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         self.grad_mode = torch.is_grad_enabled()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        no_grad = self.grad_mode and not torch.is_grad_enabled()
+        written = self._written(func, args) if no_grad else None
+        before = written.clone() if written is not None else None
         out = self.table.get(func, func)(*args, **(kwargs or {}))
-        if self.grad_mode and not torch.is_grad_enabled():
+        if no_grad:
+            if written is not None:
+                _keep_gradient_identity(written, before)
             out = tree_map(lambda t: t.detach() if isinstance(t, torch.Tensor)
                            and t.is_floating_point() else t, out)
         return out
+
+    @classmethod
+    def _written(cls, func, args) -> Optional[torch.Tensor]:
+        """The floating tensor `func` writes in place (its first argument),
+        if any. Whether it requires grad, functionalization's tensors do not
+        say: a tensor that does not gets no gradient either way."""
+        name = getattr(func, "__name__", "")
+        in_place = (name in cls.IN_PLACE_DUNDERS
+                    or (name.endswith("_") and not name.startswith("_")))
+        t = args[0] if args else None
+        if in_place and isinstance(t, torch.Tensor) and t.is_floating_point():
+            return t
+        return None
+
+
+def _keep_gradient_identity(t: torch.Tensor, before: torch.Tensor) -> None:
+    """After `t` was written under no_grad: `t`
+    becomes its new value minus (before - before), the difference detached
+    on one side: the same value (x - (+0) is x, -0 and NaN included) and
+    the gradient of `before` for whatever reads `t` later. Infinite values
+    of `before` subtract 0 instead (inf - inf would be NaN)."""
+    with _MarkUserDetaches.marking():
+        new = t.detach()
+        frozen = before.detach()
+    zero = torch.where(torch.isfinite(frozen), frozen - before,
+                       torch.zeros_like(frozen))
+    t.copy_(new - zero)
 
 
 class _InlineCheckpoints:
@@ -2079,8 +2122,13 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
         except (StaxError, _TraceWithoutFunctionalization):
             raise
         except Exception as e:  # noqa: BLE001
-            if functionalize and "requires_grad_()" in str(e):
-                raise _TraceWithoutFunctionalization() from e   # x.requires_grad_() before it
+            if functionalize and ("requires_grad_()" in str(e) or
+                                  "leaf Variable that requires grad" in str(e)):
+                # x.requires_grad_() before it; or an in-place write of an
+                # input that requires grad under no_grad (F.embedding with
+                # max_norm renormalizes its weight), where functorch's
+                # transform does not see no_grad.
+                raise _TraceWithoutFunctionalization() from e
             if "mutating a non-functional tensor with a functional" in str(e):
                 if functionalize:
                     raise _TraceWithoutFunctionalization() from e

@@ -1948,6 +1948,64 @@ def test_tensors_a_forward_binds_to_attributes_are_results():
     assert compiled._count == 1
 
 
+def _scaled_under_no_grad(x, w):
+    h = x * w
+    with torch.no_grad():
+        h.mul_(2)                   # eager: h's gradient is still x's
+    return (h * x).sum()
+
+
+def _clipped_input(x, w):
+    with torch.no_grad():
+        w.clamp_(-0.5, 0.5)         # weight clipping of an input
+    return (torch.tanh(w) * x).sum()
+
+
+@pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input])
+def test_a_write_under_no_grad_keeps_the_gradient(f):
+    """A tensor written in place under no_grad: eager's autograd sees the
+    new value and no new operation, so a later use's gradient reaches the
+    tensor unchanged. The traced write was differentiated (a gradient
+    twice eager's for h.mul_(2))."""
+    torch.manual_seed(0)
+    x = torch.randn(6)
+    w = torch.randn(6, requires_grad=True)
+    mine, ref = w.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # compiled, not run in PyTorch
+        got = stax.compile(f)(x, mine)
+    want = f(x, ref)
+    assert torch.allclose(got, want, rtol=8 * U, atol=0)
+    (g,) = torch.autograd.grad(got, mine)
+    (gw,) = torch.autograd.grad(want, ref)
+    assert torch.allclose(g, gw, rtol=4 * U, atol=0)
+    assert torch.equal(mine, ref)            # the write reached the input
+
+
+def test_embedding_with_max_norm_compiles():
+    """F.embedding(max_norm=) renormalizes the rows it looks up in the
+    weight, in place under no_grad (it ran in PyTorch): the rows written
+    back are eager's, and the weight's gradient is the lookup's alone."""
+    import copy
+    torch.manual_seed(0)
+    emb = torch.nn.Embedding(10, 4, max_norm=1.0)
+    with torch.no_grad():
+        emb.weight.mul_(3)
+    ref = copy.deepcopy(emb)
+    compiled = stax.compile(emb)
+    for idx in (torch.tensor([[1, 2, 2], [5, 1, 0]]), torch.tensor([[3, 4, 9]])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            y = compiled(idx)
+        want = ref(idx)
+        y.sum().backward()
+        want.sum().backward()
+        # Row norms: 4-term sums, then the scale in double (eager's loop).
+        assert torch.allclose(y, want, rtol=8 * U, atol=0)
+        assert torch.allclose(emb.weight, ref.weight, rtol=8 * U, atol=0)
+        assert torch.equal(emb.weight.grad, ref.weight.grad)
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
