@@ -1715,8 +1715,11 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         if no_grad:
             if written is not None:
                 _keep_gradient_identity(written, before)
+            # An in-place op returns the tensor it wrote (`h += 1` rebinds h
+            # to it): that one stays itself.
             out = tree_map(lambda t: t.detach() if isinstance(t, torch.Tensor)
-                           and t.is_floating_point() else t, out)
+                           and t.is_floating_point() and t is not written
+                           else t, out)
         return out
 
     @classmethod

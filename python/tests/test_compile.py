@@ -1961,7 +1961,16 @@ def _clipped_input(x, w):
     return (torch.tanh(w) * x).sum()
 
 
-@pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input])
+def _incremented_under_no_grad(x, w):
+    h = x * w
+    with torch.no_grad():
+        h += 1.0                    # rebinds h to the tensor add_ returns
+        h[0] = 0.5
+    return (h * h).sum()
+
+
+@pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input,
+                               _incremented_under_no_grad])
 def test_a_write_under_no_grad_keeps_the_gradient(f):
     """A tensor written in place under no_grad: eager's autograd sees the
     new value and no new operation, so a later use's gradient reaches the
