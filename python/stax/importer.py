@@ -1702,6 +1702,10 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
                         "__ipow__", "__iand__", "__ior__", "__ixor__",
                         "__ilshift__", "__irshift__"}
 
+    # In-place by name, but they change what a tensor is, not its values.
+    METADATA_WRITES = {"detach_", "requires_grad_", "resize_", "resize_as_",
+                       "set_", "share_memory_", "retain_grad"}
+
     def __init__(self, table):
         super().__init__()
         self.table = table
@@ -1729,7 +1733,8 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         say: a tensor that does not gets no gradient either way."""
         name = getattr(func, "__name__", "")
         in_place = (name in cls.IN_PLACE_DUNDERS
-                    or (name.endswith("_") and not name.startswith("_")))
+                    or (name.endswith("_") and not name.startswith("_")
+                        and name not in cls.METADATA_WRITES))
         t = args[0] if args else None
         if in_place and isinstance(t, torch.Tensor) and t.is_floating_point():
             return t

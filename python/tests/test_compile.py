@@ -1969,8 +1969,16 @@ def _incremented_under_no_grad(x, w):
     return (h * h).sum()
 
 
+def _detached_under_no_grad(x, w):
+    h = x * w
+    with torch.no_grad():
+        h.detach_()                 # not a value write: h is a constant now
+    return (h * w).sum()
+
+
 @pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input,
-                               _incremented_under_no_grad])
+                               _incremented_under_no_grad,
+                               _detached_under_no_grad])
 def test_a_write_under_no_grad_keeps_the_gradient(f):
     """A tensor written in place under no_grad: eager's autograd sees the
     new value and no new operation, so a later use's gradient reaches the
