@@ -983,6 +983,17 @@ class CompiledFunction:
         if inlining():
             # Called by a function being compiled: inlined in its trace.
             return self.fn(*args, **kwargs)
+        if torch._C._functorch.are_transforms_active() and any(
+                isinstance(t, torch.Tensor)
+                and torch._C._functorch.is_functorch_wrapped_tensor(t)
+                for t in tree_flatten((args, kwargs))[0]):
+            # Under functorch's vmap or grad the arguments are its wrapped
+            # tensors, which compiled code cannot read: the transform runs
+            # the function itself. (Whether transforms are active is not
+            # per thread: another thread may be tracing.)
+            warnings.warn("stax.compile: runs in PyTorch under a functorch "
+                          "transform (vmap, grad, jacrev ...)", stacklevel=2)
+            return self.fn(*args, **kwargs)
         if self._lazy:
             if any(torch.nn.parameter.is_lazy(t) for m in self._modules()
                    for t in list(m.parameters()) + list(m.buffers())):

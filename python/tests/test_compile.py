@@ -2023,6 +2023,22 @@ def test_embedding_with_max_norm_compiles():
         assert torch.equal(emb.weight.grad, ref.weight.grad)
 
 
+def test_under_functorch_transforms_the_function_runs_in_pytorch():
+    """vmap(compiled) and functorch.grad(compiled): the arguments are
+    functorch's wrapped tensors, which compiled code cannot read (tracing
+    them failed with functorch's requires_grad_ error); the transform runs
+    the function itself, with a warning."""
+    from functorch import grad, vmap
+    f = lambda a: torch.tanh(a).sum() * a
+    compiled = stax.compile(f)
+    x = torch.randn(4, 5)
+    with pytest.warns(UserWarning, match="under a functorch transform"):
+        assert torch.equal(vmap(compiled)(x), vmap(f)(x))
+    with pytest.warns(UserWarning, match="under a functorch transform"):
+        got = grad(lambda a: compiled(a).sum())(x[0])
+    assert torch.equal(got, grad(lambda a: f(a).sum())(x[0]))
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
