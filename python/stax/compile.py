@@ -721,6 +721,35 @@ class CompiledFunction:
     # module (train, eval, to, ...) return this object, so chaining keeps
     # the compiled module. Attributes the module has are set on it.
 
+    def __reduce__(self):
+        """Pickling and copy.deepcopy (a model's best checkpoint, an EMA
+        teacher) keep the function and the options, not the compiled
+        plans, which hold machine code: a copy compiles on its first call
+        (a load, with cache_dir)."""
+        return (_rebuild, (self.fn, dict(
+            options=self.options, memory_budget=self.memory_budget,
+            debug_dir=self.debug_dir, partition=self.partition,
+            target=self.target, cache_dir=self.cache_dir,
+            fallback=self.fallback)))
+
+    def __repr__(self):
+        return f"stax.compile({self.fn!r}, target={self.target!r})"
+
+    # Python looks special methods up on the class, not through
+    # __getattr__: a compiled Sequential or ModuleList indexes, measures
+    # and iterates as the module does.
+    def __getitem__(self, index):
+        return self.fn[index]
+
+    def __len__(self):
+        return len(self.fn)
+
+    def __bool__(self):        # not len(): a function or a Linear has none
+        return True
+
+    def __iter__(self):
+        return iter(self.fn)
+
     def __getattr__(self, name):
         fn = self.__dict__.get("fn")
         if not isinstance(fn, torch.nn.Module) or name.startswith("__"):
@@ -1221,6 +1250,11 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
                     where(xs).copy_(value)
         return tree_unflatten(outs, spec["spec"])
     return run
+
+
+def _rebuild(fn, settings) -> CompiledFunction:
+    """A CompiledFunction unpickled or deep-copied (__reduce__)."""
+    return CompiledFunction(fn, **settings)
 
 
 def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,

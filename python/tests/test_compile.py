@@ -2039,6 +2039,32 @@ def test_under_functorch_transforms_the_function_runs_in_pytorch():
     assert torch.equal(got, grad(lambda a: f(a).sum())(x[0]))
 
 
+def test_a_compiled_module_deep_copies_and_pickles():
+    """copy.deepcopy (a best checkpoint, an EMA teacher) and torch.save of
+    a compiled module failed on the compiled code's ctypes handles: a copy
+    is a compiled function of a copy of the module, with the same options,
+    compiling on its first call."""
+    import copy
+    import io
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.GELU(),
+                                torch.nn.Linear(8, 2))
+    compiled = stax.compile(model, options="vector-width=4")
+    x = torch.randn(3, 4)
+    want = compiled(x)
+    twin = copy.deepcopy(compiled)
+    assert isinstance(twin, stax.CompiledFunction) and twin.fn is not model
+    assert twin.options == "vector-width=4" and twin._count == 0
+    assert torch.equal(twin(x), want)
+    with torch.no_grad():
+        twin[0].weight.add_(1.0)               # the copy's own parameters
+    assert torch.equal(compiled(x), want)
+    buffer = io.BytesIO()
+    torch.save(compiled, buffer)
+    buffer.seek(0)
+    assert torch.equal(torch.load(buffer)(x), want)
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
