@@ -48,6 +48,7 @@ without copies, CPU tensors are copied to the device and the results back
 StaxError saying so.
 """
 
+import copy
 import json
 import operator
 import os
@@ -228,6 +229,93 @@ def _only(module_text: str, entry: str) -> str:
                         "symbol-dce)" % entry)
 
 
+def _flatten_result(result):
+    """tree_flatten of a function's result, for a plan: its tensors are the
+    compiled results, anything else a constant of the trace. A dict, list
+    or tuple subclass (a model output class deriving from OrderedDict) is
+    registered with PyTorch's pytree first, so that its values are leaves
+    (as a leaf it came back from every call as the trace's own object,
+    holding the trace's tensors); any other object holding tensors is
+    refused (the function then runs in PyTorch)."""
+    _register_containers(result)
+    leaves, spec = tree_flatten(result)
+    for leaf in leaves:
+        if not isinstance(leaf, torch.Tensor) and _holds_tensors(leaf):
+            raise StaxError(f"the function returns a {type(leaf).__name__} "
+                            f"holding tensors, which compiled code cannot "
+                            f"return (a tuple, list or dict of them can)")
+    return leaves, spec
+
+
+def _register_containers(obj) -> None:
+    """Registers the dict, list and tuple subclasses in `obj` (nested in
+    pytree containers) as pytree nodes. A dict subclass is rebuilt as a
+    shallow copy of the traced object with its values set again (a model
+    output class may keep its fields as attributes too, and set them on
+    item assignment), a list or tuple subclass by its class from the
+    values; a class that does not rebuild so is refused when flattened."""
+    from torch.utils import _pytree as pytree
+    cls = type(obj)
+    if isinstance(obj, (dict, list, tuple)) and cls not in pytree.SUPPORTED_NODES \
+            and not (isinstance(obj, tuple) and hasattr(obj, "_fields")):
+        if isinstance(obj, dict):
+            pytree._register_pytree_node(cls, _flatten_mapping, _rebuild_mapping)
+        else:
+            pytree._register_pytree_node(cls, _flatten_sequence,
+                                         lambda values, c: c(values))
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _register_containers(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _register_containers(v)
+
+
+def _rebuild_mapping(values, context):
+    template, keys = context
+    out = copy.copy(template)
+    for k, v in zip(keys, values):
+        out[k] = v
+    return out
+
+
+def _flatten_mapping(d):
+    context = (d, list(d.keys()))
+    values = list(d.values())
+    try:
+        rebuilt = _rebuild_mapping(values, context)
+        ok = type(rebuilt) is type(d) and list(rebuilt.keys()) == context[1]
+    except Exception:  # noqa: BLE001 - any failure to rebuild refuses it
+        ok = False
+    held = [v for v in vars(d).values() if isinstance(v, torch.Tensor)] \
+        if hasattr(d, "__dict__") else []
+    if not ok or any(all(h is not v for v in values) for h in held):
+        raise StaxError(f"the function returns a {type(d).__name__} that "
+                        f"compiled code cannot rebuild from its values")
+    return values, context
+
+
+def _flatten_sequence(x):
+    try:
+        ok = type(type(x)(list(x))) is type(x)
+    except Exception:  # noqa: BLE001
+        ok = False
+    if not ok:
+        raise StaxError(f"the function returns a {type(x).__name__} that "
+                        f"compiled code cannot rebuild from its values")
+    return list(x), type(x)
+
+
+def _holds_tensors(obj) -> bool:
+    """Whether an object that is not a pytree container holds a tensor in
+    its attributes (one level: a dataclass, a plain record object)."""
+    try:
+        values = vars(obj).values()
+    except TypeError:
+        return False
+    return any(isinstance(v, torch.Tensor) for v in values)
+
+
 class _Plan:
     """Compiled code for one input signature."""
 
@@ -237,7 +325,7 @@ class _Plan:
         self.spec = None
 
         def traced(*xs):
-            leaves, self.spec = tree_flatten(flat_fn(*xs))
+            leaves, self.spec = _flatten_result(flat_fn(*xs))
             # Results that are not tensors (None, a number: MultiheadAttention
             # without weights) are constants of the trace, put back on return.
             self.template = [_TENSOR if isinstance(v, torch.Tensor) else v
@@ -1199,7 +1287,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     spec = {}
 
     def leaves(*xs):
-        out, spec["spec"] = tree_flatten(flat_fn(*xs))
+        out, spec["spec"] = _flatten_result(flat_fn(*xs))
         return out
 
     copies = [t.detach().requires_grad_(t.requires_grad)

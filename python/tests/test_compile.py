@@ -2065,6 +2065,44 @@ def test_a_compiled_module_deep_copies_and_pickles():
     assert torch.equal(torch.load(buffer)(x), want)
 
 
+def test_results_in_container_subclasses_are_this_calls():
+    """A result in an OrderedDict subclass (a model output class, fields
+    also kept as attributes) came back from every call as the trace's own
+    object, holding the trace's tensors (a silent stale result); it is
+    rebuilt with this call's tensors now. An object that holds tensors
+    otherwise (a dataclass) runs in PyTorch, with a warning."""
+    import collections
+    import dataclasses
+
+    class Output(collections.OrderedDict):
+        def __setitem__(self, key, value):
+            super().__setitem__(key, value)
+            object.__setattr__(self, key, value)
+
+    @dataclasses.dataclass
+    class Record:
+        value: torch.Tensor
+
+    def as_output(x):
+        out = Output()
+        out["double"], out["total"] = x * 2, x.sum()
+        return out
+
+    compiled = stax.compile(as_output)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled(torch.ones(3))
+        x = torch.arange(3.0)
+        got = compiled(x)
+    assert type(got) is Output and list(got) == ["double", "total"]
+    assert type(got.double) is torch.Tensor and torch.equal(got.double, x * 2)
+    assert torch.equal(got["total"], x.sum())
+
+    as_record = stax.compile(lambda x: Record(x * 2))
+    with pytest.warns(UserWarning, match="returns a Record holding tensors"):
+        assert torch.equal(as_record(x).value, x * 2)
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
