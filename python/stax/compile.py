@@ -757,6 +757,10 @@ def _with_device_chip(options: str, device: str) -> str:
 MAX_PLANS = 32
 
 
+class _UnsupportedArgument(StaxError):
+    """An argument leaf that is neither a tensor nor a Python constant."""
+
+
 class CompiledFunction:
     """The callable that `stax.compile` returns (see the module docstring)."""
 
@@ -986,7 +990,7 @@ class CompiledFunction:
             leaves, spec = tree_flatten((list(args), kwargs))
             for i, a in enumerate(leaves):
                 if not isinstance(a, (torch.Tensor,) + _CONSTANT_ARGUMENTS):
-                    raise StaxError(
+                    raise _UnsupportedArgument(
                         f"argument leaf #{i} is a {type(a).__name__}; "
                         "stax.compile functions take tensors (in lists, "
                         "tuples and dicts) and numbers, strings, bools, None, "
@@ -1121,7 +1125,14 @@ class CompiledFunction:
         if self.target == "cuda":
             # No driver or GPU: StaxError says which.
             self.options = _with_device_chip(self.options, cuda_device())
-        flat_fn, inputs, constants = self._flat(args, kwargs)
+        try:
+            flat_fn, inputs, constants = self._flat(args, kwargs)
+        except _UnsupportedArgument as e:
+            # An argument compiled code cannot take apart (a dataclass or
+            # other object holding tensors): the function runs as it is.
+            warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                          f"in PyTorch: {e}", stacklevel=2)
+            return self.fn(*args, **kwargs)
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
                            for t in inputs), constants)

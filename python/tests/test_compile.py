@@ -623,11 +623,23 @@ def test_mlp_trains_like_eager():
     assert losses_o[-1] < losses_o[0]
 
 
-def test_bad_arguments_are_errors():
+def test_arguments_compiled_code_cannot_take_run_in_pytorch():
+    """An argument that is neither a tensor (in lists, tuples and dicts)
+    nor a Python constant (a dataclass batch, any object) was an error; the
+    function runs in PyTorch then, with a warning naming it."""
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Batch:
+        x: torch.Tensor
+
     f = stax.compile(lambda x, y: x * 2)
-    with pytest.raises(StaxError, match="argument leaf #1 is a object; "
-                       "stax.compile functions take tensors"):
-        f(torch.ones(2), object())
+    with pytest.warns(UserWarning, match="argument leaf #1 is a object; "
+                      "stax.compile functions take tensors"):
+        assert torch.equal(f(torch.ones(2), object()), torch.full((2,), 2.0))
+    g = stax.compile(lambda b: b.x + 1)
+    with pytest.warns(UserWarning, match="argument leaf #0 is a Batch"):
+        assert torch.equal(g(Batch(torch.zeros(2))), torch.ones(2))
     with pytest.raises(StaxError, match="'cpu' and 'cuda'"):
         stax.compile(lambda x: x, target="tpu")
 
