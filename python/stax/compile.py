@@ -49,6 +49,7 @@ StaxError saying so.
 """
 
 import copy
+import enum
 import json
 import operator
 import os
@@ -60,6 +61,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import torch
+# make_fx's module registers torch.Size with pytree (as a tuple of ints):
+# imported now, an argument's key is the same from the first call on.
+import torch.fx.experimental.proxy_tensor  # noqa: F401
 from torch.nn.modules import module as _module
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
@@ -81,7 +85,8 @@ _TENSOR = object()
 
 # Non-tensor arguments a compiled function may take: baked into the trace.
 _CONSTANT_ARGUMENTS = (bool, int, float, str, type(None), torch.dtype,
-                       torch.device)
+                       torch.device, torch.Size, torch.memory_format,
+                       torch.layout, slice, type(Ellipsis), enum.Enum)
 
 DOUBLE_BACKWARD_ERROR = (
     "Compiled regions do not support second-order gradients (double "
@@ -997,7 +1002,9 @@ class CompiledFunction:
                         "dtypes and devices")
             where = [i for i, a in enumerate(leaves) if isinstance(a, torch.Tensor)]
             constants = (str(spec),) + tuple(
-                (i, type(a).__name__, a) for i, a in enumerate(leaves)
+                (i, type(a).__name__,
+                 (a.start, a.stop, a.step) if isinstance(a, slice) else a)
+                for i, a in enumerate(leaves)
                 if not isinstance(a, torch.Tensor))
             template = list(leaves)
 

@@ -644,6 +644,29 @@ def test_arguments_compiled_code_cannot_take_run_in_pytorch():
         stax.compile(lambda x: x, target="tpu")
 
 
+@pytest.mark.parametrize("arg", [torch.Size([2, 3]), slice(1, 4), Ellipsis,
+                                 torch.channels_last],
+                         ids=["size", "slice", "ellipsis", "memory_format"])
+def test_constant_arguments_of_other_kinds(arg):
+    """torch.Size, slices, Ellipsis and memory formats are constants of the
+    trace like numbers: one plan for calls with the same value (a slice,
+    unhashable, made the call fail; a torch.Size keyed differently on the
+    first call, before make_fx's module registered it with pytree)."""
+    def f(x, a):
+        if isinstance(a, tuple):
+            return x.reshape(a) * 2
+        if isinstance(a, torch.memory_format):
+            return x.reshape(1, 2, 3, 1).contiguous(memory_format=a) + 1
+        return x[a] * 2
+    compiled = stax.compile(f)
+    x = torch.randn(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            assert torch.equal(compiled(x, arg), f(x, arg))
+    assert compiled._count == 1
+
+
 def test_keyword_nested_and_constant_arguments():
     """Keyword arguments, tensors in lists and dicts, and Python constants
     (numbers, strings, None) are taken as eager takes them: the tensors are
