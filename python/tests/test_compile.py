@@ -2138,6 +2138,33 @@ def test_results_in_container_subclasses_are_this_calls():
         assert torch.equal(as_record(x).value, x * 2)
 
 
+def test_a_submodule_compiled_through_its_forward():
+    """The compiled object is not an nn.Module, so a parent cannot hold it
+    as a child; compiling the child's bound forward keeps the parameters
+    registered in the parent (an optimizer over the parent's parameters
+    sees them) and trains as eager does."""
+    import copy
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(
+        torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.GELU(),
+                            torch.nn.Linear(8, 4)),
+        torch.nn.ReLU(), torch.nn.Linear(4, 1))
+    ref = copy.deepcopy(net)
+    net[0].forward = stax.compile(net[0].forward)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    opt_ref = torch.optim.SGD(ref.parameters(), lr=0.1)
+    for _ in range(3):
+        x = torch.randn(5, 4)
+        for model, o in ((net, opt), (ref, opt_ref)):
+            o.zero_grad()
+            model(x).pow(2).mean().backward()
+            o.step()
+    assert net[0].forward._count == 1
+    for a, b in zip(net.parameters(), ref.parameters()):
+        # Three steps of 8-term products and 5-row means.
+        assert torch.allclose(a, b, rtol=0, atol=1e-6)
+
+
 def test_first_calls_from_several_threads_share_one_plan():
     """Threads calling a compiled module for the first time at once: one
     builds the plan, the others wait for it (functorch's transforms keep
