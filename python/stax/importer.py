@@ -1690,12 +1690,11 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     torch.no_grad() would be differentiated like any other. Inside such a
     region of a function traced with grad mode on, floating results are
     detached, which the autodiff treats as constants, as eager does; and a
-    tensor written in place there (weight clipping
-    `p.clamp_(-c, c)`, F.embedding's max_norm renormalizing its weight)
-    keeps its gradient: eager's autograd sees the new value but no new
-    operation, so a later use's gradient reaches the tensor unchanged
-    (_keep_gradient_identity), where the traced write would otherwise be
-    differentiated."""
+    tensor written in place there (weight clipping `p.clamp_(-c, c)`,
+    F.embedding's max_norm renormalizing its weight) keeps its gradient:
+    eager's autograd sees the new value but no new operation, so a later
+    use's gradient reaches the tensor unchanged (_keep_gradient_identity),
+    where the traced write would otherwise be differentiated."""
 
     IN_PLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__",
                         "__itruediv__", "__ifloordiv__", "__imod__",
@@ -1742,11 +1741,11 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
 
 
 def _keep_gradient_identity(t: torch.Tensor, before: torch.Tensor) -> None:
-    """After `t` was written under no_grad: `t`
-    becomes its new value minus (before - before), the difference detached
-    on one side: the same value (x - (+0) is x, -0 and NaN included) and
-    the gradient of `before` for whatever reads `t` later. Infinite values
-    of `before` subtract 0 instead (inf - inf would be NaN)."""
+    """After `t` was written under no_grad, `t` becomes its new value minus
+    (before - before), the difference detached on one side: the same value
+    (x - (+0) is x, -0 and NaN included) and the gradient of `before` for
+    whatever reads `t` later. Infinite values of `before` subtract 0
+    instead (inf - inf would be NaN)."""
     with _MarkUserDetaches.marking():
         new = t.detach()
         frozen = before.detach()
@@ -1802,7 +1801,8 @@ class _TraceAutogradGrad:
     traced tensors, so make_fx records the backward ops as ops of the
     function. With create_graph=False its results are detached (marked as
     the user's detaches: they are constants of any outer derivative).
-    Under functionalization it raises _TraceWithoutFunctionalization instead.
+    Under functionalization it raises _TraceWithoutFunctionalization
+    instead.
 
     torch.autograd.grad is replaced while any thread traces (reference
     counted); the replacement acts only in a thread that is tracing, on
