@@ -41,6 +41,7 @@ import operator
 import re
 import struct
 import threading
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
@@ -1705,25 +1706,54 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     METADATA_WRITES = {"detach_", "requires_grad_", "resize_", "resize_as_",
                        "set_", "share_memory_", "retain_grad"}
 
+    # Functions whose result is a view of their first argument (or may be:
+    # functionalization's tensors do not say). Under no_grad such a result
+    # is detached only where grad mode reads it: a write through it must
+    # reach its base with the base's gradient intact.
+    VIEWS = {"__getitem__", "view", "view_as", "reshape", "reshape_as",
+             "select", "narrow", "transpose", "t", "permute", "expand",
+             "expand_as", "squeeze", "unsqueeze", "diagonal", "as_strided",
+             "unbind", "split", "split_with_sizes", "tensor_split", "chunk",
+             "flatten", "unflatten", "movedim", "moveaxis", "swapaxes",
+             "swapdims", "unfold", "hsplit", "vsplit", "dsplit"}
+
     def __init__(self, table):
         super().__init__()
         self.table = table
         self.grad_mode = torch.is_grad_enabled()
+        self.no_grad_views = weakref.WeakSet()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         no_grad = self.grad_mode and not torch.is_grad_enabled()
+        if not no_grad and self.no_grad_views:
+            args, kwargs = self._detach_no_grad_views((args, kwargs or {}))
         written = self._written(func, args) if no_grad else None
         before = written.clone() if written is not None else None
         out = self.table.get(func, func)(*args, **(kwargs or {}))
         if no_grad:
             if written is not None:
                 _keep_gradient_identity(written, before)
+            if getattr(func, "__name__", "") in self.VIEWS:
+                tree_map(lambda t: self.no_grad_views.add(t)
+                         if isinstance(t, torch.Tensor) else None, out)
+                return out
             # An in-place op returns the tensor it wrote (`h += 1` rebinds h
             # to it): that one stays itself.
-            out = tree_map(lambda t: t.detach() if isinstance(t, torch.Tensor)
+            out = tree_map(lambda t: _constant(t) if isinstance(t, torch.Tensor)
                            and t.is_floating_point() and t is not written
                            else t, out)
         return out
+
+    def _detach_no_grad_views(self, tree):
+        """`tree` with the views taken under no_grad detached (eager gives
+        them no gradient history), for an op that runs in grad mode."""
+        def detach(t):
+            if isinstance(t, torch.Tensor) and t in self.no_grad_views \
+                    and t.is_floating_point():
+                with _MarkUserDetaches.marking():
+                    return t.detach()
+            return t
+        return tree_map(detach, tree)
 
     @classmethod
     def _written(cls, func, args) -> Optional[torch.Tensor]:
@@ -1738,6 +1768,18 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         if in_place and isinstance(t, torch.Tensor) and t.is_floating_point():
             return t
         return None
+
+
+def _constant(t: torch.Tensor) -> torch.Tensor:
+    """A result computed under no_grad as the constant eager makes it: a
+    detached copy. Not the detached alias alone: functionalization treats
+    detach as a view, so a later write into the result (a value that
+    requires grad added in grad mode) would go to the alias's base and
+    every read after it replay the detach, cutting that value's gradient.
+    The detach is marked as the user's (a trace without functionalization
+    drops the others)."""
+    with _MarkUserDetaches.marking():
+        return t.detach().clone()
 
 
 def _keep_gradient_identity(t: torch.Tensor, before: torch.Tensor) -> None:

@@ -2011,9 +2011,26 @@ def _detached_under_no_grad(x, w):
     return (h * w).sum()
 
 
+def _written_through_a_view_under_no_grad(x, w):
+    h = x * w
+    with torch.no_grad():
+        h[3:5].add_(h[0:2])         # a view's write reaches h; h keeps its graph
+    return (h * h).sum()
+
+
+def _constant_written_in_grad_mode(x, w):
+    h = x * w
+    with torch.no_grad():
+        c = h.clone()               # a constant
+    c[1:3].add_(h[0:2])             # in grad mode: c now depends on w
+    return (c * c).sum()
+
+
 @pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input,
                                _incremented_under_no_grad,
-                               _detached_under_no_grad])
+                               _detached_under_no_grad,
+                               _written_through_a_view_under_no_grad,
+                               _constant_written_in_grad_mode])
 def test_a_write_under_no_grad_keeps_the_gradient(f):
     """A tensor written in place under no_grad: eager's autograd sees the
     new value and no new operation, so a later use's gradient reaches the
