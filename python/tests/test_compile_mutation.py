@@ -9,8 +9,8 @@ for later, a detached product; each statement runs under torch.no_grad()
 with probability 0.35. The class of bugs it guards: writes through views
 lost or reordered, writes under no_grad differentiated, no_grad results
 whose later writes lost their gradient. Programs eager rejects (in-place
-writes on leaves, partial overlaps, modified saved tensors) are skipped
-and counted."""
+writes on leaves, partial overlaps, modified saved tensors, a column
+outside a kept slice) are skipped and counted."""
 
 import random
 import warnings
@@ -76,7 +76,7 @@ def test_random_views_writes_and_no_grad_regions_match_eager():
         src = program(seed)
         try:
             want, want_grad = run(src, False)
-        except RuntimeError:
+        except (RuntimeError, IndexError):
             continue                       # eager rejects the program
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
