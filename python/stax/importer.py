@@ -46,7 +46,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 import torch.fx as fx
-from torch.utils._pytree import tree_map
+from torch.utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 from ._capi import StaxError
 from ._keys import constant_key
@@ -1706,11 +1706,13 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     METADATA_WRITES = {"detach_", "requires_grad_", "resize_", "resize_as_",
                        "set_", "share_memory_", "retain_grad"}
 
-    # Functions whose result is a view of their first argument (or may be:
-    # functionalization's tensors do not say). Under no_grad such a result
-    # is detached only where grad mode reads it: a write through it must
-    # reach its base with the base's gradient intact.
-    VIEWS = {"__getitem__", "view", "view_as", "reshape", "reshape_as",
+    # Functions whose result may alias their first argument: views (or
+    # possibly views: functionalization's tensors do not say), detach, and
+    # property getters (`x.T`, `x.mT`, `x.real`). Under no_grad such a
+    # result is detached in place, an alias, so that a write through it
+    # reaches its base; any other result is a detached copy (_constant).
+    VIEWS = {"__getitem__", "__get__", "detach", "view", "view_as",
+             "reshape", "reshape_as", "_reshape_alias", "slice", "alias",
              "select", "narrow", "transpose", "t", "permute", "expand",
              "expand_as", "squeeze", "unsqueeze", "diagonal", "as_strided",
              "unbind", "split", "split_with_sizes", "tensor_split", "chunk",
@@ -1721,22 +1723,37 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         super().__init__()
         self.table = table
         self.grad_mode = torch.is_grad_enabled()
-        self.no_grad_views = weakref.WeakSet()
+        # A detached alias -> the tensor whose gradient a write through it
+        # keeps: x for `x.data` (a write autograd does not see, in either
+        # grad mode) and `x.detach()`, the view for a view taken under
+        # no_grad.
+        self.data_aliases = _TensorTable()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__self__", None) is torch.Tensor.data:
+            # x.data is a detached alias of x, made below the dispatcher:
+            # make_fx would record nothing and read it as x itself.
+            base = args[0]
+            with _MarkUserDetaches.marking():
+                out = base.detach()
+            if self.grad_mode:
+                self.data_aliases.set(out, self.data_aliases.get(base, base))
+            return out
         no_grad = self.grad_mode and not torch.is_grad_enabled()
-        if not no_grad and self.no_grad_views:
-            args, kwargs = self._detach_no_grad_views((args, kwargs or {}))
-        written = self._written(func, args) if no_grad else None
-        before = written.clone() if written is not None else None
+        through_data = bool(args) and isinstance(args[0], torch.Tensor) \
+            and args[0] in self.data_aliases
+        written = self._written(func, args) if no_grad or through_data else None
+        # The value whose gradient the written tensor keeps: through x.data,
+        # x's (the alias itself is detached).
+        before = self.data_aliases.get(written, written).clone() \
+            if written is not None else None
         out = self.table.get(func, func)(*args, **(kwargs or {}))
+        if written is not None:
+            _keep_gradient_identity(written, before)
         if no_grad:
-            if written is not None:
-                _keep_gradient_identity(written, before)
-            if getattr(func, "__name__", "") in self.VIEWS:
-                tree_map(lambda t: self.no_grad_views.add(t)
-                         if isinstance(t, torch.Tensor) else None, out)
-                return out
+            name = _function_name(func)
+            if name in self.VIEWS:
+                return self._aliases_of(func, name, args, kwargs, out)
             # An in-place op returns the tensor it wrote (`h += 1` rebinds h
             # to it): that one stays itself.
             out = tree_map(lambda t: _constant(t) if isinstance(t, torch.Tensor)
@@ -1744,23 +1761,44 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
                            else t, out)
         return out
 
-    def _detach_no_grad_views(self, tree):
-        """`tree` with the views taken under no_grad detached (eager gives
-        them no gradient history), for an op that runs in grad mode."""
-        def detach(t):
-            if isinstance(t, torch.Tensor) and t in self.no_grad_views \
-                    and t.is_floating_point():
-                with _MarkUserDetaches.marking():
-                    return t.detach()
+    def _aliases_of(self, func, name, args, kwargs, out):
+        """The results of a view under no_grad as detached aliases, each
+        knowing the tensor whose gradient a write through it keeps: x for
+        x.detach(), the view itself, or, for a view of such an alias, the
+        same view of the alias's tensor (replayed on it)."""
+        first = args[0] if args and isinstance(args[0], torch.Tensor) else None
+        source = self.data_aliases.get(first) if first is not None else None
+        if name == "detach":
+            return self._detached_alias(out, source if source is not None
+                                        else first)
+        if source is None:
+            return tree_map(self._detached_alias, out)
+        replayed = self.table.get(func, func)(source, *args[1:],
+                                              **(kwargs or {}))
+        leaves, spec = tree_flatten(out)
+        sources = tree_flatten(replayed)[0]
+        return tree_unflatten([self._detached_alias(t, r)
+                               for t, r in zip(leaves, sources)], spec)
+
+    def _detached_alias(self, t, source=None):
+        """A view computed under no_grad as eager makes it: no gradient
+        history, the same storage (the detach is marked as the user's). A
+        write through it keeps the gradient of `source` (default: the view
+        it detaches)."""
+        if not isinstance(t, torch.Tensor) or not t.is_floating_point():
             return t
-        return tree_map(detach, tree)
+        with _MarkUserDetaches.marking():
+            alias = t.detach()
+        source = t if source is None else source
+        self.data_aliases.set(alias, self.data_aliases.get(source, source))
+        return alias
 
     @classmethod
     def _written(cls, func, args) -> Optional[torch.Tensor]:
         """The floating tensor `func` writes in place (its first argument),
         if any. Whether it requires grad, functionalization's tensors do not
         say: a tensor that does not gets no gradient either way."""
-        name = getattr(func, "__name__", "")
+        name = _function_name(func)
         in_place = (name in cls.IN_PLACE_DUNDERS
                     or (name.endswith("_") and not name.startswith("_")
                         and name not in cls.METADATA_WRITES))
@@ -1768,6 +1806,37 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         if in_place and isinstance(t, torch.Tensor) and t.is_floating_point():
             return t
         return None
+
+
+def _function_name(func) -> str:
+    """A function's name as the tables above spell it: `slice` for the
+    overload `aten.slice.Tensor` (functionalization calls ATen ops, which
+    reach the mode too), `mul_` for `Tensor.mul_`."""
+    name = getattr(func, "__name__", "")
+    return name.split(".")[0] if isinstance(func, torch._ops.OpOverload) else name
+
+
+class _TensorTable:
+    """Tensors by identity, held weakly, each with a value (a
+    WeakKeyDictionary or WeakSet compares its keys with ==, which a tensor
+    answers elementwise)."""
+
+    def __init__(self):
+        self._entries: Dict[int, Any] = {}
+
+    def set(self, t: torch.Tensor, value: Any = None) -> None:
+        self._entries[id(t)] = (weakref.ref(t), value)
+
+    def get(self, t: torch.Tensor, default: Any = None) -> Any:
+        entry = self._entries.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else default
+
+    def __contains__(self, t) -> bool:
+        entry = self._entries.get(id(t))
+        return entry is not None and entry[0]() is t
+
+    def __bool__(self) -> bool:
+        return bool(self._entries)
 
 
 def _constant(t: torch.Tensor) -> torch.Tensor:

@@ -2026,11 +2026,29 @@ def _constant_written_in_grad_mode(x, w):
     return (c * c).sum()
 
 
+def _written_through_detach_under_no_grad(x, w):
+    h = x * w
+    with torch.no_grad():
+        h.detach().mul_(2)          # an alias of h: h's values change
+        h.view(-1).add_(1.0)
+    return (h * x).sum()
+
+
+def _written_through_data(x, w):
+    h = x * w
+    h.data.clamp_(-0.3, 0.3)        # autograd does not see it, in grad mode
+    with torch.no_grad():
+        h.data.mul_(2)
+    return (h * h.data).sum()       # h.data reads as a constant
+
+
 @pytest.mark.parametrize("f", [_scaled_under_no_grad, _clipped_input,
                                _incremented_under_no_grad,
                                _detached_under_no_grad,
                                _written_through_a_view_under_no_grad,
-                               _constant_written_in_grad_mode])
+                               _constant_written_in_grad_mode,
+                               _written_through_detach_under_no_grad,
+                               _written_through_data])
 def test_a_write_under_no_grad_keeps_the_gradient(f):
     """A tensor written in place under no_grad: eager's autograd sees the
     new value and no new operation, so a later use's gradient reaches the
