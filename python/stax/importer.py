@@ -1727,25 +1727,20 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         # keeps: x for `x.data` (a write autograd does not see, in either
         # grad mode) and `x.detach()`, the view for a view taken under
         # no_grad.
-        self.data_aliases = _TensorTable()
+        self.aliases = _TensorTable()
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if getattr(func, "__self__", None) is torch.Tensor.data:
             # x.data is a detached alias of x, made below the dispatcher:
             # make_fx would record nothing and read it as x itself.
-            base = args[0]
-            with _MarkUserDetaches.marking():
-                out = base.detach()
-            if self.grad_mode:
-                self.data_aliases.set(out, self.data_aliases.get(base, base))
-            return out
+            return self._detached_alias(args[0], args[0])
         no_grad = self.grad_mode and not torch.is_grad_enabled()
-        through_data = bool(args) and isinstance(args[0], torch.Tensor) \
-            and args[0] in self.data_aliases
-        written = self._written(func, args) if no_grad or through_data else None
-        # The value whose gradient the written tensor keeps: through x.data,
-        # x's (the alias itself is detached).
-        before = self.data_aliases.get(written, written).clone() \
+        through_alias = bool(args) and isinstance(args[0], torch.Tensor) \
+            and args[0] in self.aliases
+        written = self._written(func, args) if no_grad or through_alias else None
+        # The value whose gradient the written tensor keeps: through a
+        # detached alias, its source's (x for x.data).
+        before = self.aliases.get(written, written).clone() \
             if written is not None else None
         out = self.table.get(func, func)(*args, **(kwargs or {}))
         if written is not None:
@@ -1767,7 +1762,7 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         x.detach(), the view itself, or, for a view of such an alias, the
         same view of the alias's tensor (replayed on it)."""
         first = args[0] if args and isinstance(args[0], torch.Tensor) else None
-        source = self.data_aliases.get(first) if first is not None else None
+        source = self.aliases.get(first) if first is not None else None
         if name == "detach":
             return self._detached_alias(out, source if source is not None
                                         else first)
@@ -1790,7 +1785,7 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         with _MarkUserDetaches.marking():
             alias = t.detach()
         source = t if source is None else source
-        self.data_aliases.set(alias, self.data_aliases.get(source, source))
+        self.aliases.set(alias, self.aliases.get(source, source))
         return alias
 
     @classmethod
