@@ -1729,6 +1729,18 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         # no_grad.
         self.aliases = _TensorTable()
 
+    def __enter__(self):
+        # PyTorch 1.13 never hands `t[index]` to a TorchFunctionMode: while
+        # this mode is on, indexing goes through a Python function that
+        # does (_getitem_seen_by_modes).
+        self.getitem = torch.Tensor.__getitem__
+        torch.Tensor.__getitem__ = _getitem_seen_by_modes
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        torch.Tensor.__getitem__ = self.getitem
+        return super().__exit__(*exc)
+
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if getattr(func, "__self__", None) is torch.Tensor.data:
             # x.data is a detached alias of x, made below the dispatcher:
@@ -1738,23 +1750,54 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         through_alias = bool(args) and isinstance(args[0], torch.Tensor) \
             and args[0] in self.aliases
         written = self._written(func, args) if no_grad or through_alias else None
-        # The value whose gradient the written tensor keeps: through a
-        # detached alias, its source's (x for x.data).
-        before = self.aliases.get(written, written).clone() \
-            if written is not None else None
+        if written is not None and written in self.aliases:
+            return self._write_through_alias(func, args, kwargs, written)
+        before = written.clone() if written is not None else None
         out = self.table.get(func, func)(*args, **(kwargs or {}))
         if written is not None:
             _keep_gradient_identity(written, before)
+        name = _function_name(func)
+        if (no_grad or through_alias or name == "detach") \
+                and self._is_view(name, args):
+            # x.detach() and a view of a detached alias are detached
+            # aliases in either grad mode (`x.data[0].mul_(2)` keeps x's
+            # gradient).
+            return self._aliases_of(func, name, args, kwargs, out)
         if no_grad:
-            name = _function_name(func)
-            if name in self.VIEWS:
-                return self._aliases_of(func, name, args, kwargs, out)
             # An in-place op returns the tensor it wrote (`h += 1` rebinds h
             # to it): that one stays itself.
             out = tree_map(lambda t: _constant(t) if isinstance(t, torch.Tensor)
                            and t.is_floating_point() and t is not written
                            else t, out)
         return out
+
+    def _write_through_alias(self, func, args, kwargs, alias):
+        """An in-place op on a detached alias, done on the tensor whose
+        gradient it keeps (x for x.data, the same view of the non-detached
+        tensor for a view taken under no_grad), which shares its storage:
+        functionalization treats a detach as a view, and a write through
+        it would rebuild the base from the detached value, cutting the
+        gradient of every element the write leaves unchanged. Under no_grad,
+        as eager's autograd does not see the write either."""
+        source = self.aliases.get(alias)
+        before = source.clone()
+        with torch.no_grad():
+            out = self.table.get(func, func)(source, *args[1:], **(kwargs or {}))
+        _keep_gradient_identity(source, before)
+        # In-place ops return the tensor they wrote: the alias, as eager.
+        return alias if out is source else out
+
+    @classmethod
+    def _is_view(cls, name: str, args) -> bool:
+        """Whether `name(*args)` returns views of its first argument:
+        indexing does for integers, slices, None and Ellipsis only (a tensor
+        or list index copies)."""
+        if name != "__getitem__":
+            return name in cls.VIEWS
+        index = args[1] if len(args) > 1 else None
+        parts = index if isinstance(index, tuple) else (index,)
+        return all(p is None or p is Ellipsis or isinstance(p, (int, slice))
+                   and not isinstance(p, bool) for p in parts)
 
     def _aliases_of(self, func, name, args, kwargs, out):
         """The results of a view under no_grad as detached aliases, each
@@ -1801,6 +1844,22 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         if in_place and isinstance(t, torch.Tensor) and t.is_floating_point():
             return t
         return None
+
+
+_TENSOR_GETITEM = torch.Tensor.__getitem__
+
+
+def _getitem_seen_by_modes(t, index):
+    """Tensor.__getitem__ through the torch-function protocol (as
+    torch.Tensor's Python-level methods do), so that an active
+    TorchFunctionMode sees `t[index]`."""
+    if torch.overrides.has_torch_function((t,)):
+        return torch.overrides.handle_torch_function(
+            _getitem_seen_by_modes, (t,), t, index)
+    return _TENSOR_GETITEM(t, index)
+
+
+_getitem_seen_by_modes.__name__ = "__getitem__"
 
 
 def _function_name(func) -> str:
