@@ -1800,10 +1800,11 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
                    and not isinstance(p, bool) for p in parts)
 
     def _aliases_of(self, func, name, args, kwargs, out):
-        """The results of a view under no_grad as detached aliases, each
-        knowing the tensor whose gradient a write through it keeps: x for
-        x.detach(), the view itself, or, for a view of such an alias, the
-        same view of the alias's tensor (replayed on it)."""
+        """The results of a view under no_grad, of x.detach() or of a view
+        of a detached alias, as detached aliases, each knowing the tensor
+        whose gradient a write through it keeps: x for x.detach(), the view
+        itself, or, for a view of such an alias, the same view of the
+        alias's tensor (replayed on it)."""
         first = args[0] if args and isinstance(args[0], torch.Tensor) else None
         source = self.aliases.get(first) if first is not None else None
         if name == "detach":
