@@ -96,7 +96,7 @@ Tensor scalarTensor(TypedAttr s, Type ct) {
   if (isa<FloatAttr>(s))
     t.setF(0, tp::getScalarAsDouble(s));
   else
-    t.setI(0, cast<IntegerAttr>(s).getValue().getSExtValue());
+    t.setI(0, tp::getScalarAsInt(s));
   return t;
 }
 
@@ -385,24 +385,33 @@ void registerUnary(KernelRegistry &r) {
                  });
   });
   r.add<tp::ClampOp>([](tp::ClampOp op, Inputs in, const KernelContext &ctx) {
+    // Integer bounds as integers: an int64 bound past 2^53 is exact.
     std::optional<double> lo, hi;
-    if (auto a = op.getMin())
+    std::optional<int64_t> ilo, ihi;
+    if (auto a = op.getMin()) {
       lo = tp::getScalarAsDouble(*a);
-    if (auto a = op.getMax())
+      ilo = tp::getScalarAsInt(*a);
+    }
+    if (auto a = op.getMax()) {
       hi = tp::getScalarAsDouble(*a);
+      ihi = tp::getScalarAsInt(*a);
+    }
     return unary(op, *in[0], ctx,
+                 // Eager's clamp keeps x where it equals a bound (its
+                 // vectorized max(min, x) returns the second operand): -0
+                 // clamped to min 0 stays -0.
                  [=](const FloatMath &m, double x) {
                    if (lo)
-                     x = m.max(x, m.r(*lo));
+                     x = m.max(m.r(*lo), x);
                    if (hi)
-                     x = m.min(x, m.r(*hi));
+                     x = m.min(m.r(*hi), x);
                    return x;
                  },
                  [=](int64_t x) {
-                   if (lo)
-                     x = std::max<int64_t>(x, static_cast<int64_t>(*lo));
-                   if (hi)
-                     x = std::min<int64_t>(x, static_cast<int64_t>(*hi));
+                   if (ilo)
+                     x = std::max<int64_t>(x, *ilo);
+                   if (ihi)
+                     x = std::min<int64_t>(x, *ihi);
                    return x;
                  });
   });
@@ -428,13 +437,13 @@ void registerBinary(KernelRegistry &r) {
   r.add<tp::AddOp>([](tp::AddOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
     auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
-                     static_cast<int64_t>(tp::getScalarAsDouble(op.getAlpha())), false);
+                     tp::getScalarAsInt(op.getAlpha()), false);
     return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   r.add<tp::SubOp>([](tp::SubOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
     auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
-                     static_cast<int64_t>(tp::getScalarAsDouble(op.getAlpha())), true);
+                     tp::getScalarAsInt(op.getAlpha()), true);
     return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   addBinary<tp::MulOp>(r, {[](const FloatMath &m, double a, double b) { return m.mul(a, b); },
@@ -490,8 +499,8 @@ void registerScalar(KernelRegistry &r) {
   auto addScalarLike = [](auto op, Inputs in, const KernelContext &ctx,
                           bool subtract, bool reversed) -> FailureOr<Tensor> {
     Type ct = ctx.mapType(op.getType().getElementType());
-    double alpha = tp::getScalarAsDouble(op.getAlpha());
-    auto s = addLike(alpha, static_cast<int64_t>(alpha), subtract);
+    auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
+                     tp::getScalarAsInt(op.getAlpha()), subtract);
     Tensor other = scalarTensor(op.getOther(), ct);
     // rsub: other - alpha * self.
     return reversed ? binary(op, other, *in[0], ct, ctx, s.f, s.i)

@@ -555,7 +555,19 @@ def _clamp(which: Optional[str] = None) -> Emitter:
                 raise StaxError(f"tensor clamp bounds are not supported{ctx.where()}")
         if lo is None and hi is None:
             return ctx.single("tp.clone", [a["self"]], {})
-        return ctx.single("tp.clamp", [a["self"]],
+        x = a["self"]
+        # Scalar bounds take part in type promotion (an integer tensor
+        # clamped to 0.5 gives floats): clamp in the result's type.
+        want = ctx.result_types(node)[0]
+        if ctx.type_of(x) != want:
+            x = ctx.op("tp._to_copy", [x], {"dtype": want[len("tensor<"):-1]
+                                            .split("x")[-1]}, [want])[0]
+        if want.endswith("xui8>") or want == "tensor<ui8>":
+            # Eager converts the bounds to uint8 first, wrapping: a min of -2
+            # is 254.
+            lo, hi = [v % 256 if isinstance(v, int) and not isinstance(v, bool)
+                      else v for v in (lo, hi)]
+        return ctx.single("tp.clamp", [x],
                           {"min": _opt(_scalar)(lo), "max": _opt(_scalar)(hi)})
     return emit
 

@@ -362,3 +362,47 @@ def test_cat_promotes_mixed_dtypes():
     _check(lambda a, c, d: torch.cat([a, c, d]), f32, i64, f64)
     _check(lambda c, d: torch.cat([c, d]), i64, b)
     _check(lambda c, d: torch.cat([c, d], 0), u8, i8)
+
+
+# ---------------------------------------------------------------------------
+# Python numbers as operands
+# ---------------------------------------------------------------------------
+
+# A Python bool is 1 or 0 wherever it meets an integer (an i1 `true` read
+# as a signed integer is -1: `a + True` once subtracted one), a float or
+# an int becomes a bool as `!= 0` (-0.5 and 2 are true, not their low
+# bit), int64 scalars past 2^53 stay exact, and a bound of clamp takes
+# part in type promotion (an integer tensor clamped to 0.5 gives floats;
+# uint8 wraps -2 to 254, as eager converts it).
+SCALAR_OPS = [
+    ("add", lambda a, s: a + s), ("rsub", lambda a, s: s - a),
+    ("mul", lambda a, s: a * s), ("floordiv", lambda a, s: a // s),
+    ("fmod", lambda a, s: torch.fmod(a, s)), ("eq", lambda a, s: a == s),
+    ("lt", lambda a, s: a < s), ("clamp_min", lambda a, s: torch.clamp(a, min=s)),
+    ("clamp_max", lambda a, s: torch.clamp(a, max=s)),
+    ("masked_fill", lambda a, s: a.masked_fill(a == a.flip(0), s)),
+    ("where", lambda a, s: torch.where(a == a.flip(0), a, s)),
+    ("full_like", lambda a, s: torch.full_like(a, s) * 1),
+    ("add_alpha", lambda a, s: torch.add(a, 5, alpha=s)),
+]
+SCALARS = [True, False, 3, -2, 2.5, -0.5, 2 ** 60 + 1]
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int8, torch.uint8,
+                                   torch.bool, torch.float32], ids=_name)
+def test_python_scalars(dtype):
+    x = _values(dtype)
+    checked = 0
+    for name, op in SCALAR_OPS:
+        for s in SCALARS:
+            try:
+                op(x, s)
+            except (RuntimeError, TypeError):
+                continue   # eager refuses the combination (a float alpha...)
+            _check(lambda a: op(a, s), x)
+            compiled = stax.compile(lambda a: op(a, s))(x)
+            want = op(x, s)
+            assert compiled.dtype == want.dtype, f"{name} {s!r}"
+            _assert_bitwise(_np(compiled), _np(want), f"stax.compile {name} {s!r}")
+            checked += 1
+    assert checked >= 40

@@ -53,9 +53,10 @@ Value scalarConstant(BodyBuilder &bb, TypedAttr s, Type ct, Type act) {
     double v = FloatAttr::get(ct, tp::getScalarAsDouble(s)).getValueAsDouble();
     return bb.constant(v, act);
   }
-  int64_t v = isa<IntegerAttr>(s) ? cast<IntegerAttr>(s).getValue().getSExtValue()
-                                  : static_cast<int64_t>(tp::getScalarAsDouble(s));
-  return bb.constantInt(v, ct);
+  // A bool is `value != 0` (-0.5 and 2 are true), not its low bit.
+  if (ct.isInteger(1))
+    return bb.constantInt(tp::getScalarAsDouble(s) != 0.0, ct);
+  return bb.constantInt(tp::getScalarAsInt(s), ct);
 }
 
 /// `fn(x)` computed in f64 and rounded once to x's type: the kernels' `m.r(f(x))`
@@ -230,21 +231,22 @@ void registerUnary(RuleTable &r) {
   };
   r["tp.clamp"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::ClampOp>(ctx.op);
-    std::optional<double> lo, hi;
-    if (auto a = op.getMin())
-      lo = tp::getScalarAsDouble(*a);
-    if (auto a = op.getMax())
-      hi = tp::getScalarAsDouble(*a);
+    TypedAttr lo = op.getMinAttr();
+    TypedAttr hi = op.getMaxAttr();
     auto f = [=](BodyBuilder &bb, Value x) {
       Type t = x.getType();
       bool isFloat = isa<FloatType>(t);
-      auto c = [&](double v) {
-        return isFloat ? bb.constant(v, t) : bb.constantInt(static_cast<int64_t>(v), t);
+      // Integer bounds as integers: an int64 bound past 2^53 is exact.
+      auto c = [&](TypedAttr v) {
+        return isFloat ? bb.constant(tp::getScalarAsDouble(v), t)
+                       : bb.constantInt(tp::getScalarAsInt(v), t);
       };
+      // The bound first: a tie keeps x (-0 clamped to min 0 stays -0), as
+      // in eager's kernel and the interpreter.
       if (lo)
-        x = isFloat ? fmax(bb, x, c(*lo), true) : imax(bb, x, c(*lo), true);
+        x = isFloat ? fmax(bb, c(lo), x, true) : imax(bb, x, c(lo), true);
       if (hi)
-        x = isFloat ? fmax(bb, x, c(*hi), false) : imax(bb, x, c(*hi), false);
+        x = isFloat ? fmax(bb, c(hi), x, false) : imax(bb, x, c(hi), false);
       return x;
     };
     return unary(f, f)(ctx);
@@ -325,7 +327,9 @@ template <typename OpT> std::function<Value(BodyBuilder &, Value, Value)> arithO
 }
 
 /// a + alpha * b (or a - alpha * b); alpha = 1 multiplies nothing.
-BinaryFns addLike(double alpha, bool subtract) {
+BinaryFns addLike(TypedAttr alphaAttr, bool subtract) {
+  double alpha = tp::getScalarAsDouble(alphaAttr);
+  int64_t ia = tp::getScalarAsInt(alphaAttr);
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
             Value scaled = b;
             if (alpha != 1.0)
@@ -341,7 +345,6 @@ BinaryFns addLike(double alpha, bool subtract) {
               b = bb.convert(b, bb.b.getI64Type());
             }
             Value scaled = b;
-            auto ia = static_cast<int64_t>(alpha);
             if (ia != 1)
               scaled = arith::MulIOp::create(bb.b, bb.loc, bb.constantInt(ia, b.getType()), b);
             return subtract ? arith::SubIOp::create(bb.b, bb.loc, a, scaled).getResult()
@@ -563,11 +566,11 @@ Value powInteger(BodyBuilder &bb, Value b, Value e) {
 void registerBinary(RuleTable &r) {
   r["tp.add"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::AddOp>(ctx.op);
-    return tensorBinary(addLike(tp::getScalarAsDouble(op.getAlpha()), false), true)(ctx);
+    return tensorBinary(addLike(op.getAlpha(), false), true)(ctx);
   };
   r["tp.sub"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::SubOp>(ctx.op);
-    return tensorBinary(addLike(tp::getScalarAsDouble(op.getAlpha()), true), true)(ctx);
+    return tensorBinary(addLike(op.getAlpha(), true), true)(ctx);
   };
   r["tp.mul"] = tensorBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
   r["tp.div"] = [](RuleContext &ctx) -> Result {
@@ -612,7 +615,7 @@ void registerBinary(RuleTable &r) {
     return [=](RuleContext &ctx) -> Result {
       RankedTensorType rt = ctx.resultType();
       auto other = ctx.op->getAttrOfType<TypedAttr>("other");
-      double alpha = tp::getScalarAsDouble(ctx.op->getAttrOfType<TypedAttr>("alpha"));
+      auto alpha = ctx.op->getAttrOfType<TypedAttr>("alpha");
       return one(binaryNode(rt, ctx.operands, rt.getElementType(),
                             addLike(alpha, subtract), other, reversed));
     };
@@ -627,21 +630,26 @@ void registerBinary(RuleTable &r) {
     // Dividing by a nonzero integer constant cannot fail: it lowers (ui8
     // stays, as its scalar is stored wider than its type).
     auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
-    auto c = dyn_cast<IntegerAttr>(op.getOther());
+    bool intDivisor = isa<IntegerAttr>(op.getOther());
+    int64_t divisor = intDivisor ? tp::getScalarAsInt(op.getOther()) : 0;
     if (op.getRoundingMode() && elt && elt.isSignless() && elt.getWidth() > 1 &&
-        c && c.getValue().getSExtValue() != 0)
+        divisor != 0)
       fns.i = divideByConstant(*op.getRoundingMode() == tp::RoundingMode::Floor,
-                               c.getValue().getSExtValue());
+                               divisor);
     return scalarBinary(fns, true)(ctx);
   };
   r["tp.fmod.Scalar"] = [](RuleContext &ctx) -> Result {
     // Integers: C's remainder by a nonzero constant cannot fail (by zero it
-    // is a run-time error of the op: it stays); ui8 stays, as its scalar
-    // is stored wider than its type.
+    // is a run-time error of the op: it stays). A ui8 divisor is the
+    // scalar modulo 256, as eager converts it (and constantInt stores it);
+    // ui8 values are non-negative, so the signed remainder is theirs.
     auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
     auto c = ctx.op->getAttrOfType<IntegerAttr>("other");
-    bool constantDivisor = elt && elt.isSignless() && elt.getWidth() > 1 && c &&
-                           c.getValue().getSExtValue() != 0;
+    int64_t divisor = c ? tp::getScalarAsInt(c) : 0;
+    if (elt && elt.isUnsigned())
+      divisor &= static_cast<int64_t>(
+          llvm::maskTrailingOnes<uint64_t>(elt.getWidth()));
+    bool constantDivisor = elt && elt.getWidth() > 1 && divisor != 0;
     return scalarBinary({arithOp<arith::RemFOp>(),
                          constantDivisor ? arithOp<arith::RemSIOp>() : nullptr},
                         true)(ctx);

@@ -40,6 +40,15 @@ double tp::getScalarAsDouble(TypedAttr attr) {
   return static_cast<double>(i.getValue().getSExtValue());
 }
 
+int64_t tp::getScalarAsInt(TypedAttr attr) {
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return static_cast<int64_t>(f.getValueAsDouble());
+  auto i = cast<IntegerAttr>(attr);
+  if (i.getType().isSignlessInteger(1))
+    return i.getValue().getBoolValue() ? 1 : 0;
+  return i.getValue().getSExtValue();
+}
+
 TypeCategory tp::getTypeCategory(Type t) {
   if (t.isSignlessInteger(1))
     return TypeCategory::Bool;

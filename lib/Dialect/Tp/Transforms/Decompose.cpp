@@ -358,9 +358,19 @@ FailureOr<Results> rsubScalar(OpBuilder &b, tp::RsubScalarOp op) {
     return failure();
   Type ct = isFloat(d.rt) ? d.T : d.rt;
   Value x = d.to(op.getSelf(), ct);
+  if (!isFloat(ct)) {
+    // The integer scalars as they are: a double holds 53 bits of an int64.
+    Value scaled = tp::getScalarAsInt(op.getAlpha()) == 1
+                       ? x
+                       : tp::MulScalarOp::create(b, d.loc, x,
+                                                 tp::getIntScalar(b.getContext(),
+                                                     tp::getScalarAsInt(op.getAlpha())));
+    return Results{d.done(tp::AddScalarOp::create(
+        b, d.loc, d.neg(scaled),
+        tp::getIntScalar(b.getContext(), tp::getScalarAsInt(op.getOther()))))};
+  }
   double alpha = tp::getScalarAsDouble(op.getAlpha());
-  bool skip = isFloat(ct) ? alpha == 1.0 : static_cast<int64_t>(alpha) == 1;
-  Value scaled = skip ? x : d.mulS(x, alpha);
+  Value scaled = alpha == 1.0 ? x : d.mulS(x, alpha);
   double other = tp::getScalarAsDouble(op.getOther());
   if (d.rt == ct)
     return Results{d.done(d.addS(d.neg(scaled), other))};

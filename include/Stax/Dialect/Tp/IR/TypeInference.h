@@ -44,6 +44,10 @@ bool isScalarAttr(Attribute attr);
 TypedAttr getIntScalar(MLIRContext *ctx, int64_t value);
 /// A scalar attribute's value as a double (bool: 0 or 1).
 double getScalarAsDouble(TypedAttr attr);
+/// A scalar attribute's value as an integer: exact for i64 (a double holds
+/// 53 bits), 0 or 1 for a bool (an i1 `true` sign-extends to -1), truncated
+/// toward zero for a float.
+int64_t getScalarAsInt(TypedAttr attr);
 
 /// PyTorch's type categories, in promotion order: bool < integer < floating.
 /// Element types of no category (index, complex...) are Unsupported.
