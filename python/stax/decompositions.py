@@ -2090,6 +2090,18 @@ def _cat_mixed(tensors, dim=0):
 CONDITIONAL[aten.cat.default] = _cat_mixed
 
 
+def _stack_mixed(tensors, dim=0):
+    """stack of tensors of different dtypes, promoted as cat's."""
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) < 2:
+        return NotImplemented
+    common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+    return torch.stack([t.to(common) for t in tensors], dim)
+
+
+CONDITIONAL[aten.stack.default] = _stack_mixed
+
+
 # ---------------------------------------------------------------------------
 # Decompositions applied to PyTorch's Python-level functions, before any
 # dispatch (trace() redirects them with a TorchFunctionMode): tracing the

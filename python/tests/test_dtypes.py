@@ -364,6 +364,16 @@ def test_cat_promotes_mixed_dtypes():
     _check(lambda c, d: torch.cat([c, d], 0), u8, i8)
 
 
+def test_stack_promotes_mixed_dtypes():
+    # stack promotes as cat does (it failed to import and ran in PyTorch).
+    f32, i64 = _values(torch.float32).view(4, 6), _values(torch.int64).view(4, 6)
+    b, u8 = _values(torch.bool).view(4, 6), _values(torch.uint8).view(4, 6)
+    h = _values(torch.float16).view(4, 6)
+    _check(lambda a, c: torch.stack([a, c]), f32, i64)
+    _check(lambda c, d, e: torch.stack([c, d, e], -1), b, u8, i64)
+    _check(lambda a, e: torch.stack([e, a], 1), f32, h)
+
+
 # ---------------------------------------------------------------------------
 # Python numbers as operands
 # ---------------------------------------------------------------------------
