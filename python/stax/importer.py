@@ -505,6 +505,24 @@ def _reduction(tp: str, all_dims: bool = False, dim_arg: str = "dim") -> Emitter
     return emit
 
 
+def _truth_reduction(tp: str, all_dims: bool = False) -> Emitter:
+    """any/all: i1, except that PyTorch keeps uint8 for a uint8 input
+    (0 or 1), converted after the tp op."""
+    reduce = _reduction(tp, all_dims)
+
+    def emit(ctx, node, a):
+        want = ctx.result_types(node)[0]
+        if not want.endswith("ui8>"):
+            return reduce(ctx, node, a)
+        dims = [] if all_dims else a.get("dim")
+        at = {"dims": _dims(dims)}
+        if a.get("keepdim"):
+            at["keepdim"] = "true"
+        truth = ctx.op(tp, [a["self"]], at, [_with_elt(want, "i1")])[0]
+        return ctx.op("tp._to_copy", [truth], {"dtype": "ui8"}, [want])[0]
+    return emit
+
+
 def _var(ctx, node, a):
     if "correction" in a:
         corr = a["correction"]
@@ -1083,10 +1101,10 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("max"), _reduction("tp.amax", all_dims=True))
     put(ov("min"), _reduction("tp.amin", all_dims=True))
     put(ov("logsumexp"), _reduction("tp.logsumexp"))
-    put(ov("any"), _reduction("tp.any", all_dims=True))
-    put(ov("any", "dim"), _reduction("tp.any"))
-    put(ov("all"), _reduction("tp.all", all_dims=True))
-    put(ov("all", "dim"), _reduction("tp.all"))
+    put(ov("any"), _truth_reduction("tp.any", all_dims=True))
+    put(ov("any", "dim"), _truth_reduction("tp.any"))
+    put(ov("all"), _truth_reduction("tp.all", all_dims=True))
+    put(ov("all", "dim"), _truth_reduction("tp.all"))
     for o in ("correction", "dim", "default"):
         put(ov("var", o), _var)
     put(ov("max", "dim"), _op("tp.max.dim", dim=_I64, keepdim=_BOOL))

@@ -364,6 +364,13 @@ def test_cat_promotes_mixed_dtypes():
     _check(lambda c, d: torch.cat([c, d], 0), u8, i8)
 
 
+def test_uint8_any_all_stay_uint8():
+    # PyTorch 1.13 returns uint8 (0 or 1) from any/all of a uint8 tensor
+    # (it failed to import and ran in PyTorch).
+    u = (_values(torch.uint8) % 3).view(4, 6)
+    _check(lambda a: (a.any(1), a.all(), a.all(0, keepdim=True), a.any()), u)
+
+
 def test_stack_promotes_mixed_dtypes():
     # stack promotes as cat does (it failed to import and ran in PyTorch).
     f32, i64 = _values(torch.float32).view(4, 6), _values(torch.int64).view(4, 6)
