@@ -145,14 +145,43 @@ BinarySemantics addLike(double alpha, int64_t ialpha, bool subtract) {
           }};
 }
 
-BinarySemantics divide(std::optional<tp::RoundingMode> mode) {
+/// Eager's floating floor division (c10::div_floor_floating) with the
+/// computation type's arithmetic `m` and the element type's rounding `e`:
+/// the rounded quotient of a - fmod(a, b) (exact), stepped down where the
+/// remainder's sign differs from b's, floored, and raised by one where
+/// that floor is more than a half below. floor(a / b) in double differs
+/// where the rounded quotient crosses an integer (35 // 0.001f is 34999).
+/// The f16 kernel computes in float and rounds its Half-typed floor; the
+/// bf16 one rounds every step (std::fmod has a BFloat16 overload, so each
+/// `auto` is a BFloat16).
+double floorDivide(const FloatMath &mf, const FloatMath &e, double a, double b) {
+  const FloatMath &m = e.t.isBF16() ? e : mf;
+  if (b == 0)
+    return m.div(a, b);
+  double mod = std::fmod(a, b);
+  double div = m.div(m.sub(a, mod), b);
+  if (mod != 0 && (b < 0) != (mod < 0))
+    div = m.sub(div, 1.0);
+  if (div == 0)
+    return std::copysign(0.0, m.div(a, b));
+  double floored = e.r(std::floor(div));
+  if (m.sub(div, floored) > 0.5)
+    floored = e.r(m.add(floored, 1.0));
+  return floored;
+}
+
+/// `elt`: the element type, whose rounding the f16/bf16 kernels apply to
+/// the quotient before truncating it (`trunc(a / b)` with a Half a / b).
+BinarySemantics divide(std::optional<tp::RoundingMode> mode, Type elt) {
   if (!mode)
     return {[](const FloatMath &m, double a, double b) { return m.div(a, b); },
             nullptr};
   bool floor = *mode == tp::RoundingMode::Floor;
+  // Truncation rounds the quotient first (eager's trunc(a / b)):
+  // 35 / 0.001f rounds to 35000.
   return {[=](const FloatMath &m, double a, double b) {
-            double q = a / b;
-            return m.r(floor ? std::floor(q) : std::trunc(q));
+            FloatMath e{elt};
+            return floor ? floorDivide(m, e, a, b) : std::trunc(e.r(m.div(a, b)));
           },
           [=](int64_t a, int64_t b) -> FailureOr<int64_t> {
             if (b == 0)
@@ -450,9 +479,9 @@ void registerBinary(KernelRegistry &r) {
                            [](int64_t a, int64_t b) -> FailureOr<int64_t> { return wrappingMul(a, b); }},
                        true);
   r.add<tp::DivOp>([](tp::DivOp op, Inputs in, const KernelContext &ctx) {
-    auto s = divide(op.getRoundingMode());
-    return binary(op, *in[0], *in[1], ctx.mapType(op.getType().getElementType()),
-                  ctx, s.f, s.i);
+    Type ct = ctx.mapType(op.getType().getElementType());
+    auto s = divide(op.getRoundingMode(), ct);
+    return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   addBinary<tp::MaximumOp>(r, {[](const FloatMath &m, double a, double b) { return m.max(a, b); },
                                [](int64_t a, int64_t b) -> FailureOr<int64_t> { return std::max(a, b); }},
@@ -520,7 +549,7 @@ void registerScalar(KernelRegistry &r) {
                                    true);
   r.add<tp::DivScalarOp>([](tp::DivScalarOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
-    auto s = divide(op.getRoundingMode());
+    auto s = divide(op.getRoundingMode(), ct);
     return binary(op, *in[0], scalarTensor(op.getOther(), ct), ct, ctx, s.f, s.i);
   });
   r.add<tp::PowTensorScalarOp>(

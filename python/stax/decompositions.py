@@ -239,6 +239,16 @@ def _copysign(a, b):
     return torch.where(_signbit(b), -mag, mag)
 
 
+@_register(aten.copysign.Scalar)
+def _copysign_scalar(a, other):
+    # PyTorch's own decomposition reads prims.signbit, which Stax lacks.
+    dtype = torch.result_type(a, other)
+    if not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    mag = a.to(dtype).abs()
+    return -mag if math.copysign(1.0, other) < 0 else mag
+
+
 def _fminmax(pick, keeps_self):
     """fmax / fmin as eager computes them: self where it wins or ties (or
     other is NaN), other otherwise. So a tie's gradient goes to self alone,

@@ -423,3 +423,41 @@ def test_python_scalars(dtype):
             _assert_bitwise(_np(compiled), _np(want), f"stax.compile {name} {s!r}")
             checked += 1
     assert checked >= 40
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=_name)
+def test_rounding_division_matches_eager(dtype):
+    """torch.div(rounding_mode=...) and // on floats, bit for bit: trunc of
+    the quotient rounded to the element type (35 / 0.001f rounds to 35000,
+    which a double quotient truncates to 34999), floor as eager's
+    div_floor_floating (the quotient of a - fmod(a, b), stepped and
+    rounded; bf16 rounds every step). The reference is eager one element
+    at a time: its vectorized f16 path can differ from its own scalar one."""
+    g = torch.Generator().manual_seed(7)
+    n = 200
+    a = torch.randn(n, generator=g, dtype=torch.float64) * torch.exp(
+        torch.randn(n, generator=g, dtype=torch.float64) * 3)
+    b = torch.randn(n, generator=g, dtype=torch.float64) * torch.exp(
+        torch.randn(n, generator=g, dtype=torch.float64) * 3)
+    a[:20] = torch.tensor([0., -0., float("inf"), -float("inf"), float("nan")] * 4,
+                          dtype=torch.float64)
+    b[:20:3] = 0
+    a[20:60] = torch.arange(-20, 20, dtype=torch.float64) * 7
+    b[20:60] = torch.tensor([0.001, 0.1, 0.3, -0.7, 3.0] * 8, dtype=torch.float64)
+    a, b = a.to(dtype), b.to(dtype)
+    fns = [lambda x, y: torch.div(x, y, rounding_mode="trunc"),
+           lambda x, y: torch.div(x, y, rounding_mode="floor"),
+           lambda x, y: x // y, lambda x, y: (x // 0.1, torch.div(x, 0.001, rounding_mode="trunc"))]
+    for fn in fns:
+        want = [torch.stack(parts) for parts in zip(*[
+            pytree.tree_flatten(fn(a[k:k + 1], b[k:k + 1]))[0] for k in range(n)])]
+        want = [_np(w.reshape(-1)) for w in want]
+        text = stax.import_torch(fn, a, b)
+        got = stax.interpret(text, "forward", a, b)
+        for k, (g_, w) in enumerate(zip(got, want)):
+            _assert_bitwise(g_, w, f"result #{k} against eager")
+        lowered = stax.run_pipeline(text, LOWER)
+        for k, (g_, w) in enumerate(zip(stax.interpret(lowered, "forward", a, b), want)):
+            _assert_bitwise(g_, w, f"lowered result #{k}")
+        for k, (g_, w) in enumerate(zip(_run_compiled(text, [a, b]), want)):
+            _assert_bitwise(g_, w, f"compiled result #{k}")

@@ -378,18 +378,60 @@ Value integerDivide(BodyBuilder &bb, Value a, Value b, bool floor) {
 
 /// True division, or floor/trunc of the unrounded quotient (computed in f64
 /// and rounded once, as `m.r(std::floor(a / b))`).
-BinaryFns divide(std::optional<tp::RoundingMode> mode) {
+/// Eager's floating floor division (c10::div_floor_floating, the
+/// interpreter's floorDivide) in the computation type: the rounded quotient
+/// of a - fmod(a, b), stepped down where the remainder's sign differs from
+/// b's, floored, and raised by one where that floor is more than a half
+/// below; a zero quotient takes the sign of a / b, a zero divisor gives
+/// a / b. The floor is rounded to the element type `elt` (the f16 kernel's
+/// Half-typed variable), and for bf16 every step is (the bf16 kernel
+/// computes in BFloat16 throughout).
+Value floorDivide(BodyBuilder &bb, Value a, Value b, Type elt) {
+  using P = arith::CmpFPredicate;
+  OpBuilder &o = bb.b;
+  Location loc = bb.loc;
+  Type t = a.getType();
+  auto cmp = [&](P p, Value x, Value y) {
+    return arith::CmpFOp::create(o, loc, p, x, y).getResult();
+  };
+  auto inElt = [&](Value x) { return bb.convert(bb.convert(x, elt), t); };
+  auto step = [&](Value x) { return elt.isBF16() ? inElt(x) : x; };
+  Value zero = bb.constant(0, t), one = bb.constant(1, t);
+  Value quotient = arith::DivFOp::create(o, loc, a, b);
+  Value mod = arith::RemFOp::create(o, loc, a, b);
+  Value div = step(arith::DivFOp::create(
+      o, loc, step(arith::SubFOp::create(o, loc, a, mod)), b));
+  Value signsDiffer = arith::XOrIOp::create(o, loc, cmp(P::OLT, b, zero),
+                                            cmp(P::OLT, mod, zero));
+  Value stepDown =
+      arith::AndIOp::create(o, loc, cmp(P::UNE, mod, zero), signsDiffer);
+  div = arith::SelectOp::create(
+      o, loc, stepDown, step(arith::SubFOp::create(o, loc, div, one)), div);
+  Value floored = inElt(math::FloorOp::create(o, loc, div));
+  Value gap = step(arith::SubFOp::create(o, loc, div, floored));
+  floored = arith::SelectOp::create(
+      o, loc, cmp(P::OGT, gap, bb.constant(0.5, t)),
+      inElt(arith::AddFOp::create(o, loc, floored, one)), floored);
+  Value signedZero = math::CopySignOp::create(o, loc, zero, quotient);
+  Value v = arith::SelectOp::create(o, loc, cmp(P::OEQ, div, zero),
+                                    signedZero, floored);
+  return arith::SelectOp::create(o, loc, cmp(P::OEQ, b, zero), quotient, v);
+}
+
+/// `elt`: the result's element type (f16/bf16 kernels round the quotient
+/// to it before truncating).
+BinaryFns divide(std::optional<tp::RoundingMode> mode, Type elt) {
   if (!mode)
     return {arithOp<arith::DivFOp>(), nullptr};
   bool floor = *mode == tp::RoundingMode::Floor;
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
-            Type t = a.getType(), f64 = bb.b.getF64Type();
-            Value a64 = bb.convert(a, f64);
-            Value b64 = bb.convert(b, f64);
-            Value q = arith::DivFOp::create(bb.b, bb.loc, a64, b64);
-            Value r = floor ? math::FloorOp::create(bb.b, bb.loc, q).getResult()
-                            : math::TruncOp::create(bb.b, bb.loc, q).getResult();
-            return bb.convert(r, t);
+            if (floor)
+              return floorDivide(bb, a, b, elt);
+            // Truncation rounds the quotient first (eager's trunc(a / b)):
+            // 35 / 0.001f rounds to 35000.
+            Value q = arith::DivFOp::create(bb.b, bb.loc, a, b);
+            q = bb.convert(bb.convert(q, elt), a.getType());
+            return math::TruncOp::create(bb.b, bb.loc, q).getResult();
           },
           [=](BodyBuilder &bb, Value a, Value b) {
             return integerDivide(bb, a, b, floor);
@@ -574,7 +616,9 @@ void registerBinary(RuleTable &r) {
   };
   r["tp.mul"] = tensorBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
   r["tp.div"] = [](RuleContext &ctx) -> Result {
-    return tensorBinary(divide(cast<tp::DivOp>(ctx.op).getRoundingMode()), true)(ctx);
+    return tensorBinary(divide(cast<tp::DivOp>(ctx.op).getRoundingMode(),
+                               ctx.resultType().getElementType()),
+                        true)(ctx);
   };
   r["tp.maximum"] = tensorBinary(
       {[](BodyBuilder &bb, Value a, Value b) { return fmax(bb, a, b, true); },
@@ -626,7 +670,7 @@ void registerBinary(RuleTable &r) {
   r["tp.mul.Scalar"] = scalarBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
   r["tp.div.Scalar"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::DivScalarOp>(ctx.op);
-    BinaryFns fns = divide(op.getRoundingMode());
+    BinaryFns fns = divide(op.getRoundingMode(), ctx.resultType().getElementType());
     // Dividing by a nonzero integer constant cannot fail: it lowers (ui8
     // stays, as its scalar is stored wider than its type).
     auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
