@@ -58,6 +58,8 @@ def _highest(dtype):
 
 @_register(aten.flip.default)
 def _flip(x, dims):
+    if x.dim() == 0:   # flip(0) of a 0-d tensor is a copy, as in eager
+        return x.clone()
     for d in dims:
         d = _dim(d, x.dim())
         n = x.shape[d]

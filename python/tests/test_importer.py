@@ -530,3 +530,12 @@ def test_nearest_upsampling_imports_bitwise(mode, dims):
         fn = lambda x: F.interpolate(x, mode=mode, **kw)  # noqa: E731
         [got] = stax.interpret(import_torch(fn, x), "forward", x)
         assert np.array_equal(got, fn(x).numpy()), kw
+
+
+def test_flip_of_a_zero_dim_tensor_is_a_copy():
+    # Eager accepts flip(0) and flip(-1) of a 0-d tensor; the flip
+    # decomposition indexed its (empty) shape and tracing failed.
+    x = torch.tensor(3.0)
+    text = stax.import_torch(lambda a: a.flip(0) * 2 + a.flip(-1), x)
+    [got] = stax.interpret(text, "forward", x)
+    assert got.shape == () and got == 9.0
