@@ -1485,37 +1485,49 @@ def _channel_shuffle(x, groups):
 
 
 # Overloads taking a Python number for a tensor operand: the number as a
-# 0-d tensor (which promotes like the wrapped number), then the Tensor one.
+# 0-d tensor, then the Tensor one. The 0-d tensor has the type eager's
+# wrapped number promotes to beside `partner` (a plain torch.tensor(2.0)
+# would widen a 0-d float16 partner to float32).
+
+def _wrapped(number, partner, to_float=False):
+    """`number` as a 0-d tensor of the op's computation type beside
+    `partner`: their promoted type, or the default float type where the op
+    computes integers in floats (xlogy: uint8 with -2 reads -2.0, not 254)."""
+    dtype = torch.result_type(partner, number)
+    if to_float and not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    return torch.tensor(number).to(dtype)
+
 
 @_register(aten.xlogy.Scalar_Self)
 def _xlogy_scalar_self(x, y):
-    return torch.xlogy(torch.tensor(x), y)
+    return torch.xlogy(_wrapped(x, y, to_float=True), y)
 
 
 @_register(aten.xlogy.Scalar_Other)
 def _xlogy_scalar_other(x, y):
-    return torch.xlogy(x, torch.tensor(y))
+    return torch.xlogy(x, _wrapped(y, x, to_float=True))
 
 
 @_register(aten.special_xlog1py.self_scalar)
 def _xlog1py_scalar_self(x, y):
-    return torch.special.xlog1py(torch.tensor(x), y)
+    return torch.special.xlog1py(_wrapped(x, y, to_float=True), y)
 
 
 @_register(aten.special_xlog1py.other_scalar)
 def _xlog1py_scalar_other(x, y):
-    return torch.special.xlog1py(x, torch.tensor(y))
+    return torch.special.xlog1py(x, _wrapped(y, x, to_float=True))
 
 
 @_register(aten.isin.Tensor_Scalar)
 def _isin_scalar(elements, test_element, assume_unique=False, invert=False):
-    return _isin(elements, torch.tensor(test_element), invert=invert)
+    return _isin(elements, _wrapped(test_element, elements), invert=invert)
 
 
 @_register(aten.isin.Scalar_Tensor)
 def _isin_scalar_element(element, test_elements, assume_unique=False,
                          invert=False):
-    return _isin(torch.tensor(element), test_elements, invert=invert)
+    return _isin(_wrapped(element, test_elements), test_elements, invert=invert)
 
 
 @_register(aten.searchsorted.Scalar)
@@ -2311,11 +2323,12 @@ BEFORE_TRACE[torch.nn.functional.one_hot] = _one_hot
 def _number_operand(method):
     """x | 1, x ^ 1 (and their reflected and in-place forms) with a Python
     number: make_fx of this PyTorch sends the number to the Tensor overload
-    and fails. The number as a 0-d tensor promotes as eager's wrapped
-    number does (an int tensor keeps its dtype; a bool one widens)."""
+    and fails. The number becomes a 0-d tensor of the type eager's wrapped
+    number promotes to (an int tensor keeps its dtype, a bool one widens):
+    a plain int64 0-d tensor would widen a 0-d int32 operand to int64."""
     def call(self, other):
-        if isinstance(other, (bool, int)):
-            other = torch.tensor(other)
+        if isinstance(other, (bool, int)) and isinstance(self, torch.Tensor):
+            other = torch.tensor(other).to(torch.result_type(self, other))
         return method(self, other)
     return call
 

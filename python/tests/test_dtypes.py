@@ -401,6 +401,8 @@ SCALAR_OPS = [
     ("where", lambda a, s: torch.where(a == a.flip(0), a, s)),
     ("full_like", lambda a, s: torch.full_like(a, s) * 1),
     ("add_alpha", lambda a, s: torch.add(a, 5, alpha=s)),
+    ("xor", lambda a, s: a ^ s), ("ror", lambda a, s: s | a),
+    ("xlogy", lambda a, s: torch.xlogy(a, s)),
 ]
 SCALARS = [True, False, 3, -2, 2.5, -0.5, 2 ** 60 + 1]
 
@@ -408,21 +410,28 @@ SCALARS = [True, False, 3, -2, 2.5, -0.5, 2 ** 60 + 1]
 @pytest.mark.parametrize("dtype", [torch.int64, torch.int8, torch.uint8,
                                    torch.bool, torch.float32], ids=_name)
 def test_python_scalars(dtype):
-    x = _values(dtype)
+    # A 0-d tensor too: beside it a number tensor of the default dtype
+    # (torch.tensor(3), int64) would promote where eager's wrapped number
+    # does not (int32 ^ 3 is int32).
     checked = 0
-    for name, op in SCALAR_OPS:
-        for s in SCALARS:
-            try:
-                op(x, s)
-            except (RuntimeError, TypeError):
-                continue   # eager refuses the combination (a float alpha...)
-            _check(lambda a: op(a, s), x)
-            compiled = stax.compile(lambda a: op(a, s))(x)
-            want = op(x, s)
-            assert compiled.dtype == want.dtype, f"{name} {s!r}"
-            _assert_bitwise(_np(compiled), _np(want), f"stax.compile {name} {s!r}")
-            checked += 1
-    assert checked >= 40
+    for x in (_values(dtype), _values(dtype)[5]):
+        for name, op in SCALAR_OPS:
+            scalars = []
+            for s in SCALARS:
+                try:
+                    op(x, s)
+                except (RuntimeError, TypeError):
+                    continue   # eager refuses the combination (a float alpha...)
+                scalars.append(s)
+            if not scalars:
+                continue
+            fn = lambda a: tuple(op(a, s) for s in scalars)
+            _check(fn, x)
+            for s, got, want in zip(scalars, stax.compile(fn)(x), fn(x)):
+                assert got.dtype == want.dtype, f"{name} {s!r}"
+                _assert_bitwise(_np(got), _np(want), f"stax.compile {name} {s!r}")
+                checked += 1
+    assert checked >= 80
 
 
 @pytest.mark.parametrize("dtype", FLOATS, ids=_name)
