@@ -1772,6 +1772,7 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
         return super().__exit__(*exc)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        _sync_pending_writes(args, kwargs)
         if getattr(func, "__self__", None) is torch.Tensor.data:
             # x.data is a detached alias of x, made below the dispatcher:
             # make_fx would record nothing and read it as x itself.
@@ -1878,6 +1879,21 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
 
 
 _TENSOR_GETITEM = torch.Tensor.__getitem__
+
+
+def _sync_functional(t) -> None:
+    """Applies the writes made through views of `t` to `t` (a tensor of
+    PyTorch's functionalization; anything else is left alone). PyTorch
+    1.13's functionalization defers them and forgets to apply them before
+    a view of `t` is taken: after `y[0] = 5`, `y.t()` read the old y
+    whenever y itself was used after it (returned, added to)."""
+    if isinstance(t, torch.Tensor) and torch._is_functional_tensor(t):
+        torch._sync(t)
+
+
+def _sync_pending_writes(args, kwargs) -> None:
+    for t in tree_flatten((args, kwargs or {}))[0]:
+        _sync_functional(t)
 
 
 def _getitem_seen_by_modes(t, index):
@@ -2100,6 +2116,7 @@ def _functionalized(gm: fx.GraphModule, example_inputs,
     not the caller's storage)."""
     from functorch import functionalize as _functionalize
     from torch.fx.experimental.proxy_tensor import make_fx
+    _sync_before_views(gm)
     written = written_constants(gm)
     lifted = lift_tensor_constants(gm, lambda t: any(t is w for w in written))
     out = make_fx(_functionalize(gm), decomposition_table=table)(
@@ -2107,6 +2124,18 @@ def _functionalized(gm: fx.GraphModule, example_inputs,
           for a in example_inputs], *[t.detach().clone() for t in lifted])
     _placeholders_as_constants(out, len(example_inputs), lifted)
     return out
+
+
+def _sync_before_views(gm: fx.GraphModule) -> None:
+    """Before each view op of `gm`, a call that applies the writes made
+    through other views to its operand (_sync_functional), for the trace
+    with functionalization."""
+    for n in list(gm.graph.nodes):
+        if (n.op == "call_function" and _returns_alias(n.target)
+                and n.args and isinstance(n.args[0], fx.Node)):
+            with gm.graph.inserting_before(n):
+                gm.graph.call_function(_sync_functional, (n.args[0],))
+    gm.recompile()
 
 
 def _placeholders_as_constants(gm: fx.GraphModule, first: int,
