@@ -601,8 +601,15 @@ def _where(ctx, node, a):
 
 
 def _masked_fill_tensor(ctx, node, a):
-    # masked_fill.Tensor(self, mask, value: 0-d tensor) == where(mask, value, self)
-    return ctx.single("tp.where", [a["mask"], a["value"], a["self"]], {})
+    # masked_fill.Tensor(self, mask, value: 0-d tensor) == where(mask, value,
+    # self), the value converted to self's dtype first (an int tensor
+    # filled with a float 0-d tensor stays int: where would promote).
+    value, want = a["value"], ctx.result_types(node)[0]
+    elt = want[len("tensor<"):-1].split("x")[-1]
+    if ctx.elt_of(value) != elt:
+        value = ctx.op("tp._to_copy", [value], {"dtype": elt},
+                       [f"tensor<{elt}>"])[0]
+    return ctx.single("tp.where", [a["mask"], value, a["self"]], {})
 
 
 def _rsub_tensor(ctx, node, a):

@@ -371,6 +371,18 @@ def test_uint8_any_all_stay_uint8():
     _check(lambda a: (a.any(1), a.all(), a.all(0, keepdim=True), a.any()), u)
 
 
+def test_masked_fill_with_a_tensor_keeps_the_filled_dtype():
+    # masked_fill(int, mask, float 0-d tensor) stays int (the value is
+    # converted, truncated); it failed to import and ran in PyTorch.
+    i, u = _values(torch.int64), _values(torch.uint8)
+    f, b = _values(torch.float32), _values(torch.bool)
+    v = torch.tensor(-2.75)
+    _check(lambda a, c, d, e, v: (a.masked_fill(a > 0, v), c.masked_fill(c > 9, -v),
+                                  d.masked_fill(d > 0, v.double()),
+                                  e.masked_fill(e, v)),
+           i, u, f, b, v)
+
+
 def test_stack_promotes_mixed_dtypes():
     # stack promotes as cat does (it failed to import and ran in PyTorch).
     f32, i64 = _values(torch.float32).view(4, 6), _values(torch.int64).view(4, 6)
