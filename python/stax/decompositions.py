@@ -2321,7 +2321,7 @@ BEFORE_TRACE[torch.nn.functional.one_hot] = _one_hot
 
 
 def _number_operand(method):
-    """x | 1, x ^ 1 (and their reflected and in-place forms) with a Python
+    """x | 1, x ^ 1, x &= 1 (and their reflected and in-place forms) with a Python
     number: make_fx of this PyTorch sends the number to the Tensor overload
     and fails. The number becomes a 0-d tensor of the type eager's wrapped
     number promotes to (an int tensor keeps its dtype, a bool one widens):
@@ -2334,6 +2334,7 @@ def _number_operand(method):
 
 
 for _name in ("__or__", "__ror__", "__ior__", "__xor__", "__rxor__", "__ixor__",
+              "__iand__", "bitwise_and_",
               "bitwise_or", "bitwise_or_", "bitwise_xor", "bitwise_xor_"):
     BEFORE_TRACE[getattr(torch.Tensor, _name)] = _number_operand(
         getattr(torch.Tensor, _name))

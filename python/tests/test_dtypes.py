@@ -414,6 +414,7 @@ SCALAR_OPS = [
     ("full_like", lambda a, s: torch.full_like(a, s) * 1),
     ("add_alpha", lambda a, s: torch.add(a, 5, alpha=s)),
     ("xor", lambda a, s: a ^ s), ("ror", lambda a, s: s | a),
+    ("iand", lambda a, s: a.clone().bitwise_and_(s)),
     ("xlogy", lambda a, s: torch.xlogy(a, s)),
 ]
 SCALARS = [True, False, 3, -2, 2.5, -0.5, 2 ** 60 + 1]
