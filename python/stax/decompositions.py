@@ -1353,11 +1353,18 @@ def _isin(elements, test_elements, assume_unique=False, invert=False):
     return ~r if invert else r
 
 
+def _below(s, xe, right):
+    """Where eager's binary search steps past s for the value xe: not
+    (s > x) (right) or not (s >= x); a NaN value passes every boundary,
+    as there (its bucket is the last)."""
+    return ~(s > xe) if right else ~(s >= xe)
+
+
 @_register(aten.bucketize.Tensor)
 def _bucketize(x, boundaries, out_int32=False, right=False):
     b = boundaries.reshape(-1)
     xe = x.unsqueeze(-1)
-    r = ((b <= xe) if right else (b < xe)).sum(-1)
+    r = _below(b, xe, right).sum(-1)
     return r.to(torch.int32 if out_int32 else torch.int64)
 
 
@@ -1373,7 +1380,7 @@ def _searchsorted(sorted_seq, x, out_int32=False, right=False, side=None,
     else:
         s = sorted_seq.unsqueeze(-2)                       # [.., 1, m]
         xe = x.unsqueeze(-1)                               # [.., n, 1]
-        r = ((s <= xe) if right else (s < xe)).sum(-1)
+        r = _below(s, xe, right).sum(-1)
         r = r.to(torch.int32 if out_int32 else torch.int64)
     return r
 

@@ -2328,3 +2328,20 @@ def test_overlapping_as_strided_scatter_gradient_goes_to_the_last_writer():
     want = torch.zeros(16)
     want[list(last.values())] = 1.0
     assert torch.equal(g.reshape(-1), want)
+
+
+def test_bucketize_and_searchsorted_put_nan_last():
+    # Eager's binary search steps past every boundary for a NaN (each
+    # comparison is false): its bucket is len(boundaries). Counting the
+    # boundaries below it gave 0.
+    b = torch.tensor([-1.0, 0.0, 3.0])
+    x = torch.tensor([float("nan"), 1.0, -2.0, float("inf"), -1.0, 3.0,
+                      -float("inf"), 0.0])
+    for right in (False, True):
+        fns = [lambda a: torch.bucketize(a, b, right=right),
+               lambda a: torch.searchsorted(b, a, right=right),
+               lambda a: torch.searchsorted(b.expand(2, 3).contiguous(),
+                                            a.reshape(2, 4), right=right)]
+        for f in fns:
+            want, got = f(x), stax.compile(f)(x)
+            assert got.dtype == want.dtype and torch.equal(got, want)
