@@ -383,6 +383,15 @@ def test_masked_fill_with_a_tensor_keeps_the_filled_dtype():
            i, u, f, b, v)
 
 
+def test_comparison_with_a_wider_zero_dim_tensor():
+    # int8 < an int64 0-d tensor compares in int8 (eager converts the 0-d
+    # operand, wrapping 300 to 44); the lowering compared in int64.
+    a = torch.tensor([-100, 50, 100, 120, -128, 44], dtype=torch.int8)
+    s = torch.tensor(300)
+    _check(lambda a, s: (a < s, a == s, a >= s, a.float() < s.double() / 7,
+                         a.unsqueeze(0) != s.reshape(1, 1)), a, s)
+
+
 def test_stack_promotes_mixed_dtypes():
     # stack promotes as cat does (it failed to import and ran in PyTorch).
     f32, i64 = _values(torch.float32).view(4, 6), _values(torch.int64).view(4, 6)

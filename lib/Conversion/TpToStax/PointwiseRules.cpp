@@ -264,12 +264,14 @@ struct BinaryFns {
 };
 
 /// The computation type of a binary op: the result's element type
-/// (`computeInResult`), or the common type of the operands.
-Type commonTypeOf(Type a, Type b) {
+/// (`computeInResult`), or the common type of the operands, their shapes
+/// included: a 0-d operand of the same category does not widen the other
+/// (int8 < an int64 0-d tensor compares in int8, its value wrapped, as
+/// eager).
+Type commonTypeOf(RankedTensorType a, RankedTensorType b) {
   SmallVector<Type> t;
-  auto ta = RankedTensorType::get({}, a), tb = RankedTensorType::get({}, b);
-  if (failed(tp::inferBinary(std::nullopt, "", ta, tb, tp::Promotion::Default, t)))
-    return a;
+  if (failed(tp::inferBinary(std::nullopt, "", a, b, tp::Promotion::Default, t)))
+    return a.getElementType();
   return cast<RankedTensorType>(t[0]).getElementType();
 }
 Type commonTypeWithScalar(Type a, TypedAttr s) {
@@ -301,7 +303,7 @@ RuleFn tensorBinary(BinaryFns fns, bool computeInResult) {
   return [=](RuleContext &ctx) -> Result {
     RankedTensorType rt = ctx.resultType();
     Type ct = computeInResult ? rt.getElementType()
-                              : commonTypeOf(eltOf(ctx.operands[0]), eltOf(ctx.operands[1]));
+                              : commonTypeOf(ctx.operands[0]->type, ctx.operands[1]->type);
     if (!(isa<FloatType>(ct) ? fns.f : fns.i))
       return failure();
     return one(binaryNode(rt, ctx.operands, ct, fns));
