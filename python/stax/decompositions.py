@@ -2108,29 +2108,20 @@ def _cumprod_converted(x, dim, dtype=None):
 CONDITIONAL[aten.cumprod.default] = _cumprod_converted
 
 
-def _cat_mixed(tensors, dim=0):
-    """cat of tensors of different dtypes: PyTorch promotes them to their
-    common type (tp.cat takes one dtype); one dtype is the tp op's."""
-    dtypes = {t.dtype for t in tensors}
-    if len(dtypes) < 2:
-        return NotImplemented
-    common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
-    return torch.cat([t.to(common) for t in tensors], dim)
+def _promoting(join):
+    """cat or stack of tensors of different dtypes: PyTorch promotes them
+    to their common type (tp.cat and tp.stack take one dtype); one dtype is
+    the tp op's."""
+    def fn(tensors, dim=0):
+        if len({t.dtype for t in tensors}) < 2:
+            return NotImplemented
+        common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+        return join([t.to(common) for t in tensors], dim)
+    return fn
 
 
-CONDITIONAL[aten.cat.default] = _cat_mixed
-
-
-def _stack_mixed(tensors, dim=0):
-    """stack of tensors of different dtypes, promoted as cat's."""
-    dtypes = {t.dtype for t in tensors}
-    if len(dtypes) < 2:
-        return NotImplemented
-    common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
-    return torch.stack([t.to(common) for t in tensors], dim)
-
-
-CONDITIONAL[aten.stack.default] = _stack_mixed
+CONDITIONAL[aten.cat.default] = _promoting(torch.cat)
+CONDITIONAL[aten.stack.default] = _promoting(torch.stack)
 
 
 # ---------------------------------------------------------------------------
