@@ -378,8 +378,6 @@ Value integerDivide(BodyBuilder &bb, Value a, Value b, bool floor) {
   return arith::SelectOp::create(bb.b, bb.loc, fix, down, q);
 }
 
-/// True division, or floor/trunc of the unrounded quotient (computed in f64
-/// and rounded once, as `m.r(std::floor(a / b))`).
 /// Eager's floating floor division (c10::div_floor_floating, the
 /// interpreter's floorDivide) in the computation type: the rounded quotient
 /// of a - fmod(a, b), stepped down where the remainder's sign differs from
@@ -420,6 +418,7 @@ Value floorDivide(BodyBuilder &bb, Value a, Value b, Type elt) {
   return arith::SelectOp::create(o, loc, cmp(P::OEQ, b, zero), quotient, v);
 }
 
+/// True division, or floor/trunc division as eager's kernels compute it;
 /// `elt`: the result's element type (f16/bf16 kernels round the quotient
 /// to it before truncating).
 BinaryFns divide(std::optional<tp::RoundingMode> mode, Type elt) {
@@ -676,8 +675,8 @@ void registerBinary(RuleTable &r) {
     // Dividing by a nonzero integer constant cannot fail: it lowers (ui8
     // stays, as its scalar is stored wider than its type).
     auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
-    bool intDivisor = isa<IntegerAttr>(op.getOther());
-    int64_t divisor = intDivisor ? tp::getScalarAsInt(op.getOther()) : 0;
+    int64_t divisor =
+        isa<IntegerAttr>(op.getOther()) ? tp::getScalarAsInt(op.getOther()) : 0;
     if (op.getRoundingMode() && elt && elt.isSignless() && elt.getWidth() > 1 &&
         divisor != 0)
       fns.i = divideByConstant(*op.getRoundingMode() == tp::RoundingMode::Floor,

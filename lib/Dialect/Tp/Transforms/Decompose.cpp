@@ -360,14 +360,14 @@ FailureOr<Results> rsubScalar(OpBuilder &b, tp::RsubScalarOp op) {
   Value x = d.to(op.getSelf(), ct);
   if (!isFloat(ct)) {
     // The integer scalars as they are: a double holds 53 bits of an int64.
-    Value scaled = tp::getScalarAsInt(op.getAlpha()) == 1
-                       ? x
-                       : tp::MulScalarOp::create(b, d.loc, x,
-                                                 tp::getIntScalar(b.getContext(),
-                                                     tp::getScalarAsInt(op.getAlpha())));
-    return Results{d.done(tp::AddScalarOp::create(
-        b, d.loc, d.neg(scaled),
-        tp::getIntScalar(b.getContext(), tp::getScalarAsInt(op.getOther()))))};
+    MLIRContext *ctx = b.getContext();
+    int64_t alpha = tp::getScalarAsInt(op.getAlpha());
+    Value scaled = alpha == 1 ? x
+                              : tp::MulScalarOp::create(
+                                    b, d.loc, x, tp::getIntScalar(ctx, alpha));
+    TypedAttr other = tp::getIntScalar(ctx, tp::getScalarAsInt(op.getOther()));
+    return Results{
+        d.done(tp::AddScalarOp::create(b, d.loc, d.neg(scaled), other))};
   }
   double alpha = tp::getScalarAsDouble(op.getAlpha());
   Value scaled = alpha == 1.0 ? x : d.mulS(x, alpha);
