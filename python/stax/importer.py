@@ -492,32 +492,30 @@ def _scalar_op(tp: str, b: str = "other", alpha: bool = False, **attrs) -> Emitt
     return emit
 
 
+def _reduction_attrs(a, all_dims: bool, dim_arg: str = "dim") -> Dict[str, str]:
+    """A reduction's `dims` (empty = all), keepdim and optional dtype."""
+    at = {"dims": _dims([] if all_dims else a.get(dim_arg))}
+    if a.get("keepdim"):
+        at["keepdim"] = "true"
+    if a.get("dtype") is not None:
+        at["dtype"] = _type_attr(a["dtype"])
+    return at
+
+
 def _reduction(tp: str, all_dims: bool = False, dim_arg: str = "dim") -> Emitter:
-    """Reductions: `dims` (empty = all), keepdim, optional dtype."""
     def emit(ctx, node, a):
-        dims = [] if all_dims else a.get(dim_arg)
-        at = {"dims": _dims(dims)}
-        if a.get("keepdim"):
-            at["keepdim"] = "true"
-        if a.get("dtype") is not None:
-            at["dtype"] = _type_attr(a["dtype"])
-        return ctx.single(tp, [a["self"]], at)
+        return ctx.single(tp, [a["self"]], _reduction_attrs(a, all_dims, dim_arg))
     return emit
 
 
 def _truth_reduction(tp: str, all_dims: bool = False) -> Emitter:
     """any/all: i1, except that PyTorch keeps uint8 for a uint8 input
     (0 or 1), converted after the tp op."""
-    reduce = _reduction(tp, all_dims)
-
     def emit(ctx, node, a):
         want = ctx.result_types(node)[0]
+        at = _reduction_attrs(a, all_dims)
         if not want.endswith("ui8>"):
-            return reduce(ctx, node, a)
-        dims = [] if all_dims else a.get("dim")
-        at = {"dims": _dims(dims)}
-        if a.get("keepdim"):
-            at["keepdim"] = "true"
+            return ctx.single(tp, [a["self"]], at)
         truth = ctx.op(tp, [a["self"]], at, [_with_elt(want, "i1")])[0]
         return ctx.op("tp._to_copy", [truth], {"dtype": "ui8"}, [want])[0]
     return emit
