@@ -56,6 +56,9 @@ runtimeSymbols(llvm::orc::MangleAndInterner interner) {
     add("_mlir_memref_to_llvm_free", &_mlir_memref_to_llvm_free);
     add("stax_rt_matmul_f32", &stax_rt_matmul_f32);
     add("stax_rt_matmul_f64", &stax_rt_matmul_f64);
+    add("stax_rt_matmul_i8", &stax_rt_matmul_i8);
+    add("stax_rt_matmul_i16", &stax_rt_matmul_i16);
+    add("stax_rt_matmul_i32", &stax_rt_matmul_i32);
     add("stax_rt_matmul_i64", &stax_rt_matmul_i64);
     add("stax_rt_sort_f32", &stax_rt_sort_f32);
     add("stax_rt_sort_f64", &stax_rt_sort_f64);

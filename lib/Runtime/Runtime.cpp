@@ -59,24 +59,43 @@ void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
   batchedGemm<double>(cblas_dgemm, batch, m, n, k, transA, transB, a, bm, c);
 }
 
-void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                        int64_t transA, int64_t transB, uintptr_t a,
-                        uintptr_t bm, uintptr_t c) {
-  auto *pa = reinterpret_cast<const int64_t *>(a);
-  auto *pb = reinterpret_cast<const int64_t *>(bm);
-  auto *pc = reinterpret_cast<int64_t *>(c);
+namespace {
+/// Batched integer matmul as a loop nest. Products and sums wrap modulo
+/// 2^bits, as PyTorch's integer kernels (and the interpreter) do: they are
+/// formed in uint64 (no signed overflow) and truncated to T once, which is
+/// the same residue. A uint8 matrix multiplies as int8: the same bits.
+template <typename T>
+void integerGemm(int64_t batch, int64_t m, int64_t n, int64_t k,
+                 int64_t transA, int64_t transB, uintptr_t a, uintptr_t bm,
+                 uintptr_t c) {
+  auto *pa = reinterpret_cast<const T *>(a);
+  auto *pb = reinterpret_cast<const T *>(bm);
+  auto *pc = reinterpret_cast<T *>(c);
   for (int64_t bi = 0; bi < batch; ++bi) {
-    const int64_t *ab = pa + bi * m * k, *bb = pb + bi * k * n;
+    const T *ab = pa + bi * m * k, *bb = pb + bi * k * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
-        uint64_t acc = 0; // wraps, as the interpreter's int64 products do
+        uint64_t acc = 0;
         for (int64_t r = 0; r < k; ++r)
-          acc += uint64_t(transA ? ab[r * m + i] : ab[i * k + r]) *
-                 uint64_t(transB ? bb[j * k + r] : bb[r * n + j]);
-        pc[(bi * m + i) * n + j] = int64_t(acc);
+          acc += uint64_t(int64_t(transA ? ab[r * m + i] : ab[i * k + r])) *
+                 uint64_t(int64_t(transB ? bb[j * k + r] : bb[r * n + j]));
+        pc[(bi * m + i) * n + j] = T(acc);
       }
   }
 }
+} // namespace
+
+#define STAX_INTEGER_MATMUL(SUFFIX, T)                                        \
+  void stax_rt_matmul_##SUFFIX(int64_t batch, int64_t m, int64_t n,           \
+                               int64_t k, int64_t transA, int64_t transB,     \
+                               uintptr_t a, uintptr_t bm, uintptr_t c) {      \
+    integerGemm<T>(batch, m, n, k, transA, transB, a, bm, c);                 \
+  }
+STAX_INTEGER_MATMUL(i8, int8_t)
+STAX_INTEGER_MATMUL(i16, int16_t)
+STAX_INTEGER_MATMUL(i32, int32_t)
+STAX_INTEGER_MATMUL(i64, int64_t)
+#undef STAX_INTEGER_MATMUL
 
 namespace {
 /// Sorts every slice (`len` elements `inner` apart) of an outer x len x

@@ -30,11 +30,20 @@ void stax_rt_arena_trim(void);
 /// c[b] = op(a[b]) @ op(bm[b]) for b < batch into row-major m x n, where
 /// op(a) is m x k: `a` row-major m x k, or k x m when `transA` (likewise
 /// `bm`: k x n, or n x k when `transB`). BLAS for f32/f64; a plain loop
-/// nest for i64 (wrapping).
+/// nest for the integers (wrapping; uint8 calls the i8 one: same bits).
 void stax_rt_matmul_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                         int64_t transA, int64_t transB, uintptr_t a,
                         uintptr_t bm, uintptr_t c);
 void stax_rt_matmul_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c);
+void stax_rt_matmul_i8(int64_t batch, int64_t m, int64_t n, int64_t k,
+                       int64_t transA, int64_t transB, uintptr_t a,
+                       uintptr_t bm, uintptr_t c);
+void stax_rt_matmul_i16(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        int64_t transA, int64_t transB, uintptr_t a,
+                        uintptr_t bm, uintptr_t c);
+void stax_rt_matmul_i32(int64_t batch, int64_t m, int64_t n, int64_t k,
                         int64_t transA, int64_t transB, uintptr_t a,
                         uintptr_t bm, uintptr_t c);
 void stax_rt_matmul_i64(int64_t batch, int64_t m, int64_t n, int64_t k,

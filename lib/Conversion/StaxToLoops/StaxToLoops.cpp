@@ -382,21 +382,39 @@ LogicalResult FunctionConversion::emitConstant(tp::ConstantOp op) {
   return success();
 }
 
+/// The runtime's name for multiplying matrices of element type `t`
+/// (stax_rt_matmul_<suffix>), or "": BLAS for f32/f64, wrapping loops for
+/// the integers (uint8 as i8: the same bits modulo 256).
+static StringRef matmulSuffix(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isF64())
+    return "f64";
+  auto integer = dyn_cast<IntegerType>(t);
+  switch (integer ? integer.getWidth() : 0) {
+  case 8:
+    return "i8";
+  case 16:
+    return "i16";
+  case 32:
+    return "i32";
+  case 64:
+    return "i64";
+  default:
+    return "";
+  }
+}
+
 LogicalResult FunctionConversion::emitContraction(Operation *op) {
   Location loc = op->getLoc();
   auto rt = cast<RankedTensorType>(op->getResult(0).getType());
   auto lhsT = cast<RankedTensorType>(op->getOperand(0).getType());
   Type elt = rt.getElementType();
-  std::string suffix;
-  if (elt.isF32())
-    suffix = "f32";
-  else if (elt.isF64())
-    suffix = "f64";
-  else if (elt.isInteger(64))
-    suffix = "i64";
-  else
+  StringRef suffix = matmulSuffix(elt);
+  if (suffix.empty())
     return op->emitError() << "'" << op->getName() << "' on " << elt
-                           << " has no CPU code generation (f32, f64, i64)";
+                           << " has no CPU code generation (f32, f64, "
+                              "integers)";
   bool batched = isa<tp::BmmOp>(op);
   int64_t batch = batched ? rt.getDimSize(0) : 1;
   int64_t m = rt.getDimSize(batched ? 1 : 0), n = rt.getDimSize(batched ? 2 : 1);
@@ -405,7 +423,7 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
     return emitContractionLoops(op, batch, m, n, k);
   Type i64 = b.getI64Type();
   func::FuncOp callee = state.declare(
-      "stax_rt_matmul_" + suffix, {i64, i64, i64, i64, i64, i64, i64, i64, i64});
+      ("stax_rt_matmul_" + suffix).str(), {i64, i64, i64, i64, i64, i64, i64, i64, i64});
   // An absorbed transpose: pass its source and a transpose flag.
   auto operand = [&](unsigned i) -> std::pair<Value, int64_t> {
     Value v = op->getOperand(i);

@@ -22,11 +22,11 @@ func.func @fallback(%x: tensor<4x8xi64>) -> tensor<4x8xi64> {
 
 // -----
 
-// Matmuls of other element types have no runtime function.
-func.func @mm_i32(%x: tensor<4x8xi32>, %w: tensor<8x3xi32>) -> tensor<4x3xi32> {
+// Matmuls of bools have no runtime function (integers and f32/f64 do).
+func.func @mm_i1(%x: tensor<4x8xi1>, %w: tensor<8x3xi1>) -> tensor<4x3xi1> {
   // expected-remark @+2 {{external call: 'tp.mm' reads row-major buffers}}
-  // expected-error @+1 {{'tp.mm' on 'i32' has no CPU code generation (f32, f64, i64)}}
-  %0 = tp.mm %x, %w : (tensor<4x8xi32>, tensor<8x3xi32>) -> tensor<4x3xi32>
-  %1 = tp.neg %0 : tensor<4x3xi32> -> tensor<4x3xi32>
-  return %1 : tensor<4x3xi32>
+  // expected-error @+1 {{'tp.mm' on 'i1' has no CPU code generation (f32, f64, integers)}}
+  %0 = tp.mm %x, %w : (tensor<4x8xi1>, tensor<8x3xi1>) -> tensor<4x3xi1>
+  %1 = tp.logical_not %0 : tensor<4x3xi1> -> tensor<4x3xi1>
+  return %1 : tensor<4x3xi1>
 }
