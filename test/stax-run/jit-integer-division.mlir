@@ -95,3 +95,32 @@ func.func @fmod_scalar(%a: tensor<64xi16>, %b: tensor<64xi64>, %c: tensor<64xi8>
   %3 = tp.fmod.Scalar %c {other = 5 : i64} : tensor<64xi8> -> tensor<64xi8>
   return %0, %1, %2, %3 : tensor<64xi16>, tensor<64xi64>, tensor<64xi64>, tensor<64xi8>
 }
+
+// Remainders by a zero constant lower too (they stayed in tp and ran in
+// PyTorch): the compiled code reports the zero, as eager does, and an
+// empty tensor divides nothing.
+// RUN: not stax-run %s --entry=remainder_by_zero --jit 2>&1 | FileCheck %s --check-prefix=REMZERO
+// RUN: not stax-run %s --entry=fmod_by_zero --jit 2>&1 | FileCheck %s --check-prefix=FMODZERO
+// RUN: stax-run %s --entry=empty_by_zero --print-values --jit | FileCheck %s --check-prefix=EMPTY
+// REMZERO: run-time error: integer division by zero in arith.remsi at {{.*}}jit-integer-division.mlir":[[# @LINE + 3]]
+func.func @remainder_by_zero() -> tensor<3xi64> {
+  %x = tp.constant dense<[7, -8, 9]> : tensor<3xi64>
+  %0 = tp.remainder.Scalar %x {other = 0 : i64} : tensor<3xi64> -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+// FMODZERO: run-time error: integer division by zero in arith.remsi at {{.*}}jit-integer-division.mlir":[[# @LINE + 3]]
+func.func @fmod_by_zero() -> tensor<5xi32> {
+  %x = tp.constant dense<[7, -8, 9, 1, 2]> : tensor<5xi32>
+  %0 = tp.fmod.Scalar %x {other = 0 : i64} : tensor<5xi32> -> tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+// EMPTY: result #0: tensor<0xi64>
+// EMPTY-NEXT: []
+// EMPTY: result #1: tensor<0xi64>
+// EMPTY-NEXT: []
+func.func @empty_by_zero() -> (tensor<0xi64>, tensor<0xi64>) {
+  %x = tp.arange {end = 0 : i64, start = 0 : i64} : tensor<0xi64>
+  %0 = tp.remainder.Scalar %x {other = 0 : i64} : tensor<0xi64> -> tensor<0xi64>
+  %1 = tp.fmod.Scalar %x {other = 0 : i64} : tensor<0xi64> -> tensor<0xi64>
+  return %0, %1 : tensor<0xi64>, tensor<0xi64>
+}

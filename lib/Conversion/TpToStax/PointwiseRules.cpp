@@ -684,30 +684,19 @@ void registerBinary(RuleTable &r) {
     return scalarBinary(fns, true)(ctx);
   };
   r["tp.fmod.Scalar"] = [](RuleContext &ctx) -> Result {
-    // Integers: C's remainder by a nonzero constant cannot fail (by zero it
-    // is a run-time error of the op: it stays). A ui8 divisor is the
-    // scalar modulo 256, as eager converts it (and constantInt stores it);
-    // ui8 values are non-negative, so the signed remainder is theirs.
+    // Integers: C's remainder. A ui8 divisor is the scalar modulo 256, as
+    // eager converts it (and constantInt stores it); ui8 values are
+    // non-negative, so the signed remainder is theirs. A zero divisor is
+    // checked by --stax-to-loops, as for tensor divisors.
     auto elt = dyn_cast<IntegerType>(ctx.resultType().getElementType());
-    auto c = ctx.op->getAttrOfType<IntegerAttr>("other");
-    int64_t divisor = c ? tp::getScalarAsInt(c) : 0;
-    if (elt && elt.isUnsigned())
-      divisor &= static_cast<int64_t>(
-          llvm::maskTrailingOnes<uint64_t>(elt.getWidth()));
-    bool constantDivisor = elt && elt.getWidth() > 1 && divisor != 0;
+    bool integer = elt && elt.getWidth() > 1;
     return scalarBinary({arithOp<arith::RemFOp>(),
-                         constantDivisor ? arithOp<arith::RemSIOp>() : nullptr},
+                         integer ? arithOp<arith::RemSIOp>() : nullptr},
                         true)(ctx);
   };
-  r["tp.remainder.Scalar"] = [](RuleContext &ctx) -> Result {
-    auto other = ctx.op->getAttrOfType<TypedAttr>("other");
-    // An integer remainder by zero is a run-time error of the op: it stays.
-    if (tp::getScalarAsDouble(other) == 0 &&
-        !isa<FloatType>(ctx.resultType().getElementType()))
-      return failure();
-    return scalarBinary(pythonRemainder(), true)(ctx);
-  };
-  // Integer remainders by zero are checked by --stax-to-loops.
+  // Integer remainders by zero (a constant or a tensor element) are
+  // checked by --stax-to-loops: the run-time error eager raises.
+  r["tp.remainder.Scalar"] = scalarBinary(pythonRemainder(), true);
   r["tp.remainder"] = tensorBinary(pythonRemainder(), true);
   r["tp.pow.Tensor_Scalar"] = [](RuleContext &ctx) -> Result {
     RankedTensorType rt = ctx.resultType();
