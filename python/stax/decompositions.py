@@ -45,11 +45,22 @@ def _dim(d: int, rank: int) -> int:
 
 
 def _lowest(dtype):
-    return -math.inf if dtype.is_floating_point else torch.iinfo(dtype).min
+    if dtype.is_floating_point:
+        return -math.inf
+    return False if dtype == torch.bool else torch.iinfo(dtype).min
 
 
 def _highest(dtype):
-    return math.inf if dtype.is_floating_point else torch.iinfo(dtype).max
+    if dtype.is_floating_point:
+        return math.inf
+    return True if dtype == torch.bool else torch.iinfo(dtype).max
+
+
+def _as_float(x):
+    """x converted as eager's float functions convert integer and bool
+    inputs (to the default float type) before computing."""
+    return x if x.is_floating_point() or x.is_complex() else x.to(
+        torch.get_default_dtype())
 
 
 # ---------------------------------------------------------------------------
@@ -204,6 +215,7 @@ def _as_strided_scatter(x, src, size, stride, storage_offset=None):
 
 @_register(aten.acosh.default)
 def _acosh(x):
+    x = _as_float(x)
     # log1p(t + sqrt(t * (t + 2))), t = x - 1: accurate near 1.
     t = x - 1
     return torch.log1p(t + torch.sqrt(t * (t + 2)))
@@ -211,6 +223,7 @@ def _acosh(x):
 
 @_register(aten.asinh.default)
 def _asinh(x):
+    x = _as_float(x)
     a = x.abs()
     r = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
     big = torch.log(a) + math.log(2.0)    # a * a overflows
@@ -220,6 +233,7 @@ def _asinh(x):
 
 @_register(aten.atanh.default)
 def _atanh(x):
+    x = _as_float(x)
     return 0.5 * torch.log1p(2 * x / (1 - x))
 
 
@@ -382,7 +396,11 @@ def _vdot(a, b):
 
 
 def _axpby(beta, c, alpha, p):
-    """beta * c + alpha * p, where beta = 0 ignores c (NaN included)."""
+    """beta * c + alpha * p, where beta = 0 ignores c (NaN included).
+    Integer results take the scalars truncated to integers, as eager's
+    integer kernels do (addmv(..., beta=1.5) scales by 1)."""
+    if not p.is_floating_point() and not p.is_complex():
+        beta, alpha = int(beta), int(alpha)
     if alpha != 1:
         p = p * alpha
     if beta == 0:
@@ -397,7 +415,8 @@ def _addmv(c, a, v, beta=1, alpha=1):
 
 @_register(aten.addbmm.default)
 def _addbmm(c, b1, b2, beta=1, alpha=1):
-    return _axpby(beta, c, alpha, torch.bmm(b1, b2).sum(0))
+    p = torch.bmm(b1, b2)
+    return _axpby(beta, c, alpha, p.sum(0, dtype=p.dtype))
 
 
 @_register(aten.linalg_cross.default)
@@ -598,6 +617,8 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
             out, cnt, rounding_mode="floor")
         if not include_self:
             out = torch.where(touched, out, xr)
+    # Bool sums and products were counted in int64: any and all.
+    out = out.to(x.dtype)
     if tuple(xr.shape) != tuple(x.shape):
         out = _embed(x, out, lambda t: t[region])
     return out.reshape(shape0)
@@ -792,7 +813,9 @@ def _avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
                 [len(c) if b == a else 1 for b in range(nsp)])
             counts = t if counts is None else counts * t
         div = counts
-    y = total / div
+    # Integer pools divide in integers, truncating, as eager's kernels do.
+    y = total / div if x.is_floating_point() else torch.div(
+        total, div, rounding_mode="trunc")
     return y if batched else y.squeeze(0)
 
 
@@ -1426,7 +1449,7 @@ def _index_copy(x, dim, index, source):
 
 @_register(aten.index_fill.int_Scalar, aten.index_fill.int_Tensor)
 def _index_fill(x, dim, index, value):
-    v = value if isinstance(value, torch.Tensor) else torch.tensor(value)
+    v = value if isinstance(value, torch.Tensor) else torch.tensor(value, dtype=x.dtype)
     return _along(x, dim, lambda xt, d: xt.index_put(
         [index.reshape(-1)], v.to(x.dtype)))
 
@@ -1503,7 +1526,10 @@ def _wrapped(number, partner, to_float=False):
     dtype = torch.result_type(partner, number)
     if to_float and not dtype.is_floating_point:
         dtype = torch.get_default_dtype()
-    return torch.tensor(number).to(dtype)
+    # Through double, as eager holds the number: a float32 intermediate
+    # would round 0.1 before widening it to float64.
+    held = torch.float64 if isinstance(number, float) else None
+    return torch.tensor(number, dtype=held).to(dtype)
 
 
 @_register(aten.xlogy.Scalar_Self)
@@ -1558,14 +1584,28 @@ def _xlog1py(x, y):
 
 @_register(aten.special_entr.default)
 def _entr(x):
+    x = _as_float(x)
     r = -x * torch.log(x)
     r = torch.where(x == 0, torch.zeros_like(r), r)
-    return torch.where(x < 0, torch.full((), -math.inf, dtype=x.dtype), r)
+    return torch.where(x < 0, torch.full((), -math.inf, dtype=r.dtype), r)
 
 
 @_register(aten.special_log_ndtr.default)
 def _log_ndtr(x):
-    return torch.log(0.5 * torch.erfc(-x / math.sqrt(2.0)))
+    """log(ndtr(x)) as eager's calc_log_ndtr: below -1 through the scaled
+    erfcx, log(erfcx(-t) / 2) - t^2 (erfc underflows: log_ndtr(-15) is
+    -116, not -inf); above, log1p(-erfc(t) / 2) (log of a value near 1
+    loses the tail: log_ndtr(8) is -6.2e-16, not 0). t = x / sqrt(2)."""
+    x = _as_float(x)
+    below = x < -1
+    # Each branch reads a safe value where the other one is taken, so that
+    # its gradient there is 0, not 0 * inf (log1p(-1) at x = -40).
+    zero = torch.zeros((), dtype=x.dtype)
+    t_low = torch.where(below, x, -torch.ones((), dtype=x.dtype)) * (1 / math.sqrt(2.0))
+    t_high = torch.where(below, zero, x) * (1 / math.sqrt(2.0))
+    low = torch.log(torch.special.erfcx(-t_low) / 2) - t_low * t_low
+    high = torch.log1p(-torch.erfc(t_high) / 2)
+    return torch.where(below, low, high)
 
 
 @_register(aten._pdist_forward.default)
@@ -1595,7 +1635,8 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
             t = t.unsqueeze(d)
         return t
     r = grow(i1, expand1) * grow(i2, expand2) * grow(i3, expand3)
-    return r.sum(list(sumdim)) if sumdim else r
+    # In the operands' type: a sum of narrow integers would widen to int64.
+    return r.sum(list(sumdim), dtype=r.dtype) if sumdim else r
 
 
 @_register(aten.rrelu_with_noise.default)
@@ -2256,7 +2297,9 @@ def _powers_of_two(count, bits, dtype):
     most negative value, which multiplies like the shift does)."""
     table = torch.tensor([1 << k if k < bits - 1 else -(1 << k)
                           for k in range(bits)], dtype=dtype)
-    return table[count]
+    # Flat: a 0-d index tensor would index as a Python number (its value
+    # read while tracing).
+    return table[count.reshape(-1)].view(count.shape)
 
 
 def _left_shift(x, y):

@@ -91,6 +91,12 @@ def _is_number(v) -> bool:
     return isinstance(v, (bool, int, float)) and not isinstance(v, fx.Node)
 
 
+def _is_integer_elt(elt: str) -> bool:
+    """Whether MLIR element type `elt` is an integer other than bool (i1):
+    signless (i8 ... i64) or unsigned (ui8)."""
+    return elt != "i1" and elt.startswith(("i", "ui"))
+
+
 def _float_lit(v: float) -> str:
     """An MLIR float literal that parses back to exactly `v` (as f64)."""
     v = float(v)
@@ -227,8 +233,27 @@ class _Recorder(fx.Interpreter):
             # Never execute mutations; the importer rejects them anyway.
             raise _Stop(n)
         r = super().run_node(n)
+        if n.op == "call_function" and n.target in _STATISTICS_IN_INPUT_TYPE:
+            r = _statistics_in_input_type(n, r, self.env[n.args[0]])
         self.vals[n] = r
         return r
+
+
+# Normalizations whose CPU kernels return their statistics (mean, rstd) in
+# the input's type; PyTorch 1.13's meta functions say float32 for float16
+# and bfloat16 inputs (the CUDA kernels' type), so fake propagation would
+# type everything computed from them wider than eager does.
+_STATISTICS_IN_INPUT_TYPE = {aten.native_layer_norm.default,
+                             aten.native_batch_norm.default,
+                             aten.native_group_norm.default}
+
+
+def _statistics_in_input_type(node, r, x):
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        return r
+    return (r[0],) + tuple(
+        t.to(x.dtype) if isinstance(t, torch.Tensor) and t.is_floating_point()
+        and t.dtype != x.dtype else t for t in r[1:])
 
 
 class _Stop(Exception):
@@ -387,7 +412,7 @@ class _Ctx:
         """A 0-d `tp.full` holding a Python number, of element type `elt`."""
         if elt == "i1":
             attr = _bool(bool(value))
-        elif elt.startswith("i"):
+        elif _is_integer_elt(elt):
             attr = _i64(int(value))
         else:
             attr = _f64(float(value))
@@ -399,7 +424,7 @@ class _Ctx:
         unless the number's category is higher, then the default dtype of
         that category)."""
         pe = self.elt_of(partner)
-        pcat = 0 if pe == "i1" else (1 if pe.startswith("i") else 2)
+        pcat = 0 if pe == "i1" else (1 if _is_integer_elt(pe) else 2)
         vcat = 0 if isinstance(value, bool) else (1 if isinstance(value, int) else 2)
         if vcat <= pcat:
             elt = pe
@@ -544,7 +569,7 @@ def _creation(value_arg: Optional[str], default=0) -> Emitter:
         elt = ty[len("tensor<"):-1].split("x")[-1]
         if elt == "i1":
             attr = _bool(bool(v))
-        elif elt.startswith("i"):
+        elif _is_integer_elt(elt):
             attr = _i64(int(v))
         else:
             attr = _f64(float(v))
@@ -1326,7 +1351,7 @@ def _add_prims(t: Dict[Any, Emitter]) -> None:
 
     def prims_div(ctx, node, a):
         vals = list(a.values())
-        if ctx.elt_of(vals[0]).startswith("i"):
+        if _is_integer_elt(ctx.elt_of(vals[0])):
             return trunc_div(ctx, node, {"self": vals[0], "other": vals[1],
                                          "rounding_mode": "trunc"})
         return true_div(ctx, node, a)
