@@ -121,7 +121,10 @@ def check_sample(op, sample) -> Tuple[str, str]:
            if "stax.compile" in str(w.message)]
     if ran:
         return "fallback", ran[0][:200]
-    bad = _compare(got, want, xs)
+    # The bound scales with the inputs' magnitude, integers included
+    # (log_softmax of int64 rounds terms as large as the inputs).
+    bad = _compare(got, want, [x if x.is_floating_point() or x.dtype == torch.bool
+                               else x.double() for x in xs])
     return ("wrong", bad) if bad else ("ok", "")
 
 

@@ -666,3 +666,20 @@ def test_log_ndtr_tails():
         torch.testing.assert_close(got_grad.double(), want_grad, rtol=ulps * 2.0 ** -24, atol=0)
     right = compiled(torch.linspace(5.0, 12.0, 50))
     assert bool((right < 0).all())
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16,
+                                   torch.int64, torch.int32, torch.uint8], ids=_name)
+def test_linspace_and_logspace_are_eager_constants(dtype):
+    # PyTorch's reference decomposition computes in float64 and rounds once:
+    # one ulp from eager's kernel, which steps in the result type from both
+    # ends and, for integers, truncates vectorized partial sums
+    # (linspace(0, -3, 10) has four -1s). Eager's values are baked in.
+    cases = [(0, -3, 50), (0, -3, 10), (0.1, 7.3, 33), (3, -100, 13), (2, 2, 1), (1, 2, 0)]
+    for a, b, n in cases:
+        if dtype == torch.uint8 and min(a, b) < 0:
+            continue
+        fn = lambda x: (x + torch.linspace(a, b, n, dtype=dtype),
+                        torch.logspace(a / 10, b / 10, n, dtype=dtype),
+                        torch.logspace(a / 10, b / 10, n, base=2.0, dtype=dtype))
+        _compiled_equals_eager(fn, torch.zeros((), dtype=dtype))

@@ -23,6 +23,7 @@ SLICE = {
         "nn.functional.avg_pool2d", "nn.functional.avg_pool3d",
         "nn.functional.local_response_norm", "bitwise_left_shift",
         "bitwise_right_shift", "special.entr", "triu_indices", "tril_indices",
+        "linspace", "logspace",
         # common
         "remainder", "floor_divide", "div.floor_rounding", "cumsum", "sum",
         "prod", "where", "index_put", "gather", "argmax", "clamp",
@@ -41,7 +42,7 @@ SLICE = {
     ],
     torch.int32: ["addmm", "baddbmm", "tensordot", "nn.functional.linear",
                   "dot", "linalg.multi_dot", "nn.functional.bilinear"],
-    torch.float64: ["index_fill", "xlogy", "special.xlog1py",
+    torch.float64: ["index_fill", "xlogy", "special.xlog1py", "linspace",
                     "nn.functional.nll_loss", "logsumexp"],
     torch.bfloat16: ["native_layer_norm", "nn.functional.layer_norm",
                      "nn.functional.group_norm", "nn.functional.batch_norm"],
