@@ -1111,6 +1111,57 @@ def _upsample_bicubic2d_aa(x, output_size, align_corners, scale_factors):
                         _aa_filter_cubic)
 
 
+def _cubic_taps(n: int, o: int, align_corners: bool, scale):
+    """Bicubic resampling along one dim as ([o, 4] source indices, [o, 4]
+    weights), by eager's rule (UpSampleBicubic2d.cpp): the source
+    coordinate without clamping, its floor and fraction t, the four inputs
+    from floor - 1 clamped to the dim, Keys' coefficients with A = -0.75.
+    In double: PyTorch's reference decomposition computed t in float32,
+    ~1e-7 off for float64 inputs."""
+    if align_corners:
+        s = (n - 1) / (o - 1) if o > 1 else 0.0
+    else:
+        s = 1.0 / scale if scale is not None and scale > 0 else n / o
+    a = -0.75
+
+    def near(v):        # |v| <= 1
+        return ((a + 2) * v - (a + 3)) * v * v + 1
+
+    def far(v):         # 1 < |v| < 2
+        return ((a * v - 5 * a) * v + 8 * a) * v - 4 * a
+    index, weight = [], []
+    for i in range(o):
+        real = s * i if align_corners else s * (i + 0.5) - 0.5
+        lo = math.floor(real)
+        t = real - lo
+        index.append([min(max(lo - 1 + k, 0), n - 1) for k in range(4)])
+        weight.append([far(t + 1), near(t), near(1 - t), far(2 - t)])
+    return np.array(index), np.array(weight)
+
+
+def _upsample_bicubic(x, output_size, align_corners, scales):
+    h, w = x.shape[2], x.shape[3]
+    if output_size is None:
+        output_size = [int(math.floor(h * scales[0])), int(math.floor(w * scales[1]))]
+    scales = scales or [None, None]
+    # Along x, then y, as eager's kernel interpolates.
+    for dim, n, o, sc in ((3, w, output_size[1], scales[1]),
+                          (2, h, output_size[0], scales[0])):
+        x = _resample(x, dim, *_cubic_taps(n, o, align_corners, sc))
+    return x
+
+
+@_register(aten.upsample_bicubic2d.vec)
+def _upsample_bicubic2d_vec(x, output_size, align_corners, scale_factors):
+    return _upsample_bicubic(x, output_size, align_corners, scale_factors)
+
+
+@_register(aten.upsample_bicubic2d.default)
+def _upsample_bicubic2d(x, output_size, align_corners, scales_h=None,
+                        scales_w=None):
+    return _upsample_bicubic(x, output_size, align_corners, [scales_h, scales_w])
+
+
 def _upsample_linear(x, output_size, align_corners, scales, nsp):
     """Separable linear interpolation per spatial dim, with PyTorch's
     source-index rule (area_pixel_compute_source_index)."""

@@ -1073,6 +1073,38 @@ def test_volumetric_grid_sample_compiles(mode, padding):
         assert torch.all((dg - want_dg).abs() <= 16 * 8 * 6 * U * scale * 3)
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_bicubic_interpolation_in_the_input_type(dtype):
+    """interpolate(mode="bicubic") with eager's coefficients (Keys, A =
+    -0.75, source coordinates unclamped, the four taps clamped) computed in
+    double: PyTorch's reference decomposition computed the fraction t in
+    float32, so float64 results were ~1e-7 off. Each output sums 16
+    products (4 per dim, separable) with weights of absolute sum <= 1.25
+    per dim: both sides round within 2 * 16 * 1.25^2 u of max |x|, values
+    and (summed) gradients."""
+    u = torch.finfo(dtype).eps / 2
+    g = torch.Generator().manual_seed(0)
+    specs = [{"size": (11, 9)}, {"size": (3, 2)}, {"size": (1, 1)},
+             {"scale_factor": 1.7}, {"scale_factor": 0.6},
+             {"scale_factor": (2.3, 0.7)}]
+    for align, spec in itertools.product((False, True), specs):
+        def f(x):
+            return F.interpolate(x, mode="bicubic", align_corners=align, **spec)
+        x = torch.randn(2, 3, 7, 5, generator=g, dtype=dtype, requires_grad=True)
+        want = f(x)
+        want_dx, = torch.autograd.grad(want.sum(), x)
+        xc = x.detach().clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(xc)
+        dx, = torch.autograd.grad(got.sum(), xc)
+        bound = 2 * 16 * 1.25 ** 2 * u
+        assert got.shape == want.shape and got.dtype == dtype
+        assert torch.all((got - want).abs() <= bound * float(x.abs().max())), spec
+        oh, ow = want.shape[2:]
+        assert torch.all((dx - want_dx).abs() <= bound * oh * ow), spec
+
+
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 def test_antialiased_interpolation_compiles(mode):
     """interpolate(..., antialias=True) (torchvision's resize) is linear in
