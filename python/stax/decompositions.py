@@ -436,37 +436,32 @@ def _cross(a, b, dim=-1):
 # Factories of numbers: eager's values, as constants
 # ---------------------------------------------------------------------------
 
-def _eager_constant(factory):
-    """A factory whose arguments are all Python numbers is a constant: its
-    values are eager's own, computed outside the trace and baked in.
-    PyTorch's reference decomposition of linspace computes in float64 and
-    rounds once, one ulp away from the CPU kernel (which steps in the
-    result's type from both ends, and for integers truncates vectorized
-    partial sums: linspace(0, -3, 10) is [0, 0, 0, -1, -1, -1, -1, -2, -2,
-    -3], not the rounded quotients)."""
-    def constant(*args, dtype=None, layout=None, device=None,
-                 pin_memory=None):
-        from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
-        with disable_proxy_modes_tracing():
-            values = factory(*args, dtype=dtype)
-            dtype = values.dtype
-            values = values.tolist()
-        return torch.tensor(values, dtype=dtype, device=device)
-    return constant
+def _eager_constant(factory, *args, dtype=None, device=None):
+    """factory(*args) of Python numbers is a constant: eager's own values,
+    computed outside the trace and baked in. PyTorch's reference
+    decomposition of linspace computes in float64 and rounds once, one ulp
+    away from the CPU kernel (which steps in the result's type from both
+    ends, and for integers truncates vectorized partial sums:
+    linspace(0, -3, 10) is [0, 0, 0, -1, -1, -1, -1, -2, -2, -3], not the
+    rounded quotients)."""
+    from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+    with disable_proxy_modes_tracing():
+        values = factory(*args, dtype=dtype)
+    return torch.tensor(values.tolist(), dtype=values.dtype, device=device)
 
 
 @_register(aten.linspace.default)
 def _linspace(start, end, steps, *, dtype=None, layout=None, device=None,
               pin_memory=None):
-    return _eager_constant(aten.linspace.default)(
-        start, end, steps, dtype=dtype, device=device)
+    return _eager_constant(aten.linspace.default, start, end, steps,
+                           dtype=dtype, device=device)
 
 
 @_register(aten.logspace.default)
 def _logspace(start, end, steps, base=10.0, *, dtype=None, layout=None,
               device=None, pin_memory=None):
-    return _eager_constant(aten.logspace.default)(
-        start, end, steps, base, dtype=dtype, device=device)
+    return _eager_constant(aten.logspace.default, start, end, steps, base,
+                           dtype=dtype, device=device)
 
 
 # ---------------------------------------------------------------------------
