@@ -1141,8 +1141,10 @@ class CompiledFunction:
                           f"in PyTorch: {e}", stacklevel=2)
             return self.fn(*args, **kwargs)
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
-        key = (grad, tuple((tuple(t.shape), t.dtype, t.requires_grad)
-                           for t in inputs), constants)
+        # Strides are part of the signature: as_strided reads its input's
+        # storage, so a plan traced for one layout is wrong for another.
+        key = (grad, tuple((tuple(t.shape), t.stride(), t.dtype,
+                            t.requires_grad) for t in inputs), constants)
         # train() / eval() change what a module computes (dropout, batch
         # norm statistics), and so do a module's other Python attributes
         # and the constants a function captures: each value has its own
@@ -1307,6 +1309,8 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     def leaves(*xs):
         out, spec["spec"] = _flatten_result(flat_fn(*xs))
         return out
+    # Trace errors name the function compiled, not this wrapper.
+    leaves.__name__ = getattr(owner.fn, "__name__", type(owner.fn).__name__)
 
     copies = [t.detach().requires_grad_(t.requires_grad)
               if t.is_floating_point() else t.detach() for t in inputs]

@@ -771,28 +771,46 @@ def _storage_root(x):
     return x
 
 
+def _storage_order(v) -> Optional[List[int]]:
+    """The permutation that lays tensor `v` out as its storage (so that
+    `v.permute(perm)` is contiguous), when `v` is a dense tensor at storage
+    offset 0 whose storage holds nothing else; None otherwise. Pointwise
+    operators and clone keep their input's memory format, so a transposed
+    input makes such tensors."""
+    if not isinstance(v, torch.Tensor) or v.storage_offset() != 0:
+        return None
+    perm = sorted(range(v.dim()), key=lambda d: -v.stride(d))
+    if not v.permute(perm).is_contiguous():
+        return None
+    if v.storage().nbytes() != v.numel() * v.element_size():
+        return None
+    return perm
+
+
 def _as_strided(emit: Emitter) -> Emitter:
     """PyTorch's as_strided addresses its input's storage, tp's the input's
     own row-major elements: the two agree for a contiguous tensor at
-    storage offset 0. A view input (the slice under diagonal's
-    decomposition, `torch.einsum("ii->i", x[:, :4])`) is replaced by the
-    tensor whose storage it views, which must be such a tensor."""
-    def base(v) -> bool:
-        return (isinstance(v, torch.Tensor) and v.is_contiguous()
-                and v.storage_offset() == 0)
-
+    storage offset 0, and for a dense tensor permuted into its storage
+    order first. A view input (the slice under diagonal's decomposition,
+    `torch.einsum("ii->i", x[:, :4])`) is replaced by the tensor whose
+    storage it views, which must be such a tensor."""
     def wrapped(ctx, node, a):
         x = a["self"]
         root = _storage_root(x)
-        if root is not x:
-            if not base(ctx.val(root)):
-                raise StaxError("as_strided of a view whose storage is not a "
-                                f"contiguous tensor{ctx.where()}")
-            a = dict(a, self=root)
-        elif not base(ctx.val(x)):
-            raise StaxError("as_strided of a tensor that is not contiguous "
-                            f"from storage offset 0{ctx.where()}")
-        return emit(ctx, node, a)
+        perm = _storage_order(ctx.val(root))
+        if perm is None:
+            what = ("a view whose storage is not a dense tensor"
+                    if root is not x else
+                    "a tensor that is not dense from storage offset 0")
+            raise StaxError(f"as_strided of {what}{ctx.where()}")
+        if perm != list(range(len(perm))):
+            ty = ctx.type_of(root)
+            dims = ty[len("tensor<"):-1].split("x")
+            permuted = ("tensor<" + "".join(f"{dims[d]}x" for d in perm)
+                        + dims[-1] + ">")
+            root = ctx.op("tp.permute", [root], {"dims": _dims(perm)},
+                          [permuted])[0]
+        return emit(ctx, node, dict(a, self=root))
     return wrapped
 
 

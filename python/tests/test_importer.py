@@ -491,11 +491,40 @@ def test_as_strided_of_views_addresses_the_base_storage(fn):
     assert np.array_equal(got, fn(x).contiguous().numpy())
 
 
-def test_as_strided_of_a_non_contiguous_input_is_an_error():
-    x = torch.randn(6, 4).t()
+@pytest.mark.parametrize("make, fn", [
+    (lambda: torch.randn(6, 4).t(), lambda x: x.as_strided((2, 2), (1, 4))),
+    (lambda: torch.randn(2, 3, 4).permute(2, 0, 1),
+     lambda x: x.as_strided((3, 4), (4, 1), 5)),
+    (lambda: torch.randn(5, 4).t(), lambda x: (x * 2).diagonal()),
+    (lambda: torch.randn(3, 1, 5).permute(2, 1, 0),
+     lambda x: x.clone().masked_fill(x > 0, 1.5).flatten(1).diagonal()),
+], ids=["as_strided_of_t", "as_strided_of_permuted", "diag_of_mul_of_t",
+        "diag_of_clone_of_permuted"])
+def test_as_strided_of_a_dense_permuted_tensor_reads_its_storage_order(make, fn):
+    """A transposed input (and what clone and pointwise ops make of it:
+    they keep its memory format) is a permutation of its storage: the
+    importer permutes it into storage order before as_strided. (This was
+    an import error that ran the function in PyTorch.)"""
+    x = make()
+    text = import_torch(fn, x)
+    [got] = stax.interpret(text, "forward", x)
+    assert np.array_equal(got, fn(x).contiguous().numpy())
+
+
+def test_as_strided_of_a_strided_input_is_an_error():
+    x = torch.randn(6, 8)[:, ::2]
     with pytest.raises(stax.StaxError, match="as_strided of a tensor that is "
-                       "not contiguous from storage offset 0 at node"):
+                       "not dense from storage offset 0 at node"):
         import_torch(lambda x: x.as_strided((2, 2), (1, 4)), x)
+
+
+def test_compiled_as_strided_follows_the_input_layout_of_each_call():
+    """as_strided reads storage: the same shape in another layout is another
+    signature (a plan traced for a transposed input would read a contiguous
+    one in the wrong order)."""
+    f = stax.compile(lambda x: x.as_strided((3, 2), (1, 3)) * 2)
+    for x in (torch.randn(4, 3).t(), torch.randn(3, 4), torch.randn(4, 3).t()):
+        assert torch.equal(f(x), x.as_strided((3, 2), (1, 3)) * 2)
 
 
 _SCALES = (0.1, 1 / 3, 0.5, 0.7, 1.1, 1.3, 1.5, 2.0, 2.5, 3.3, 7.7)
