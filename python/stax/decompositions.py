@@ -2153,7 +2153,11 @@ def _index_put_mask(x, indices, values, accumulate=False):
     xf = x.reshape(-1, *rest)
     m = mask.reshape(-1)
     sel = m.view(-1, *([1] * len(rest)))
-    if values.dim() > len(rest) and values.shape[0] != 1:
+    if values.dim() > len(rest) and values.shape[0] == 0:
+        # The mask selects nothing (the count is part of the plan's
+        # signature): x stays as it is.
+        v = values.sum(0, keepdim=True)    # zeros, as a function of values
+    elif values.dim() > len(rest) and values.shape[0] != 1:
         pos = torch.clamp(_cumsum(m, 0) - 1, min=0)
         v = values.index_select(0, pos)
     else:

@@ -1208,6 +1208,26 @@ def test_a_masked_copy_compiles_as_where():
         assert stax.compile(forward_fill)(x).tolist() == [1.0, 1.0, 3.0, 3.0, 3.0, 6.0]
 
 
+def test_a_mask_that_selects_nothing_writes_nothing():
+    """y[m] = x[m] * 2 where m holds nowhere: index_put of zero values.
+    Its decomposition indexed the empty values (an IndexError that ran the
+    whole function in PyTorch when x required grad). The result still
+    requires grad, as eager's does (a zero gradient)."""
+    def fn(x):
+        y = torch.zeros_like(x)
+        y[x > 10] = x[x > 10] * 2
+        return y + x
+    x = torch.randn(3, 4, requires_grad=True)
+    want = fn(x)
+    with pytest.warns(UserWarning) as record:
+        got = stax.compile(fn)(x)
+    assert [str(w.message) for w in record
+            if "data-dependent" not in str(w.message)] == []
+    assert torch.equal(got, want)
+    assert torch.equal(torch.autograd.grad(got.sum(), x)[0],
+                       torch.autograd.grad(want.sum(), x)[0])
+
+
 def test_ignored_targets_get_eager_gradients():
     """nll_loss / cross_entropy skip ignored samples: a batch whose every
     target is ignore_index (a padding-only batch) has a NaN mean loss but a
