@@ -351,8 +351,10 @@ class _Plan:
         # again trips PyTorch 1.13's assertions on some graphs (cross
         # entropy with class weights and label smoothing).
         functional = isinstance(owner.fn, torch.fx.GraphModule) and not owner.partition
-        text, self.lifted, constants = import_torch_lifting(
+        text, self.lifted, constants, self.views = import_torch_lifting(
             traced, *examples, name="forward", functionalize=not functional)
+        if len(self.views) != self.num_outputs:
+            self.views = [None] * self.num_outputs
         self.constants = [(t, t._version) for t in constants]
         # Tensors the function binds to module attributes: trailing results.
         self.bindings = list(getattr(flat_fn, "bindings", ()))
@@ -413,10 +415,12 @@ class _Plan:
         self.derivative = _Derivative(
             owner, len(inputs) + len(self.lifted) + int(self.random), text)
 
-    def unflatten(self, outs):
+    def unflatten(self, outs, args):
         """The function's result: the tensors `outs` in their places among
-        the traced constants."""
-        it = iter(outs)
+        the traced constants, those that are views of the arguments `args`
+        replayed on them (stax.aliasing: eager returns views)."""
+        it = iter(view(args) if view is not None else out
+                  for out, view in zip(outs, self.views))
         return tree_unflatten([next(it) if v is _TENSOR else v
                                for v in self.template], self.spec)
 
@@ -1185,7 +1189,7 @@ class CompiledFunction:
             outs = _run(plan.fw, "forward", inputs)
             _write_back(plan, inputs, outs)
             outs = outs[:plan.num_outputs]
-        return _bind_attributes(plan.unflatten(outs), plan.bindings)
+        return _bind_attributes(plan.unflatten(outs, inputs), plan.bindings)
 
     def _refuse_backward_hooks(self) -> None:
         """A module's backward hooks see and may replace the gradients of

@@ -49,6 +49,7 @@ import torch.fx as fx
 from torch.utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 from ._capi import StaxError
+from .aliasing import output_views, returns_view, storage_root
 from ._keys import constant_key
 from ._tracing import inline_compiled_functions
 
@@ -745,32 +746,6 @@ def _with_elt(ty: str, elt: str) -> str:
     return "tensor<" + "".join(f"{d}x" for d in dims) + elt + ">"
 
 
-def _returns_alias(target) -> bool:
-    """Whether an ATen operator returns a view of its first argument (its
-    schema's first result aliases the input without writing it)."""
-    schema = getattr(target, "_schema", None)
-    if schema is None or not schema.returns:
-        return False
-    info = schema.returns[0].alias_info
-    return info is not None and not info.is_write
-
-
-def _storage_root(x):
-    """The node whose storage view `x` reads: view operators (and getitem
-    of split/unbind results) followed back to the first non-view
-    producer."""
-    while isinstance(x, fx.Node) and x.op == "call_function":
-        src = x
-        if x.target is operator.getitem:
-            src = x.args[0]
-            if not isinstance(src, fx.Node) or src.op != "call_function":
-                break
-        if not _returns_alias(src.target):
-            break
-        x = src.args[0]
-    return x
-
-
 def _storage_order(v) -> Optional[List[int]]:
     """The permutation that lays tensor `v` out as its storage (so that
     `v.permute(perm)` is contiguous), when `v` is a dense tensor at storage
@@ -796,7 +771,7 @@ def _as_strided(emit: Emitter) -> Emitter:
     storage it views, which must be such a tensor."""
     def wrapped(ctx, node, a):
         x = a["self"]
-        root = _storage_root(x)
+        root = storage_root(x)
         perm = _storage_order(ctx.val(root))
         if perm is None:
             what = ("a view whose storage is not a dense tensor"
@@ -2179,7 +2154,7 @@ def _sync_before_views(gm: fx.GraphModule) -> None:
     through other views to its operand (_sync_functional), for the trace
     with functionalization."""
     for n in list(gm.graph.nodes):
-        if (n.op == "call_function" and _returns_alias(n.target)
+        if (n.op == "call_function" and returns_view(n.target)
                 and n.args and isinstance(n.args[0], fx.Node)):
             with gm.graph.inserting_before(n):
                 gm.graph.call_function(_sync_functional, (n.args[0],))
@@ -2547,7 +2522,7 @@ def import_torch(fn, *example_inputs, name: str = "forward",
     `functionalize=False` keeps the in-place ops make_fx records (as
     in-place `tp` ops where they have one: the raw form that
     `--stax-functionalize` rewrites)."""
-    text, _, _ = import_torch_lifting(fn, *example_inputs, name=name,
+    text, _, _, _ = import_torch_lifting(fn, *example_inputs, name=name,
                                       functionalize=functionalize,
                                       decompose=decompose,
                                       lift=lambda t: False)
@@ -2562,7 +2537,8 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
     function writes in place (their writes become copy-back results) made
     trailing arguments of the function instead of constants. Returns (text, the
     lifted tensors in argument order, the tensors still baked in as
-    constants)."""
+    constants, for each result its stax.aliasing.ViewReplay on the
+    arguments when it is a view of one, else None)."""
     arg_names = None
     if isinstance(fn, torch.nn.Module):
         fn, example_inputs, arg_names = _module_as_function(fn, example_inputs)
@@ -2572,11 +2548,12 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
     lifted = lift_tensor_constants(
         gm, lambda t: lift(t) or any(t is w for w in written))
     constants = tensor_constants(gm)
+    views = output_views(gm)
     example_inputs = list(example_inputs) + lifted
     text = _emit_graph(gm, example_inputs, name, none_outputs="error",
                        arg_names=arg_names)
     if not functionalize:
-        return text, lifted, constants
+        return text, lifted, constants, views
     # Writes to inputs (copy_ into an argument) become copy-back results;
     # decompositions run below PyTorch's functionalization and may write in
     # place (index_put_) too. Functionalization replays a view for every
@@ -2587,7 +2564,7 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
                   if n.op == "call_function")
     text = run_pipeline(text, "builtin.module(%sfunc.func(cse))"
                         % ("stax-functionalize," if inplace else ""))
-    return text, lifted, constants
+    return text, lifted, constants, views
 
 
 def trace_joint(fn, *example_inputs):

@@ -1,0 +1,126 @@
+"""Results that are views of arguments.
+
+Compiled code returns fresh tensors. Eager PyTorch returns a view for
+`x.view(-1)`, `x.t()`, `x[1:]`, `x.detach()` and `x` itself: a later write
+to `x` shows in such a result, a write to the result shows in `x`, and
+`result is x` holds where the function returns its argument. So, like AOT
+autograd, a result that the traced graph computes only through view
+operators from an argument the function does not write is not taken from
+the compiled code: each call replays those view operators on the tensor
+passed in. Autograd records the replay as eager does (ViewBackward, ...).
+
+A result computed from an argument the function writes in place stays a
+copy: functionalization leaves `a.add_(1); return a` and `y = a + 1;
+a.copy_(y); return y` the same graph, and only the first aliases `a`.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+import torch
+import torch.fx as fx
+from torch.utils._pytree import tree_flatten
+
+
+def _schema(target):
+    return getattr(target, "_schema", None)
+
+
+def returns_view(target) -> bool:
+    """Whether an ATen operator's first result aliases its first argument
+    without writing it (view, t, slice, select, expand, detach, split...)."""
+    schema = _schema(target)
+    if schema is None or not schema.returns:
+        return False
+    info = schema.returns[0].alias_info
+    return info is not None and not info.is_write
+
+
+def storage_root(x):
+    """The node whose storage view `x` reads: view operators (and getitem
+    of split/unbind results) followed back to the first non-view
+    producer."""
+    while isinstance(x, fx.Node) and x.op == "call_function":
+        src = x
+        if x.target is operator.getitem:
+            src = x.args[0]
+            if not isinstance(src, fx.Node) or src.op != "call_function":
+                break
+        if not returns_view(src.target):
+            break
+        x = src.args[0]
+    return x
+
+
+def _writes_first_argument(target) -> bool:
+    schema = _schema(target)
+    if schema is None or not schema.arguments:
+        return False
+    info = schema.arguments[0].alias_info
+    return info is not None and info.is_write
+
+
+def _has_node(values) -> bool:
+    return any(isinstance(v, fx.Node) for v in tree_flatten(values)[0])
+
+
+@dataclass(frozen=True)
+class ViewReplay:
+    """Result = steps applied in order to argument `argument` of a call;
+    each step is (operator, trailing arguments, keyword arguments), the
+    first argument being the previous value."""
+    argument: int
+    steps: Tuple[Tuple[Callable, tuple, Dict[str, Any]], ...]
+
+    def __call__(self, args: Sequence[torch.Tensor]) -> torch.Tensor:
+        value = args[self.argument]
+        for op, rest, kwargs in self.steps:
+            value = op(value, *rest, **kwargs)
+        return value
+
+
+def _view_chain(node, placeholders: Dict[fx.Node, int],
+                written: Set[fx.Node]) -> Optional[ViewReplay]:
+    """The replay of `node` if view operators alone derive it from an
+    unwritten placeholder."""
+    steps: List[Tuple[Callable, tuple, Dict[str, Any]]] = []
+    while isinstance(node, fx.Node) and node.op == "call_function":
+        view = node
+        if node.target is operator.getitem:      # a piece of split/unbind
+            view = node.args[0]
+            if not (isinstance(view, fx.Node) and view.op == "call_function"):
+                return None
+            steps.append((operator.getitem, (node.args[1],), {}))
+        if not returns_view(view.target) or not view.args:
+            return None
+        if _has_node(view.args[1:]) or _has_node(view.kwargs):
+            return None
+        steps.append((view.target, tuple(view.args[1:]), dict(view.kwargs)))
+        node = view.args[0]
+    if not isinstance(node, fx.Node) or node not in placeholders \
+            or node in written:
+        return None
+    return ViewReplay(placeholders[node], tuple(reversed(steps)))
+
+
+def _written_placeholders(graph: fx.Graph) -> Set[fx.Node]:
+    """Placeholders an in-place operator writes, directly or through a
+    view (copy_ of an input's new value after functionalization)."""
+    return {storage_root(n.args[0]) for n in graph.nodes
+            if n.op == "call_function" and n.args
+            and _writes_first_argument(n.target)}
+
+
+def output_views(gm: fx.GraphModule) -> List[Optional[ViewReplay]]:
+    """For each flattened result of `gm`, its replay on the arguments when
+    it is a view of one that the graph does not write; None otherwise."""
+    graph = gm.graph
+    placeholders = {n: i for i, n in enumerate(
+        n for n in graph.nodes if n.op == "placeholder")}
+    written = _written_placeholders(graph)
+    output = next(n for n in graph.nodes if n.op == "output")
+    results = tree_flatten(output.args[0])[0]
+    return [_view_chain(r, placeholders, written) for r in results]

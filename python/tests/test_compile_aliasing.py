@@ -1,0 +1,117 @@
+"""Results of stax.compile that are views of its arguments are views, as in
+eager (stax/aliasing.py): they share the argument's storage, see later
+writes, carry eager's autograd history, and `f(x) is x` holds."""
+import stax  # noqa: F401  (before torch: OMP_WAIT_POLICY)
+import pytest
+import torch
+
+from stax.aliasing import ViewReplay, output_views
+from stax.importer import trace
+
+
+def views(a):
+    return (a.view(-1), a.t(), a[1:].unsqueeze(0), a.detach(),
+            a.split(2, 1)[1], a.diagonal(), a, a * 2)
+
+
+def shares_storage(x, y) -> bool:
+    return x.storage().data_ptr() == y.storage().data_ptr()
+
+
+def test_view_results_share_the_argument_and_see_later_writes():
+    a = torch.randn(3, 4)
+    with torch.no_grad():
+        got = stax.compile(views)(a)
+    want = views(a)
+    assert [shares_storage(g, a) for g in got] == \
+        [shares_storage(w, a) for w in want] == [True] * 7 + [False]
+    assert got[6] is a
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.stride() == w.stride()
+        assert g.storage_offset() == w.storage_offset()
+    a.add_(1)                  # seen through every view, not by a * 2
+    for g, w in zip(got[:7], views(a)[:7]):
+        assert torch.equal(g, w)
+    got[0][0] = 42.0           # and a write to a view reaches a
+    assert a[0, 0] == 42.0
+
+
+def test_view_results_carry_eager_autograd_history():
+    a = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    b = a.detach().clone().requires_grad_()
+    got, want = stax.compile(views)(a), views(b)
+    # diagonal is traced through its decomposition: an as_strided view.
+    names = [type(w.grad_fn).__name__ for w in want[:7]]
+    names[5] = "AsStridedBackward0"
+    assert [type(g.grad_fn).__name__ for g in got[:7]] == names
+    assert [g.requires_grad for g in got] == [w.requires_grad for w in want]
+    # Each result's gradient alone: summed, autograd's accumulation order
+    # (not the compiled code) would decide the last bits.
+    for g, w in zip(got, want):
+        if w.requires_grad:
+            c = torch.randn(w.shape, dtype=torch.float64)
+            assert torch.equal(torch.autograd.grad(g, a, c)[0],
+                               torch.autograd.grad(w, b, c)[0])
+
+
+def test_a_parameter_view_is_a_view_of_the_parameter():
+    class Tied(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(3, 5))
+
+        def forward(self, x):
+            return x @ self.w, self.w.t()
+    m = Tied()
+    y, wt = stax.compile(m)(torch.randn(2, 3))
+    assert shares_storage(wt, m.w) and wt.shape == (5, 3)
+    wt.sum().backward()
+    assert torch.equal(m.w.grad, torch.ones(3, 5))
+
+
+def test_a_result_of_an_argument_written_in_place_is_a_copy():
+    """Functionalization gives `a.add_(1); return a` the graph of
+    `y = a + 1; a.copy_(y); return y`: no view, the new values."""
+    def bump(a):
+        a.add_(1)
+        return a
+    a = torch.zeros(3)
+    with torch.no_grad():
+        got = stax.compile(bump)(a)
+    assert torch.equal(a, torch.ones(3)) and torch.equal(got, torch.ones(3))
+    assert not shares_storage(got, a)
+
+
+def test_output_views_replays_view_chains_from_unwritten_arguments():
+    def fn(a, b, c):
+        c.mul_(2)
+        return a.t()[1:], b + 1, b, c.view(-1), a.unbind(0)[2]
+    gm = trace(fn, *[torch.randn(3, 4) for _ in range(3)],
+               functionalize=True)
+    replays = output_views(gm)
+    assert [r is None for r in replays] == [False, True, False, True, False]
+    assert [r.argument for r in replays if r is not None] == [0, 1, 0]
+    a = torch.randn(3, 4)
+    assert torch.equal(replays[0]([a, None, None]), a.t()[1:])
+    assert torch.equal(replays[4]([a, None, None]), a[2])
+    assert replays[2].steps == ()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.randn(4, 3).t(),            # transposed
+    lambda: torch.randn(3, 8)[:, ::2],        # strided
+    lambda: torch.randn(1, 4).expand(3, 4),   # expanded
+], ids=["transposed", "strided", "expanded"])
+def test_views_of_non_contiguous_arguments_follow_their_layout(make):
+    a = make()
+    with torch.no_grad():
+        got = stax.compile(lambda x: (x.t(), x[1:], x.unsqueeze(1)))(a)
+    for g, w in zip(got, (a.t(), a[1:], a.unsqueeze(1))):
+        assert torch.equal(g, w) and g.stride() == w.stride()
+        assert shares_storage(g, a)
+
+
+def test_replay_is_a_frozen_value():
+    r = ViewReplay(0, ((torch.ops.aten.t.default, (), {}),))
+    assert torch.equal(r([torch.eye(2) + torch.tensor([[0.0, 1.0], [0.0, 0.0]])]),
+                       torch.tensor([[1.0, 0.0], [1.0, 1.0]]))
