@@ -50,6 +50,7 @@ from torch.utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 from ._capi import StaxError
 from .aliasing import output_views, returns_view, storage_root
+from .masked_reductions import masked_reductions_as_where
 from ._keys import constant_key
 from ._tracing import inline_compiled_functions
 
@@ -2408,6 +2409,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
         if functionalize or autograd:
             _refuse_metadata_writes(gm)
             _masked_copies_as_where(gm)
+            masked_reductions_as_where(gm)
             _fold_reshape_chains(gm)
         if not decompose:
             return gm

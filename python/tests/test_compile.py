@@ -273,7 +273,7 @@ def test_captured_module_state_is_updated_once_per_call():
     # Split at a boolean mask, the partition that writes the statistics
     # runs in PyTorch: one update per call, none per trace or propagation.
     bn = torch.nn.BatchNorm1d(4)
-    untraceable = stax.compile(lambda x: (lambda y: y[y > 0].sum())(bn(x)))
+    untraceable = stax.compile(lambda x: (lambda y: y[y > 0].exp().sum())(bn(x)))
     with pytest.warns(UserWarning, match="runs .*in PyTorch"):
         untraceable(torch.randn(3, 4))
     assert int(bn.num_batches_tracked) == 1
@@ -1208,6 +1208,82 @@ def test_a_masked_copy_compiles_as_where():
         assert stax.compile(forward_fill)(x).tolist() == [1.0, 1.0, 3.0, 3.0, 3.0, 6.0]
 
 
+def test_sums_and_means_of_a_masked_selection_compile():
+    """loss[mask].mean() (a per-token loss averaged over the tokens a
+    padding mask keeps), x[m].sum() and x[m].mean(0) reduce where(m, x, 0):
+    no data-dependent shape, so nothing runs in PyTorch and a new count
+    does not compile again (stax/masked_reductions.py). The sums are
+    reordered (bounded by n ulp of the sum of magnitudes, float64); the
+    gradients of the selection are eager's bit for bit, zero where the
+    mask is false."""
+    def token_loss(logits, target, mask):
+        per_token = F.cross_entropy(logits.flatten(0, 1), target.flatten(),
+                                    reduction="none")
+        return per_token[mask.flatten()].mean()
+
+    def rows(x, m):
+        return x[m].sum() * 2, x[m].mean(0), x[m].sum(0)
+    torch.manual_seed(0)
+    logits = torch.randn(4, 6, 5, dtype=torch.float64)
+    target = torch.randint(0, 5, (4, 6))
+    x = torch.randn(6, 3, dtype=torch.float64)
+    f, g = stax.compile(token_loss), stax.compile(rows)
+    for step in range(3):       # three counts, one plan each
+        mask = torch.rand(4, 6) > 0.3 + 0.2 * step
+        m = torch.rand(6) > 0.5
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            lx = logits.clone().requires_grad_()
+            got = f(lx, target, mask)
+            xx = x.clone().requires_grad_()
+            got_rows = g(xx, m)
+        ly = logits.clone().requires_grad_()
+        want = token_loss(ly, target, mask)
+        xy = x.clone().requires_grad_()
+        want_rows = rows(xy, m)
+        per_token = F.cross_entropy(logits.flatten(0, 1), target.flatten(),
+                                    reduction="none")[mask.flatten()]
+        bound = per_token.numel() * 2.0 ** -53 * per_token.abs().sum()
+        assert abs(float(got - want)) <= bound / per_token.numel() + 1e-300
+        for a, b in zip(got_rows, want_rows):
+            n = int(m.sum()) * 3
+            assert torch.allclose(a, b, rtol=0,
+                                  atol=n * 2.0 ** -53 * float(x.abs().sum()) * 2)
+        # log_softmax's backward sums the gradient over 5 classes (class 2).
+        dl, dl_want = (torch.autograd.grad(got, lx)[0],
+                       torch.autograd.grad(want, ly)[0])
+        assert torch.allclose(dl, dl_want, rtol=0, atol=2 * 5 * 2.0 ** -53
+                              * float(dl_want.abs().sum(-1).max()))
+        assert torch.equal(dl[~mask], torch.zeros_like(dl[~mask]))
+        assert torch.equal(torch.autograd.grad(sum(r.sum() for r in got_rows), xx)[0],
+                           torch.autograd.grad(sum(r.sum() for r in want_rows), xy)[0])
+    assert len(f._plans) == 1 and len(g._plans) == 1
+
+
+def test_a_mean_of_an_empty_selection_is_nan_with_a_zero_gradient():
+    x = torch.randn(3, 4, requires_grad=True)
+    m = torch.zeros(3, 4, dtype=torch.bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(lambda x, m: x[m].mean())(x, m)
+    assert got.isnan()
+    assert torch.equal(torch.autograd.grad(got, x)[0], torch.zeros(3, 4))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x, m: (x[m].mean(), x[m]),          # the selection is a result
+    lambda x, m: x[m].exp().sum(),             # not reduced directly
+    lambda x, m: x.half()[m].mean(),           # eager's half mean rounds once
+], ids=["returned", "pointwise", "half"])
+def test_other_uses_of_a_masked_selection_still_run_in_pytorch(fn):
+    x, m = torch.randn(3, 4), torch.randn(3, 4) > 0
+    with pytest.warns(UserWarning, match="in PyTorch .*aten.index.Tensor"):
+        got = stax.compile(fn)(x, m)
+    for a, b in zip(*(r if isinstance(r, tuple) else (r,)
+                      for r in (got, fn(x, m)))):
+        assert torch.equal(a, b)
+
+
 def test_a_mask_that_selects_nothing_writes_nothing():
     """y[m] = x[m] * 2 where m holds nowhere: index_put of zero values.
     Its decomposition indexed the empty values (an IndexError that ran the
@@ -1526,11 +1602,13 @@ def test_activation_checkpointing_inside_compiles(form):
 
 def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
         monkeypatch):
-    """A masked loss (loss[mask].mean()) has a data-dependent shape: the
-    function is split there, the model before it compiled, the mask and
-    everything after it run in PyTorch (a compiled region after it would
-    be compiled again for every count the masks produce). It used to run
-    the whole function in PyTorch. Eager's values and gradients."""
+    """A masked loss computed after the selection (the mean of
+    sqrt(loss[mask])) has a data-dependent shape: the function is split
+    there, the model before it compiled, the mask and everything after it
+    run in PyTorch (a compiled region after it would be compiled again for
+    every count the masks produce). It used to run the whole function in
+    PyTorch. Eager's values and gradients. (loss[mask].mean() itself
+    compiles: test_sums_and_means_of_a_masked_selection_compile.)"""
     import importlib
     compile_module = importlib.import_module("stax.compile")
     compiles = []
@@ -1540,7 +1618,7 @@ def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(),
                                 torch.nn.Linear(8, 1))
-    f = lambda x, y: (model(x).squeeze(1) - y).square()[y > 0].mean()  # noqa: E731
+    f = lambda x, y: (model(x).squeeze(1) - y).square()[y > 0].sqrt().mean()  # noqa: E731
     compiled = stax.compile(f)
     counts = []
     for step in range(4):
@@ -1552,7 +1630,7 @@ def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
         if step == 0:
             assert messages == [
                 "stax.compile: runs in PyTorch (no Stax import): "
-                "aten.index.Tensor, and 1 op after a data-dependent shape "
+                "aten.index.Tensor, and 2 ops after a data-dependent shape "
                 "(a boolean mask, masked_select, nonzero ...)"], messages
         got.backward()
         if step == 0:
