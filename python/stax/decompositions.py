@@ -1333,6 +1333,40 @@ def _hypot(a, b):
     return torch.sqrt(a * a + b * b)
 
 
+# Euclid's loop, unrolled for the longest run a dtype allows: consecutive
+# Fibonacci numbers take the most steps (Lame), 92 below 2**63.
+_GCD_STEPS = {8: 13, 16: 25, 32: 48, 64: 94}
+
+
+@_register(aten.gcd.default)
+def _gcd(a, b):
+    """Eager's loop: a, b = |a|, |b|; while a != 0: a, b = b % a, a (C's
+    truncating %, wrapping |INT_MIN|); every element runs the steps of the
+    longest chain, a finished one (a == 0) keeping b."""
+    dtype = torch.result_type(a, b)
+    a, b = torch.broadcast_tensors(a.to(dtype), b.to(dtype))
+    zero, one = (torch.full((), v, dtype=dtype) for v in (0, 1))
+    x, y = a.abs(), b.abs()
+    for _ in range(_GCD_STEPS[torch.iinfo(a.dtype).bits]):
+        running = x != 0
+        r = torch.fmod(y, torch.where(running, x, one))
+        x, y = torch.where(running, r, zero), torch.where(running, x, y)
+    return y
+
+
+@_register(aten.lcm.default)
+def _lcm(a, b):
+    """Eager's |a / gcd * b| (truncating division, wrapping product), 0
+    where the gcd is. C promotes 8- and 16-bit operands to int: the product
+    and its absolute value are taken in int32, then truncated."""
+    g = _gcd(a, b)
+    zero, one = (torch.full((), v, dtype=g.dtype) for v in (0, 1))
+    q = torch.div(a, torch.where(g == 0, one, g), rounding_mode="trunc")
+    wide = torch.int32 if torch.iinfo(g.dtype).bits < 32 else g.dtype
+    lcm = (q.to(wide) * b.to(wide)).abs().to(g.dtype)
+    return torch.where(g == 0, zero, lcm)
+
+
 @_register(aten.nan_to_num.default)
 def _nan_to_num(x, nan=None, posinf=None, neginf=None):
     if not x.is_floating_point():

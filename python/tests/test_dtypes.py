@@ -683,3 +683,33 @@ def test_linspace_and_logspace_are_eager_constants(dtype):
                         torch.logspace(a / 10, b / 10, n, dtype=dtype),
                         torch.logspace(a / 10, b / 10, n, base=2.0, dtype=dtype))
         _compiled_equals_eager(fn, torch.zeros((), dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8, torch.int16,
+                                   torch.int32, torch.int64])
+def test_gcd_and_lcm_compile_with_eager_values(dtype):
+    """gcd is Euclid's loop, unrolled for the longest chain of the dtype
+    (consecutive Fibonacci numbers); lcm is |a / gcd * b| with C's int
+    promotion of 8- and 16-bit operands. They ran in PyTorch (no tp op).
+    Random values, zeros, the extremes and every Fibonacci pair, exactly."""
+    info = torch.iinfo(dtype)
+    g = torch.Generator().manual_seed(0)
+    fib = [0, 1]
+    while fib[-1] <= info.max:
+        fib.append(fib[-1] + fib[-2])
+    edge = [0, info.min, info.max, 1, -1 if info.min else 0]
+    a = torch.cat([torch.randint(info.min, info.max, (500,), generator=g),
+                   torch.tensor(fib[1:-1] + edge + edge)])
+    b = torch.cat([torch.randint(info.min, info.max, (500,), generator=g),
+                   torch.tensor(fib[:-2] + edge + edge[::-1])])
+    a, b = a.to(dtype), b.to(dtype)
+    b[::7] = 0
+    for op in (torch.gcd, torch.lcm):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(lambda a, b: op(a, b))(a, b)
+        want = op(a, b)
+        assert got.dtype == want.dtype and torch.equal(got, want), op
+    # Mixed dtypes promote first, as eager does.
+    mixed = stax.compile(lambda a, b: torch.gcd(a, b))(a[:8], b[:8].long())
+    assert torch.equal(mixed, torch.gcd(a[:8], b[:8].long()))
