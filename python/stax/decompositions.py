@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import Callable, Dict
 
 import numpy as np
@@ -2522,6 +2523,49 @@ def _repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 _REPEAT_INTERLEAVE = torch.repeat_interleave
 BEFORE_TRACE[torch.repeat_interleave] = _repeat_interleave
 BEFORE_TRACE[torch.Tensor.repeat_interleave] = _repeat_interleave
+
+
+def _cov(input, *, correction=1, fweights=None, aweights=None):
+    """torch.cov without weights, as eager's C++ computes it (the mean as
+    the sum over observations divided by their count, mm of the centred
+    rows, true division by count - correction); eager's `.item()` checks
+    make the operator itself untraceable. With weights (whose checks read
+    values) or complex input it runs as it is."""
+    if fweights is not None or aweights is not None or input.is_complex() \
+            or input.dim() > 2 or input.dtype == torch.bool:
+        return _COV(input, correction=correction, fweights=fweights,
+                    aweights=aweights)
+    x = input.view(1, -1) if input.dim() < 2 else input
+    n = x.shape[1]
+    count = torch.scalar_tensor(n, dtype=torch.long)
+    centred = x - (x.sum(1) / count).unsqueeze(1)
+    norm = n - correction
+    if norm <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should "
+                      "be strictly less than the number of observations.")
+        norm = 0
+    c = torch.mm(centred, centred.t())
+    return torch.true_divide(c, torch.scalar_tensor(norm, dtype=torch.long)).squeeze()
+
+
+def _corrcoef(input):
+    """torch.corrcoef through _cov, normalized and clipped as eager's."""
+    if input.is_complex() or input.dim() > 2:
+        return _CORRCOEF(input)
+    c = _cov(input)
+    if c.dim() == 0:
+        return c / c
+    stddev = torch.sqrt(c.diagonal())
+    c = c / stddev.view(-1, 1)
+    c = c / stddev.view(1, -1)
+    return c.clip(-1, 1)
+
+
+_COV, _CORRCOEF = torch.cov, torch.corrcoef
+BEFORE_TRACE[torch.cov] = _cov
+BEFORE_TRACE[torch.Tensor.cov] = _cov
+BEFORE_TRACE[torch.corrcoef] = _corrcoef
+BEFORE_TRACE[torch.Tensor.corrcoef] = _corrcoef
 
 
 _QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")

@@ -2475,3 +2475,32 @@ def test_bucketize_and_searchsorted_put_nan_last():
         for f in fns:
             want, got = f(x), stax.compile(f)(x)
             assert got.dtype == want.dtype and torch.equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.int64])
+@pytest.mark.parametrize("shape", [(6, 8), (1, 5), (7,), (3, 1)])
+def test_cov_and_corrcoef_compile(shape, dtype):
+    """torch.cov and corrcoef check values with .item() inside eager's C++
+    (make_fx failed; the function ran in PyTorch): without weights they are
+    traced as eager's formula (sum / count, mm of the centred rows, true
+    division by count - correction). Values within the mm's reordering
+    bound, gradients too; one observation divides by zero as eager does."""
+    torch.manual_seed(0)
+    x = (torch.randn(*shape, dtype=torch.float64) * 3).to(dtype)
+    if dtype.is_floating_point:
+        x.requires_grad_()
+    for f in (torch.cov, torch.corrcoef, lambda x: x.cov(correction=0)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = stax.compile(f)(x)
+        assert not [m for m in caught if "stax" in str(m.message)]
+        want = f(x)
+        n = x.shape[-1]
+        bound = 4 * n * 2.0 ** -53 * float(x.detach().double().square().sum() + 1)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert torch.allclose(got, want, rtol=1e-12, atol=bound, equal_nan=True)
+        if x.requires_grad and n > 1:
+            c = torch.randn(want.shape, dtype=want.dtype)
+            assert torch.allclose(torch.autograd.grad(got, x, c)[0],
+                                  torch.autograd.grad(want, x, c)[0],
+                                  rtol=1e-10, atol=bound)
