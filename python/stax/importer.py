@@ -2369,6 +2369,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
         from functorch import functionalize as _functionalize
         target = _functionalize(target)
     table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
+    refused: set = set()
     for _ in range(16):
         try:
             with UndoCapturedWrites(fn), inline_compiled_functions():
@@ -2413,14 +2414,47 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
             _fold_reshape_chains(gm)
         if not decompose:
             return gm
-        new = {t for t in _unsupported_targets(gm)
+        unsupported = _unsupported_targets(gm)
+        new = {t for t in unsupported
                if (t in DECOMPOSITIONS or t in decomposition_table)
-               and t not in table}
+               and t not in table and t not in refused}
         if not new:
-            return gm
+            leading = _decompositions_to_prims(unsupported, table)
+            if not leading:
+                return gm
+            # They would leave the op to PyTorch as a prim without autograd
+            # (special_i1e -> prims.bessel_i1e): keep the op itself.
+            refused.update(leading)
+            for t in leading:
+                del table[t]
+            continue
         table.update({t: DECOMPOSITIONS.get(t) or decomposition_table[t]
                       for t in new})
     return gm
+
+
+def _decompositions_to_prims(unsupported, table) -> set:
+    """The operators whose PyTorch reference decomposition in `table`
+    calls one of the `unsupported` prims (by its source), which has no
+    autograd formula: run in PyTorch, the aten operator has one."""
+    import inspect
+    from .decompositions import CONDITIONAL, DECOMPOSITIONS
+    names = {getattr(getattr(t, "overloadpacket", None), "__name__", None)
+             for t in unsupported if str(t).startswith("prims.")} - {None}
+    if not names:
+        return set()
+    leading = set()
+    for t, fn in table.items():
+        if t in DECOMPOSITIONS or t in CONDITIONAL:
+            continue
+        try:
+            source = inspect.getsource(fn)
+        except (OSError, TypeError):
+            continue
+        if any(f"prims.{n}(" in source or f"prims.{n}." in source
+               for n in names):
+            leading.add(t)
+    return leading
 
 
 def _module_as_function(module: torch.nn.Module, inputs: Sequence[Any]):
