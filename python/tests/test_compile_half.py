@@ -116,3 +116,36 @@ def test_bf16_module_parameters_get_bf16_gradients():
     bounds = error_bound(reference, x, *[p.detach() for p in mlp.parameters()])
     for g, b in zip(grads, bounds):
         assert torch.all((g.double() - b.ref).abs() <= b.tol)
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("std", lambda x: torch.std(x, 1)),
+    ("vector_norm", lambda x: torch.linalg.vector_norm(x, dim=1)),
+    ("dist", lambda x: torch.dist(x, x.flip(0))),
+    ("renorm", lambda x: torch.renorm(x, 2, 0, 1.0)),
+])
+def test_float16_decompositions_needing_missing_half_kernels_compile(name, fn):
+    """These decompositions call sqrt on float16, which PyTorch 1.13 has no
+    CPU kernel for (eager's fused kernels compute in float32): tracing on
+    real tensors failed and the function ran in PyTorch. The trace is
+    retried on fake tensors, which run no kernel. Against float64: the
+    decomposition rounds to float16 after each of its steps (at most 4 on
+    any path: sum of squares, quotient, root, scale), half an ulp each;
+    gradients likewise (the cotangent rounded to float16 is one of the
+    steps), relative to their largest element."""
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(4, 6, generator=g).half().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(fn)(x)
+    x64 = x.detach().double().requires_grad_()
+    want = fn(x64)
+    assert got.dtype == torch.float16 and got.shape == want.shape
+    ulp = 2.0 ** -10
+    assert torch.all((got.double() - want).abs()
+                     <= 4 * 0.5 * ulp * want.abs() + 2.0 ** -24), name
+    c = torch.randn(want.shape, generator=g, dtype=torch.float64)
+    dx = torch.autograd.grad(got, x, c.half())[0].double()
+    dx_want = torch.autograd.grad(want, x64, c)[0]
+    assert torch.all((dx - dx_want).abs()
+                     <= 4 * 0.5 * ulp * float(dx_want.abs().max())), name
