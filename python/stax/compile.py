@@ -50,6 +50,7 @@ StaxError saying so.
 
 import copy
 import enum
+import functools
 import json
 import operator
 import os
@@ -1371,7 +1372,7 @@ def _rebuild(fn, settings) -> CompiledFunction:
     return CompiledFunction(fn, **settings)
 
 
-def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
+def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
             options: str = "", debug_dir: Optional[str] = None,
             check_nan: bool = False,
             cache_dir: Optional[str] = None) -> CompiledFunction:
@@ -1387,7 +1388,18 @@ def compile(fn_or_module, *, target: str = "cpu", memory_budget=None,
     `cache_dir` (or the STAX_CACHE_DIR environment variable), target=cpu
     machine code is kept there and a later process loads it instead of
     compiling (tracing and the min cut still run; the key is the module
-    text, the options, the host CPU and the build of Stax)."""
+    text, the options, the host CPU and the build of Stax).
+
+    Without `fn_or_module`, returns a decorator with these options
+    (`@stax.compile(memory_budget=0.5)`), as torch.compile does."""
+    if fn_or_module is None:
+        return functools.partial(
+            compile, target=target, memory_budget=memory_budget,
+            options=options, debug_dir=debug_dir, check_nan=check_nan,
+            cache_dir=cache_dir)
+    if not callable(fn_or_module):
+        raise TypeError(f"stax.compile: expected a function or an "
+                        f"nn.Module, got {type(fn_or_module).__name__}")
     if check_nan:
         options = f"{options} check-nan=true".strip()
     if target not in ("cpu", "cuda"):

@@ -2522,3 +2522,17 @@ def test_an_op_whose_reference_decomposition_is_a_prim_runs_as_itself(name):
     assert torch.equal(got, want)
     assert torch.equal(torch.autograd.grad(got.sum(), x)[0],
                        torch.autograd.grad(want.sum(), x)[0])
+
+
+def test_compile_without_a_function_is_a_decorator_with_its_options(tmp_path):
+    """`@stax.compile(debug_dir=...)`, as torch.compile(mode=...) is used;
+    something that is not callable is a TypeError naming it."""
+    @stax.compile(debug_dir=str(tmp_path), options="vector-width=1")
+    def f(x):
+        return (x * 2).sum(0)
+    assert isinstance(f, stax.CompiledFunction)
+    x = torch.randn(3, 4)
+    assert torch.equal(f(x), (x * 2).sum(0))
+    assert (tmp_path / "00-tp.mlir").exists()
+    with pytest.raises(TypeError, match="expected a function or an nn.Module, got int"):
+        stax.compile(3)
