@@ -894,7 +894,10 @@ def _adaptive_avg(x, output_size, nsp):
            aten.adaptive_max_pool3d.default)
 def _adaptive_max(x, output_size):
     """Windows padded to the longest one with -inf; the flat input position
-    of the maximum as its index (the first maximum, NaN wins)."""
+    of the maximum as its index (the first maximum in row-major order, as
+    eager's scan finds it, NaN wins). The window is reduced one axis at a
+    time from the last: the first maximum of each row, then the first row
+    holding the maximum."""
     nsp = len(output_size)
     batched = x.dim() == nsp + 2
     if not batched:
@@ -903,7 +906,7 @@ def _adaptive_max(x, output_size):
     pos = torch.arange(math.prod(spatial)).view(1, 1, *spatial).expand(x.shape)
     vals, idx = x, pos
     lowest = torch.full((), _lowest(x.dtype), dtype=x.dtype)
-    for a in range(nsp):
+    for a in reversed(range(nsp)):
         d = 2 + a
         n, o = spatial[a], output_size[a]
         wins = _adaptive_windows(n, o)

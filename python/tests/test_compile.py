@@ -2536,3 +2536,22 @@ def test_compile_without_a_function_is_a_decorator_with_its_options(tmp_path):
     assert (tmp_path / "00-tp.mlir").exists()
     with pytest.raises(TypeError, match="expected a function or an nn.Module, got int"):
         stax.compile(3)
+
+
+@pytest.mark.parametrize("nsp", [2, 3])
+def test_adaptive_max_pool_ties_take_the_first_in_row_major_order(nsp):
+    """With equal maxima in a window, eager's scan keeps the first in
+    row-major order; the separable decomposition reduced the first axis
+    first, which picks the first column holding the maximum (indices and
+    the gradient, which goes to the index, differed). Integer-valued
+    inputs make ties everywhere."""
+    torch.manual_seed(0)
+    shape, out = ((2, 3, 5, 7), (2, 3)) if nsp == 2 else ((1, 2, 4, 5, 6), (2, 2, 3))
+    pool = getattr(F, f"adaptive_max_pool{nsp}d")
+    f = lambda x: pool(x, out, return_indices=True)  # noqa: E731
+    x = torch.randint(0, 3, shape).double().requires_grad_()
+    (v, i), (vw, iw) = stax.compile(f)(x), f(x)
+    assert torch.equal(v, vw) and torch.equal(i, iw)
+    c = torch.randn(v.shape, dtype=torch.float64)
+    assert torch.equal(torch.autograd.grad(v, x, c)[0],
+                       torch.autograd.grad(vw, x, c)[0])
