@@ -9,9 +9,11 @@ operators from an argument the function does not write is not taken from
 the compiled code: each call replays those view operators on the tensor
 passed in. Autograd records the replay as eager does (ViewBackward, ...).
 
-A result computed from an argument the function writes in place stays a
-copy: functionalization leaves `a.add_(1); return a` and `y = a + 1;
-a.copy_(y); return y` the same graph, and only the first aliases `a`.
+A view of the new value of an argument the function writes in place
+(`a.add_(1); return a`, `a[0].mul_(2); return a[1:]`) is only a
+candidate: functionalization leaves `a.add_(1); return a` and `y = a + 1;
+a.copy_(y); return y` the same graph, and only the first aliases `a`. One
+eager run on copies of the arguments decides (`confirmed_by`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 import torch
 import torch.fx as fx
 from torch.utils._pytree import tree_flatten
+
+from ._ops import aten
 
 
 def _schema(target):
@@ -74,6 +78,17 @@ class ViewReplay:
     first argument being the previous value."""
     argument: int
     steps: Tuple[Tuple[Callable, tuple, Dict[str, Any]], ...]
+    #: A view of the argument's value after the function writes it: valid
+    #: only where an eager run shows the result sharing its storage.
+    written: bool = False
+
+    def confirmed_by(self, result, args) -> bool:
+        """Whether `result` of an eager run on `args` is a view of
+        argument `argument` (shares its storage)."""
+        return (self.argument < len(args)
+                and isinstance(result, torch.Tensor)
+                and result.storage().data_ptr()
+                == args[self.argument].storage().data_ptr())
 
     def __call__(self, args: Sequence[torch.Tensor]) -> torch.Tensor:
         value = args[self.argument]
@@ -83,11 +98,16 @@ class ViewReplay:
 
 
 def _view_chain(node, placeholders: Dict[fx.Node, int],
-                written: Set[fx.Node]) -> Optional[ViewReplay]:
+                written: Set[fx.Node],
+                new_values: Dict[fx.Node, int]) -> Optional[ViewReplay]:
     """The replay of `node` if view operators alone derive it from an
-    unwritten placeholder."""
+    unwritten placeholder, or (written=True) from the value copied into a
+    placeholder at the end (`new_values`)."""
     steps: List[Tuple[Callable, tuple, Dict[str, Any]]] = []
     while isinstance(node, fx.Node) and node.op == "call_function":
+        if node in new_values:
+            return ViewReplay(new_values[node], tuple(reversed(steps)),
+                              written=True)
         view = node
         if node.target is operator.getitem:      # a piece of split/unbind
             view = node.args[0]
@@ -116,11 +136,19 @@ def _written_placeholders(graph: fx.Graph) -> Set[fx.Node]:
 
 def output_views(gm: fx.GraphModule) -> List[Optional[ViewReplay]]:
     """For each flattened result of `gm`, its replay on the arguments when
-    it is a view of one that the graph does not write; None otherwise."""
+    it is a view of one (of a written one's new value: a candidate, marked
+    `written`); None otherwise."""
     graph = gm.graph
     placeholders = {n: i for i, n in enumerate(
         n for n in graph.nodes if n.op == "placeholder")}
     written = _written_placeholders(graph)
+    # After functionalization a written argument gets its new value from
+    # one copy_ at the end: the source node is the argument from then on.
+    new_values = {n.args[1]: placeholders[n.args[0]] for n in graph.nodes
+                  if n.op == "call_function" and n.target is aten.copy_.default
+                  and n.args[0] in placeholders
+                  and isinstance(n.args[1], fx.Node)}
     output = next(n for n in graph.nodes if n.op == "output")
     results = tree_flatten(output.args[0])[0]
-    return [_view_chain(r, placeholders, written) for r in results]
+    return [_view_chain(r, placeholders, written, new_values)
+            for r in results]

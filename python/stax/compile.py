@@ -356,6 +356,8 @@ class _Plan:
             traced, *examples, name="forward", functionalize=not functional)
         if len(self.views) != self.num_outputs:
             self.views = [None] * self.num_outputs
+        if any(v is not None and v.written for v in self.views):
+            self.views = _confirm_written_views(flat_fn, inputs, self.views)
         self.constants = [(t, t._version) for t in constants]
         # Tensors the function binds to module attributes: trailing results.
         self.bindings = list(getattr(flat_fn, "bindings", ()))
@@ -420,7 +422,7 @@ class _Plan:
         """The function's result: the tensors `outs` in their places among
         the traced constants, those that are views of the arguments `args`
         replayed on them (stax.aliasing: eager returns views)."""
-        it = iter(view(args) if view is not None else out
+        it = iter(view(args) if _replays(view, self.grad) else out
                   for out, view in zip(outs, self.views))
         return tree_unflatten([next(it) if v is _TENSOR else v
                                for v in self.template], self.spec)
@@ -435,6 +437,33 @@ class _Plan:
                 self.bw = self.owner._compile(
                     _only(self.split, "forward_backward"), "forward_backward")
             return self.bw
+
+
+def _replays(view, grad: bool) -> bool:
+    """Whether a result is replayed as a view of an argument: always for
+    an unwritten one; for a written one only when the call records no
+    gradients (`grad`: the plan's), since the copy-back writes the
+    argument under no_grad and the result would lose its history."""
+    return view is not None and not (view.written and grad)
+
+
+def _confirm_written_views(flat_fn, inputs, views):
+    """`views` with the candidates on written arguments (stax.aliasing)
+    that one eager run on copies of the inputs does not confirm set to
+    None: those results stay copies."""
+    from .importer import UndoCapturedWrites
+    copies = _eager_copies(inputs)
+    try:
+        with UndoCapturedWrites(flat_fn), torch.no_grad(), \
+                inline_compiled_functions():
+            results = [o for o in tree_flatten(flat_fn(*copies))[0]
+                       if isinstance(o, torch.Tensor)]
+    except Exception:  # noqa: BLE001 - unconfirmed: copies
+        results = []
+    if len(results) != len(views):
+        results = [None] * len(views)
+    return [v if v is None or not v.written or v.confirmed_by(r, copies)
+            else None for v, r in zip(views, results)]
 
 
 #: Held while a plan is built (CompiledFunction._plan_for). Reentrant: a

@@ -69,28 +69,63 @@ def test_a_parameter_view_is_a_view_of_the_parameter():
     assert torch.equal(m.w.grad, torch.ones(3, 5))
 
 
-def test_a_result_of_an_argument_written_in_place_is_a_copy():
+def test_views_of_a_written_argument_are_views_where_eager_says_so():
     """Functionalization gives `a.add_(1); return a` the graph of
-    `y = a + 1; a.copy_(y); return y`: no view, the new values."""
+    `y = a + 1; a.copy_(y); return y`: one eager run on copies tells the
+    view (the argument itself, a view of its new value) from the copy."""
     def bump(a):
         a.add_(1)
         return a
+
+    def copied(a):
+        y = a + 1
+        a.copy_(y)
+        return y
+
+    def row(a):
+        a[0].mul_(2)
+        return a[1:], a.t()
+    for fn in (bump, copied, row):
+        a, b = torch.randn(3, 3), None
+        b = a.clone()
+        with torch.no_grad():
+            got = stax.compile(fn)(a)
+        want = fn(b)
+        got = got if isinstance(got, tuple) else (got,)
+        want = want if isinstance(want, tuple) else (want,)
+        assert torch.equal(a, b)
+        for g, w in zip(got, want):
+            assert torch.equal(g, w)
+            assert shares_storage(g, a) == shares_storage(w, b), fn.__name__
     a = torch.zeros(3)
     with torch.no_grad():
-        got = stax.compile(bump)(a)
-    assert torch.equal(a, torch.ones(3)) and torch.equal(got, torch.ones(3))
-    assert not shares_storage(got, a)
+        assert stax.compile(bump)(a) is a
 
 
-def test_output_views_replays_view_chains_from_unwritten_arguments():
+def test_a_written_argument_result_keeps_its_gradient_history():
+    """Under autograd the copy-back writes the argument without history:
+    the result stays the compiled copy, whose gradient reaches y (as
+    `x.add_(y); return x` does in eager)."""
+    def add(x, y):
+        x.add_(y)
+        return x
+    y = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    got = stax.compile(add)(torch.zeros(3, dtype=torch.float64), y)
+    assert got.requires_grad
+    c = torch.randn(3, dtype=torch.float64)
+    assert torch.equal(torch.autograd.grad(got, y, c)[0], c)
+
+
+def test_output_views_replays_view_chains_from_arguments():
     def fn(a, b, c):
         c.mul_(2)
         return a.t()[1:], b + 1, b, c.view(-1), a.unbind(0)[2]
     gm = trace(fn, *[torch.randn(3, 4) for _ in range(3)],
                functionalize=True)
     replays = output_views(gm)
-    assert [r is None for r in replays] == [False, True, False, True, False]
-    assert [r.argument for r in replays if r is not None] == [0, 1, 0]
+    assert [r is None for r in replays] == [False, True, False, False, False]
+    assert [(r.argument, r.written) for r in replays if r is not None] == \
+        [(0, False), (1, False), (2, True), (0, False)]
     a = torch.randn(3, 4)
     assert torch.equal(replays[0]([a, None, None]), a.t()[1:])
     assert torch.equal(replays[4]([a, None, None]), a[2])
