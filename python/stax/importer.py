@@ -50,6 +50,7 @@ from torch.utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 from ._capi import StaxError
 from .aliasing import output_views, returns_view, storage_root
+from .fx_values import same_value
 from .masked_reductions import masked_reductions_as_where
 from ._keys import constant_key
 from ._tracing import inline_compiled_functions
@@ -1610,14 +1611,6 @@ def _drop_dead_nodes(gm: fx.GraphModule) -> None:
     gm.recompile()
 
 
-def _is_random(target) -> bool:
-    """Whether an ATen op draws random numbers (two calls differ)."""
-    name = getattr(getattr(target, "overloadpacket", None), "__name__", "")
-    return any(w in name for w in ("rand", "bernoulli", "normal", "dropout",
-                                   "uniform", "exponential", "multinomial",
-                                   "poisson", "cauchy", "geometric"))
-
-
 _MASK_COUNT_OPS = {t for t in (
     aten.clamp.default, aten.sub.Tensor, aten.cumsum.default,
     aten._to_copy.default, aten.view.default, aten._unsafe_view.default,
@@ -1638,23 +1631,6 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
     def shape(n):
         tm = n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
         return tuple(tm.shape) if tm is not None else None
-
-    def same(a, b, depth=8):
-        """The same value: one node, or the same deterministic op of the
-        same operands (compared as deep as `depth`)."""
-        if a is b:
-            return True
-        if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-            return len(a) == len(b) and all(same(x, y, depth)
-                                            for x, y in zip(a, b))
-        if not (isinstance(a, fx.Node) and isinstance(b, fx.Node)):
-            return not isinstance(a, fx.Node) and not isinstance(b, fx.Node) \
-                and type(a) is type(b) and a == b
-        return (depth > 0 and a.op == b.op == "call_function"
-                and a.target == b.target and not _is_random(a.target)
-                and same(a.args, b.args, depth - 1)
-                and a.kwargs.keys() == b.kwargs.keys()
-                and all(same(a.kwargs[k], b.kwargs[k], depth - 1) for k in a.kwargs))
 
     def counted_mask(pos):
         """The boolean mask whose running count `pos` is (clamp(cumsum(m)
@@ -1685,7 +1661,7 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
                     return False
             elif not (u.op == "call_function" and u.target is aten.where.self
                       and u.args[1] is n and u.args[2] is not n
-                      and same(source(u.args[0]), mask)):
+                      and same_value(source(u.args[0]), mask)):
                 return False
         return True
 
@@ -1701,7 +1677,7 @@ def _masked_copies_as_where(gm: fx.GraphModule) -> None:
         src, mask = picked.args[0], picked.args[1][0]
         counted = counted_mask(pos)
         m, s, out = shape(mask), shape(src), shape(n)
-        if (counted is None or not same(counted, mask) or None in (m, s, out)
+        if (counted is None or not same_value(counted, mask) or None in (m, s, out)
                 or s[:len(m)] != m or out != (math.prod(m),) + s[len(m):]
                 or not only_kept(n, mask)):
             continue

@@ -1,38 +1,112 @@
-"""Sums and means of boolean-mask selections, without the selection.
+"""Losses and reductions over boolean-mask selections, without the
+selection.
 
 `x[m]` has as many rows as `m` has true elements: a shape the data decide,
 which leaves it and everything after it to PyTorch (compiled again for
-every count, a masked loss's count changes every step). A sum or mean of
-the selection does not need it: the sum over the selected rows is the sum
-of `where(m, x, 0)` over the mask's dimensions, and a mean divides that by
-`m.sum()` times the size of a row. So `loss[mask].mean()` (a loss per token
-averaged over the tokens a padding mask keeps) compiles. The values are
-those of eager's reduction up to its summation order (adding zeros is
-exact), and the derivatives are eager's: the gradient of the unselected
-elements is zero (where's), not computed from them.
+every count: a masked loss's count changes every step). When everything
+done with the selected rows is row by row and ends in a reduction over
+the rows - `loss[mask].mean()`, `F.cross_entropy(logits[m], target[m])`,
+`F.mse_loss(pred[m], y[m])`, `(p[m] - q[m]).abs().mean()` - the selection
+is not needed:
 
-A selection is rewritten only when every use of it is such a reduction
-over all of its elements or over its rows (dimension 0).
+- each selection `x[m]` becomes `where(m, x, 0)` with the mask's
+  dimensions flattened into one row dimension (unselected rows hold
+  zeros, so that what is computed from them stays finite);
+- row-wise operators (pointwise ones, softmax over a later dimension,
+  reductions over later dimensions) run on all rows, unchanged;
+- a sum over the rows is a sum of `where(m, v, 0)`; a mean divides it by
+  `m.sum()` (times a row's size); nll_loss gives the unselected rows
+  `ignore_index` as their target, which its sum and weight skip.
+
+Values are eager's up to the order of the sums (adding zeros is exact).
+Derivatives are eager's: the unselected rows get a zero gradient from the
+`where` at the selection, whatever the row-wise operators compute from
+their zeros. Operands other than selections under the same mask are
+restricted to Python numbers and 0-d tensors without gradient, so that no
+parameter receives a contribution from an unselected row.
+
+The rewrite applies to a mask only when every use of every value derived
+from its selections is of these kinds (else the graph is left as it is).
 """
 
 from __future__ import annotations
 
 import math
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 import torch
 import torch.fx as fx
 
 from ._ops import aten
+from .fx_values import same_value
+
+# Pointwise operators: row i of the result is computed from row i of each
+# operand (operands are selections under one mask, numbers or 0-d tensors).
+_POINTWISE = {t for t in (
+    aten.neg.default, aten.abs.default, aten.exp.default, aten.log.default,
+    aten.log1p.default, aten.expm1.default, aten.sigmoid.default,
+    aten.tanh.default, aten.relu.default, aten.sqrt.default,
+    aten.rsqrt.default, aten.sin.default, aten.cos.default,
+    aten.sign.default, aten.gelu.default, aten.silu.default,
+    aten.softplus.default, aten.log_sigmoid_forward.default,
+    aten._to_copy.default, aten.clone.default, aten.bitwise_not.default,
+    aten.logical_not.default, aten.pow.Tensor_Scalar, aten.pow.Tensor_Tensor,
+    aten.add.Tensor, aten.sub.Tensor, aten.mul.Tensor, aten.div.Tensor,
+    aten.rsub.Scalar, aten.add.Scalar, aten.sub.Scalar, aten.mul.Scalar,
+    aten.div.Scalar, aten.maximum.default, aten.minimum.default,
+    aten.clamp.default, aten.clamp_min.default, aten.clamp_max.default,
+    aten.where.self, aten.eq.Scalar, aten.ne.Scalar, aten.gt.Scalar,
+    aten.lt.Scalar, aten.ge.Scalar, aten.le.Scalar, aten.eq.Tensor,
+    aten.ne.Tensor, aten.gt.Tensor, aten.lt.Tensor, aten.ge.Tensor,
+    aten.le.Tensor, aten.logical_and.default, aten.logical_or.default,
+    aten.bitwise_and.Tensor, aten.bitwise_or.Tensor,
+    aten.smooth_l1_loss.default, aten.huber_loss.default,
+    aten.mse_loss.default, aten.l1_loss.default,
+    aten.binary_cross_entropy_with_logits.default,
+    aten.empty_like.default, aten.zeros_like.default, aten.ones_like.default,
+    aten.full_like.default, aten.fill.Scalar, aten.reciprocal.default,
+    aten.square.default, aten.floor.default, aten.ceil.default,
+    aten.round.default, aten.trunc.default, aten.frac.default,
+    aten.erf.default, aten.tan.default, aten.atan.default,
+    aten.hardtanh.default, aten.leaky_relu.default, aten.elu.default,
+    aten.hardswish.default, aten.hardsigmoid.default, aten.mish.default,
+    aten.logical_xor.default, aten.where.ScalarOther,
+    aten.where.ScalarSelf, aten.masked_fill.Scalar, aten.xlogy.Tensor,
+    aten.atan2.default, aten.fmod.Scalar, aten.remainder.Scalar,
+    aten.isnan.default, aten.isinf.default, aten.isfinite.default) if t}
+
+# Row-wise operators reducing or normalizing over dimensions after the rows.
+_ALONG = {t for t in (
+    aten._log_softmax.default, aten._softmax.default) if t}
+_REDUCE_LATER = {t for t in (
+    aten.sum.dim_IntList, aten.mean.dim, aten.amax.default,
+    aten.amin.default) if t}
+
+# Elementwise losses: reduction 'none' (0) is pointwise, 'mean' (1) and
+# 'sum' (2) reduce everything.
+_LOSSES = {t for t in (
+    aten.smooth_l1_loss.default, aten.huber_loss.default,
+    aten.mse_loss.default, aten.l1_loss.default,
+    aten.binary_cross_entropy_with_logits.default) if t}
+_LOSS_REDUCTION_ARG = {aten.smooth_l1_loss.default: 2,
+                       aten.huber_loss.default: 2, aten.mse_loss.default: 2,
+                       aten.l1_loss.default: 2,
+                       aten.binary_cross_entropy_with_logits.default: 4}
 
 
 def _meta(n):
     return n.meta.get("tensor_meta") if isinstance(n, fx.Node) else None
 
 
+def _arg(n: fx.Node, i: int, name: str, default=None):
+    if len(n.args) > i:
+        return n.args[i]
+    return n.kwargs.get(name, default)
+
+
 def _selection(n: fx.Node):
-    """(x, m) for `n = x[m]`, m one boolean mask over leading dimensions of
-    a floating x; None otherwise."""
+    """(x, m) for `n = x[m]`, m one boolean mask over leading dimensions
+    of x; None otherwise."""
     if n.op != "call_function" or n.target is not aten.index.Tensor:
         return None
     x, indices = n.args[0], n.args[1]
@@ -40,72 +114,249 @@ def _selection(n: fx.Node):
         return None
     m = indices[0]
     xm, mm = _meta(x), _meta(m)
-    # In float16/bfloat16, eager's mean rounds once (it accumulates and
-    # divides in float32); the rewrite would round the sum first.
-    if xm is None or mm is None or mm.dtype != torch.bool \
-            or xm.dtype not in (torch.float32, torch.float64):
+    if xm is None or mm is None or mm.dtype != torch.bool or not mm.shape:
         return None
-    if tuple(xm.shape[:len(mm.shape)]) != tuple(mm.shape) or not mm.shape:
+    if tuple(xm.shape[:len(mm.shape)]) != tuple(mm.shape):
         return None
     return x, m
 
 
-def _reduction(u: fx.Node, sel: fx.Node) -> Optional[str]:
-    """'all' or 'rows' (dimension 0, not kept) with mean or sum; None if
-    `u` is no such reduction of `sel`."""
-    if u.op != "call_function" or u.args[0] is not sel \
-            or u.kwargs.get("dtype") is not None:
+def _constant_scalar(a) -> bool:
+    """A number, or a 0-d tensor computed from no argument (zeros([]))."""
+    if not isinstance(a, fx.Node):
+        return isinstance(a, (int, float, bool)) or a is None
+    meta = _meta(a)
+    return (meta is not None and not meta.shape and not meta.requires_grad
+            and a.op == "call_function" and not a.all_input_nodes)
+
+
+class _Group:
+    """The selections under one mask and everything computed from them."""
+
+    def __init__(self, mask: fx.Node):
+        self.mask = mask
+        self.rows: Dict[fx.Node, None] = {}      # row-wise values, in order
+        self.reductions: List[fx.Node] = []      # uses that reduce the rows
+
+    def operands_ok(self, n: fx.Node) -> bool:
+        """Every tensor operand of `n` is a row-wise value of this group
+        or a constant scalar."""
+        flat = [a for a in list(n.args) + list(n.kwargs.values())]
+        flat = [x for a in flat for x in (a if isinstance(a, (list, tuple)) else [a])]
+        return all(x in self.rows or _constant_scalar(x)
+                   or not isinstance(x, fx.Node) for x in flat)
+
+
+def _classify(u: fx.Node, group: _Group) -> Optional[str]:
+    """'row' when `u` is row-wise in `group`, 'reduce' when it reduces the
+    rows, None when the rewrite cannot take it."""
+    if u.op != "call_function" or not group.operands_ok(u):
         return None
-    if u.target in (aten.sum.default, aten.mean.default) and len(u.args) == 1:
-        return "all"
-    if u.target in (aten.sum.dim_IntList, aten.mean.dim):
-        dims = u.args[1] if len(u.args) > 1 else u.kwargs.get("dim")
-        keep = u.args[2] if len(u.args) > 2 else u.kwargs.get("keepdim", False)
-        rank = len(_meta(sel).shape)
-        if (not keep and isinstance(dims, (list, tuple)) and len(dims) == 1
-                and dims[0] in (0, -rank) and len(u.args) <= 3):
-            return "rows"
+    t = u.target
+    rank = len(_meta(u.args[0]).shape) if _meta(u.args[0]) is not None else 0
+    if t in _LOSSES:
+        return "row" if _arg(u, _LOSS_REDUCTION_ARG[t], "reduction", 1) == 0 \
+            else "reduce"
+    if t in _POINTWISE:
+        return "row"
+    if t in _ALONG:
+        return "row" if u.args[1] % max(rank, 1) != 0 else None
+    if t in (aten.sum.default, aten.mean.default):
+        return "reduce" if len(u.args) == 1 and not u.kwargs else None
+    if t in (aten.argmax.default, aten.argmin.default):
+        dim = _arg(u, 1, "dim")
+        return "row" if isinstance(dim, int) and dim % rank != 0 else None
+    if t in _REDUCE_LATER:
+        dims = _arg(u, 1, "dim")
+        if not isinstance(dims, (list, tuple)) or not dims:
+            return None
+        dims = [d % rank for d in dims]
+        keep = _arg(u, 2, "keepdim", False)
+        if 0 not in dims:
+            return "row"
+        if dims == [0] and not keep and t in (aten.sum.dim_IntList,
+                                              aten.mean.dim):
+            return "reduce"
+        return None
+    if t is aten.nll_loss_forward.default:
+        # mean or sum (1, 2), no class weights; its users take the loss and
+        # the total weight apart.
+        ok = (u.args[0] in group.rows and u.args[1] in group.rows
+              and u.args[2] is None and u.args[3] in (1, 2)
+              and all(g.op == "call_function" and g.target.__name__ == "getitem"
+                      for g in u.users))
+        return "reduce" if ok else None
     return None
 
 
-def _rewrite(graph: fx.Graph, sel: fx.Node, x: fx.Node, m: fx.Node) -> None:
-    x_shape = list(_meta(x).shape)
-    lead = len(_meta(m).shape)
-    rest = x_shape[lead:]
-    with graph.inserting_before(sel):
-        mask = graph.call_function(aten.view.default,
-                                   (m, x_shape[:lead] + [1] * len(rest)))
-        kept = graph.call_function(aten.where.ScalarOther, (mask, x, 0.0))
-        count = None
-    for u in list(sel.users):
-        whole = _reduction(u, sel) == "all"
-        dims: List[int] = list(range(len(x_shape) if whole else lead))
-        with graph.inserting_before(u):
-            total = graph.call_function(aten.sum.dim_IntList, (kept, dims))
-            result = total
-            if u.target in (aten.mean.default, aten.mean.dim):
-                if count is None:
-                    with graph.inserting_before(sel):
-                        count = graph.call_function(aten.sum.default, (m,))
-                per_row = math.prod(rest) if whole else 1
-                n = count if per_row == 1 else graph.call_function(
-                    aten.mul.Tensor, (count, per_row))
-                result = graph.call_function(aten.div.Tensor, (total, n))
-        u.replace_all_uses_with(result)
-        graph.erase_node(u)
-    graph.erase_node(sel)
+def _grow(group: _Group, graph: fx.Graph) -> bool:
+    """Adds every value derived from the group's rows, in graph order (so
+    a node's row operands are known before it); False if one of them has
+    a use the rewrite cannot take."""
+    for u in graph.nodes:
+        if u in group.rows or not any(a in group.rows
+                                      for a in u.all_input_nodes):
+            continue
+        kind = _classify(u, group)
+        if kind is None:
+            return False
+        if kind == "reduce":
+            group.reductions.append(u)
+        else:
+            group.rows[u] = None
+    return True
+
+
+def _zero_like(dtype: torch.dtype):
+    return False if dtype == torch.bool else 0
+
+
+class _Rewriter:
+    def __init__(self, gm: fx.GraphModule, group: _Group):
+        self.graph, self.group = gm.graph, group
+        self.full: Dict[fx.Node, fx.Node] = {}
+        self.flat_mask: Optional[fx.Node] = None
+        self.count: Optional[fx.Node] = None
+
+    def call(self, target, *args, **kwargs) -> fx.Node:
+        return self.graph.call_function(target, args, kwargs)
+
+    def mask_of_rows(self, rank: int) -> fx.Node:
+        """The flat mask shaped to broadcast over a rank-`rank` value."""
+        return self.call(aten.view.default, self.flat_mask,
+                         [-1] + [1] * (rank - 1))
+
+    def selection(self, sel: fx.Node, x: fx.Node, m: fx.Node) -> fx.Node:
+        xm = _meta(x)
+        lead = len(_meta(m).shape)
+        rest = list(xm.shape[lead:])
+        if self.flat_mask is None:
+            self.flat_mask = self.call(aten.view.default, m, [-1])
+        kept = self.call(aten.where.ScalarOther,
+                         self.call(aten.view.default, m,
+                                   list(_meta(m).shape) + [1] * len(rest)),
+                         x, _zero_like(xm.dtype))
+        return self.call(aten.view.default, kept, [-1] + rest)
+
+    def mapped(self, a):
+        if isinstance(a, (list, tuple)):
+            return type(a)(self.mapped(x) for x in a)
+        return self.full.get(a, a) if isinstance(a, fx.Node) else a
+
+    def row_count(self) -> fx.Node:
+        if self.count is None:
+            self.count = self.call(aten.sum.default, self.flat_mask)
+        return self.count
+
+    def reduction(self, u: fx.Node) -> fx.Node:
+        t = u.target
+        if t is aten.nll_loss_forward.default:
+            x, target, weight, reduction, ignore = u.args[:5]
+            kept = self.call(aten.where.ScalarOther, self.flat_mask
+                             if len(_meta(target).shape) == 1 else
+                             self.mask_of_rows(len(_meta(target).shape)),
+                             self.mapped(target), ignore)
+            return self.call(t, self.mapped(x), kept, weight, reduction, ignore)
+        if t in _LOSSES:
+            k = _LOSS_REDUCTION_ARG[t]
+            args = list(self.mapped(tuple(u.args)))
+            kwargs = dict(self.mapped(tuple(u.kwargs.items())))
+            mean = _arg(u, k, "reduction", 1) == 1
+            if len(args) > k:
+                args[k] = 0
+            else:
+                kwargs["reduction"] = 0
+            v = self.call(t, *args, **kwargs)
+            return self.masked_sum(v, _meta(u.args[0]), everything=True,
+                                   mean=mean)
+        v = self.mapped(u.args[0])
+        everything = t in (aten.sum.default, aten.mean.default)
+        return self.masked_sum(v, _meta(u.args[0]), everything,
+                               t in (aten.mean.default, aten.mean.dim))
+
+    def masked_sum(self, v: fx.Node, meta, everything: bool,
+                   mean: bool) -> fx.Node:
+        """The sum (mean) of the selected rows of `v`, whose selected
+        version has `meta`, over everything or over the rows."""
+        shape = list(meta.shape)
+        rank = len(shape)
+        kept = self.call(aten.where.ScalarOther, self.mask_of_rows(rank), v,
+                         _zero_like(meta.dtype))
+        dims = list(range(rank)) if everything else [0]
+        total = self.call(aten.sum.dim_IntList, kept, dims)
+        if not mean:
+            return total
+        per_row = math.prod(shape[1:]) if everything else 1
+        n = self.row_count()
+        if per_row != 1:
+            n = self.call(aten.mul.Tensor, n, per_row)
+        return self.call(aten.div.Tensor, total, n)
+
+    def run(self, sels: List[fx.Node]) -> None:
+        group = self.group
+        order = {n: i for i, n in enumerate(self.graph.nodes)}
+        for n in sorted(list(group.rows) + group.reductions, key=order.get):
+            with self.graph.inserting_before(n):
+                if n in sels:
+                    self.full[n] = self.selection(n, *_selection(n))
+                elif n in group.rows:
+                    self.full[n] = self.call(n.target, *self.mapped(n.args),
+                                             **dict(self.mapped(
+                                                 tuple(n.kwargs.items()))))
+                else:
+                    new = self.reduction(n)
+                    n.replace_all_uses_with(new)
+        for n in sorted(list(group.rows) + group.reductions,
+                        key=order.get, reverse=True):
+            if not n.users:
+                self.graph.erase_node(n)
+
+
+def _meta_shape_known(group: _Group) -> bool:
+    return all(_meta(n) is not None for n in list(group.rows) + group.reductions
+               if n.target is not aten.nll_loss_forward.default)
+
+
+def _mean_in_reduced_precision(group: _Group) -> bool:
+    """eager's half mean accumulates and divides in float32, rounding once;
+    the rewrite would round the sum first."""
+    for u in group.reductions:
+        if u.target in (aten.mean.default, aten.mean.dim) or (
+                u.target in _LOSSES and _arg(u, _LOSS_REDUCTION_ARG[u.target],
+                                             "reduction", 1) == 1) or \
+                u.target is aten.nll_loss_forward.default:
+            dtype = _meta(u.args[0]).dtype if _meta(u.args[0]) else None
+            if dtype not in (torch.float32, torch.float64):
+                return True
+    return False
 
 
 def masked_reductions_as_where(gm: fx.GraphModule) -> None:
-    """Rewrites sums and means of `x[m]` as sums of `where(m, x, 0)`
-    (module docstring)."""
-    changed = False
-    for n in list(gm.graph.nodes):
+    """Rewrites row-wise computations on boolean-mask selections that end
+    in reductions over the rows (module docstring)."""
+    groups: List[tuple] = []
+    for n in gm.graph.nodes:
         picked = _selection(n)
-        if picked is None or not n.users \
-                or not all(_reduction(u, n) for u in n.users):
+        if picked is None:
             continue
-        _rewrite(gm.graph, n, *picked)
+        for mask, sels in groups:
+            if same_value(mask, picked[1]) and \
+                    len(_meta(mask).shape) == len(_meta(picked[1]).shape):
+                sels.append(n)
+                break
+        else:
+            groups.append((picked[1], [n]))
+    changed = False
+    for mask, sels in groups:
+        group = _Group(mask)
+        for s in sels:
+            group.rows[s] = None
+        if not _grow(group, gm.graph) or not group.reductions \
+                or not _meta_shape_known(group) \
+                or _mean_in_reduced_precision(group):
+            continue
+        _Rewriter(gm, group).run(sels)
         changed = True
     if changed:
+        gm.graph.lint()
         gm.recompile()

@@ -273,7 +273,7 @@ def test_captured_module_state_is_updated_once_per_call():
     # Split at a boolean mask, the partition that writes the statistics
     # runs in PyTorch: one update per call, none per trace or propagation.
     bn = torch.nn.BatchNorm1d(4)
-    untraceable = stax.compile(lambda x: (lambda y: y[y > 0].exp().sum())(bn(x)))
+    untraceable = stax.compile(lambda x: (lambda y: y[y > 0].cumsum(0).sum())(bn(x)))
     with pytest.warns(UserWarning, match="runs .*in PyTorch"):
         untraceable(torch.randn(3, 4))
     assert int(bn.num_batches_tracked) == 1
@@ -1272,9 +1272,9 @@ def test_a_mean_of_an_empty_selection_is_nan_with_a_zero_gradient():
 
 @pytest.mark.parametrize("fn", [
     lambda x, m: (x[m].mean(), x[m]),          # the selection is a result
-    lambda x, m: x[m].exp().sum(),             # not reduced directly
+    lambda x, m: x[m].cumsum(0).sum(),          # across rows before the sum
     lambda x, m: x.half()[m].mean(),           # eager's half mean rounds once
-], ids=["returned", "pointwise", "half"])
+], ids=["returned", "across_rows", "half"])
 def test_other_uses_of_a_masked_selection_still_run_in_pytorch(fn):
     x, m = torch.randn(3, 4), torch.randn(3, 4) > 0
     with pytest.warns(UserWarning, match="in PyTorch .*aten.index.Tensor"):
@@ -1602,13 +1602,14 @@ def test_activation_checkpointing_inside_compiles(form):
 
 def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
         monkeypatch):
-    """A masked loss computed after the selection (the mean of
-    sqrt(loss[mask])) has a data-dependent shape: the function is split
+    """A masked loss summed across the selected rows in order (a cumsum
+    of loss[mask]) has a data-dependent shape: the function is split
     there, the model before it compiled, the mask and everything after it
     run in PyTorch (a compiled region after it would be compiled again for
     every count the masks produce). It used to run the whole function in
-    PyTorch. Eager's values and gradients. (loss[mask].mean() itself
-    compiles: test_sums_and_means_of_a_masked_selection_compile.)"""
+    PyTorch. Eager's values and gradients. (loss[mask].mean() and other
+    row-wise losses compile: test_sums_and_means_of_a_masked_selection_
+    compile, test_masked_row_losses_compile.)"""
     import importlib
     compile_module = importlib.import_module("stax.compile")
     compiles = []
@@ -1618,7 +1619,7 @@ def test_ops_after_a_boolean_mask_run_in_pytorch_and_the_model_compiles_once(
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Tanh(),
                                 torch.nn.Linear(8, 1))
-    f = lambda x, y: (model(x).squeeze(1) - y).square()[y > 0].sqrt().mean()  # noqa: E731
+    f = lambda x, y: (model(x).squeeze(1) - y).square()[y > 0].cumsum(0)[-1]  # noqa: E731
     compiled = stax.compile(f)
     counts = []
     for step in range(4):
@@ -2555,3 +2556,62 @@ def test_adaptive_max_pool_ties_take_the_first_in_row_major_order(nsp):
     c = torch.randn(v.shape, dtype=torch.float64)
     assert torch.equal(torch.autograd.grad(v, x, c)[0],
                        torch.autograd.grad(vw, x, c)[0])
+
+
+_MASKED_ROW_LOSSES = {
+    "cross_entropy": lambda x, y, t, m: F.cross_entropy(x[m], t[m]),
+    "cross_entropy_sum_ignore": lambda x, y, t, m: F.cross_entropy(
+        x[m], t[m], ignore_index=2, reduction="sum"),
+    "label_smoothing": lambda x, y, t, m: F.cross_entropy(
+        x.flatten(0, 1)[m.flatten()], t.flatten()[m.flatten()],
+        label_smoothing=0.1),
+    "mse": lambda x, y, t, m: F.mse_loss(x[m], y[m]),
+    "l1_by_hand": lambda x, y, t, m: (x[m] - y[m]).abs().mean(),
+    "bce_logits": lambda x, y, t, m: F.binary_cross_entropy_with_logits(
+        x[m], torch.sigmoid(y[m])),
+    "accuracy_and_nll_of_log": lambda x, y, t, m: (
+        (x[m].argmax(-1) == t[m]).double().mean()
+        + F.nll_loss(torch.log(torch.softmax(x[m], -1)), t[m])),
+    "row_sums": lambda x, y, t, m: (x[m] * y[m]).sum(0).sum()
+    + (1 / (y[m].square() + 1)).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MASKED_ROW_LOSSES))
+def test_masked_row_losses_compile(name):
+    """A loss of rows a boolean mask selects (F.cross_entropy(logits[m],
+    t[m]), masked MSE, BCE, accuracy) is computed on every row, the
+    unselected ones set to 0 at the selection and left out of the sums
+    (nll_loss: given ignore_index): nothing runs in PyTorch, whatever the
+    mask selects (several, all, none). Unselected rows hold NaN and inf,
+    which must not reach values or gradients. float64; the sums are
+    reordered (every term is below 50 for these inputs: bound 2 n eps of
+    n * 50), so values and gradients are within that bound."""
+    fn = _MASKED_ROW_LOSSES[name]
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(3, 4, 5, generator=g, dtype=torch.float64)
+    y = torch.randn(3, 4, 5, generator=g, dtype=torch.float64)
+    t = torch.randint(0, 5, (3, 4), generator=g)
+    compiled = stax.compile(fn)
+    for m in (torch.rand(3, 4, generator=g) > 0.5,
+              torch.ones(3, 4, dtype=torch.bool),
+              torch.zeros(3, 4, dtype=torch.bool)):
+        bad = ~m
+        xs = x.clone()
+        xs[bad] = float("nan")
+        xs[bad.nonzero()[:1].unbind(1)] = float("inf")
+        a, b = xs.clone().requires_grad_(), xs.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = compiled(a, y, t, m)
+        want = fn(b, y, t, m)
+        n = x.numel()
+        bound = 2 * n * 2.0 ** -53 * n * 50
+        assert got.dtype == want.dtype
+        assert torch.allclose(got, want, rtol=0, atol=bound, equal_nan=True), name
+        if want.requires_grad:
+            ga = torch.autograd.grad(got, a)[0]
+            gb = torch.autograd.grad(want, b)[0]
+            assert torch.equal(ga[bad], torch.zeros_like(ga[bad]))
+            assert torch.allclose(ga, gb, rtol=0, atol=bound, equal_nan=True), name
+    assert len(compiled._plans) == 1
