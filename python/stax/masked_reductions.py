@@ -21,9 +21,10 @@ is not needed:
 Values are eager's up to the order of the sums (adding zeros is exact).
 Derivatives are eager's: the unselected rows get a zero gradient from the
 `where` at the selection, whatever the row-wise operators compute from
-their zeros. Operands other than selections under the same mask are
-restricted to Python numbers and 0-d tensors without gradient, so that no
-parameter receives a contribution from an unselected row.
+their zeros. An operator with other tensor operands - a linear layer's
+weight and bias (mm, addmm), a scale without a row dimension - has its
+row operands and its result masked again: where's derivative selects, so
+no other operand's gradient receives anything from an unselected row.
 
 The rewrite applies to a mask only when every use of every value derived
 from its selections is of these kinds (else the graph is left as it is).
@@ -137,21 +138,54 @@ class _Group:
         self.mask = mask
         self.rows: Dict[fx.Node, None] = {}      # row-wise values, in order
         self.reductions: List[fx.Node] = []      # uses that reduce the rows
+        self.guarded: set = set()                # rows with other operands
 
-    def operands_ok(self, n: fx.Node) -> bool:
-        """Every tensor operand of `n` is a row-wise value of this group
-        or a constant scalar."""
+    def others(self, n: fx.Node) -> List[fx.Node]:
+        """The tensor operands of `n` that are neither row-wise values of
+        this group nor constant scalars (parameters, in practice)."""
         flat = [a for a in list(n.args) + list(n.kwargs.values())]
         flat = [x for a in flat for x in (a if isinstance(a, (list, tuple)) else [a])]
-        return all(x in self.rows or _constant_scalar(x)
-                   or not isinstance(x, fx.Node) for x in flat)
+        return [x for x in flat if isinstance(x, fx.Node)
+                and x not in self.rows and not _constant_scalar(x)]
+
+
+def _without_rows(p: fx.Node, rank: int) -> bool:
+    """`p` broadcasts over a rank-`rank` row-wise value without a row
+    dimension of its own (a bias, a scale)."""
+    meta = _meta(p)
+    if meta is None or len(meta.shape) > rank:
+        return False
+    return len(meta.shape) < rank or meta.shape[0] == 1
+
+
+def _guarded(u: fx.Node, group: _Group, others: List[fx.Node]) -> bool:
+    """`u` is row-wise with operands that are no rows of the group: a
+    product with a weight matrix (mm, addmm: a linear layer) or a
+    pointwise op with a bias or scale that has no row dimension. Such an
+    op is guarded (_Rewriter): its row operands and its result are masked
+    again, so that an unselected row reaches neither the other operands'
+    gradients nor, as NaN, anything else."""
+    t = u.target
+    if t is aten.mm.default:
+        return u.args[0] in group.rows and others == [u.args[1]]
+    if t is aten.addmm.default:
+        return (u.args[1] in group.rows and u.args[2] in others
+                and u.args[0] in others and _without_rows(u.args[0], 2))
+    if t in _POINTWISE and t not in _LOSSES and _meta(u) is not None:
+        rank = len(_meta(u).shape)
+        return all(_without_rows(p, rank) for p in others)
+    return False
 
 
 def _classify(u: fx.Node, group: _Group) -> Optional[str]:
-    """'row' when `u` is row-wise in `group`, 'reduce' when it reduces the
-    rows, None when the rewrite cannot take it."""
-    if u.op != "call_function" or not group.operands_ok(u):
+    """'row' when `u` is row-wise in `group`, 'guarded' when it is with
+    other operands (_guarded), 'reduce' when it reduces the rows, None
+    when the rewrite cannot take it."""
+    if u.op != "call_function":
         return None
+    others = group.others(u)
+    if others:
+        return "guarded" if _guarded(u, group, others) else None
     t = u.target
     rank = len(_meta(u.args[0]).shape) if _meta(u.args[0]) is not None else 0
     if t in _LOSSES:
@@ -204,6 +238,8 @@ def _grow(group: _Group, graph: fx.Graph) -> bool:
             group.reductions.append(u)
         else:
             group.rows[u] = None
+            if kind == "guarded":
+                group.guarded.add(u)
     return True
 
 
@@ -237,6 +273,25 @@ class _Rewriter:
                                    list(_meta(m).shape) + [1] * len(rest)),
                          x, _zero_like(xm.dtype))
         return self.call(aten.view.default, kept, [-1] + rest)
+
+    def masked(self, v: fx.Node, like: fx.Node) -> fx.Node:
+        """`v` (the full version of `like`) with its unselected rows 0."""
+        meta = _meta(like)
+        return self.call(aten.where.ScalarOther,
+                         self.mask_of_rows(len(meta.shape)), v,
+                         _zero_like(meta.dtype))
+
+    def guarded(self, n: fx.Node) -> fx.Node:
+        """A row-wise op with other operands, on rows masked before and
+        after: where's derivative selects, so the other operands' and the
+        rows' gradients get nothing from unselected rows, NaN included."""
+        def operand(a):
+            if isinstance(a, fx.Node) and a in self.group.rows:
+                return self.masked(self.full[a], a)
+            return a
+        args = tuple(operand(a) for a in n.args)
+        kwargs = {k: operand(v) for k, v in n.kwargs.items()}
+        return self.masked(self.call(n.target, *args, **kwargs), n)
 
     def mapped(self, a):
         if isinstance(a, (list, tuple)):
@@ -299,6 +354,8 @@ class _Rewriter:
             with self.graph.inserting_before(n):
                 if n in sels:
                     self.full[n] = self.selection(n, *_selection(n))
+                elif n in group.guarded:
+                    self.full[n] = self.guarded(n)
                 elif n in group.rows:
                     self.full[n] = self.call(n.target, *self.mapped(n.args),
                                              **dict(self.mapped(
@@ -331,9 +388,25 @@ def _mean_in_reduced_precision(group: _Group) -> bool:
     return False
 
 
+def _describe_constants(gm: fx.GraphModule) -> None:
+    """Tensor metadata for the captured tensors (get_attr nodes, which
+    make_fx leaves without): a captured weight is a guarded operand."""
+    from torch.fx.passes.shape_prop import _extract_tensor_metadata
+    for n in gm.graph.nodes:
+        if n.op == "get_attr" and "tensor_meta" not in n.meta:
+            value = gm
+            for part in str(n.target).split("."):
+                value = getattr(value, part, None)
+            if isinstance(value, torch.Tensor):
+                n.meta["tensor_meta"] = _extract_tensor_metadata(value)
+
+
 def masked_reductions_as_where(gm: fx.GraphModule) -> None:
     """Rewrites row-wise computations on boolean-mask selections that end
     in reductions over the rows (module docstring)."""
+    if any(n.op == "call_function" and n.target is aten.index.Tensor
+           for n in gm.graph.nodes):
+        _describe_constants(gm)
     groups: List[tuple] = []
     for n in gm.graph.nodes:
         picked = _selection(n)

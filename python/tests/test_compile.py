@@ -2615,3 +2615,37 @@ def test_masked_row_losses_compile(name):
             assert torch.equal(ga[bad], torch.zeros_like(ga[bad]))
             assert torch.allclose(ga, gb, rtol=0, atol=bound, equal_nan=True), name
     assert len(compiled._plans) == 1
+
+
+def test_a_masked_head_with_parameters_compiles():
+    """fairseq's masked LM projects only the masked positions:
+    F.cross_entropy(F.linear(h[m], W, b), t[m]). The linear layer runs on
+    every row with its row operand and result masked again (where), so
+    that W's and b's gradients receive nothing from unselected rows, even
+    where those hold NaN. float64; the loss and the gradients within the
+    reordering bound of the sums (terms below 50)."""
+    def head(h, t, m, w, b, scale):
+        return F.cross_entropy(F.linear(h[m], w, b) * scale, t[m]) \
+            + (h[m] * b[:4]).square().mean()
+    g = torch.Generator().manual_seed(2)
+    compiled = stax.compile(head)
+    for m in (torch.rand(3, 4, generator=g) > 0.5,
+              torch.zeros(3, 4, dtype=torch.bool)):
+        h = torch.randn(3, 4, 4, generator=g, dtype=torch.float64)
+        h[~m] = float("nan")
+        t = torch.randint(0, 5, (3, 4), generator=g)
+        params = [torch.randn(5, 4, generator=g, dtype=torch.float64),
+                  torch.randn(5, generator=g, dtype=torch.float64),
+                  torch.tensor(0.7, dtype=torch.float64)]
+        a = [x.clone().requires_grad_() for x in [h] + params]
+        b = [x.clone().requires_grad_() for x in [h] + params]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = compiled(a[0], t, m, *a[1:])
+        want = head(b[0], t, m, *b[1:])
+        bound = 2 * 60 * 2.0 ** -53 * 60 * 50
+        assert torch.allclose(got, want, rtol=0, atol=bound, equal_nan=True)
+        for ga, gb in zip(torch.autograd.grad(got, a), torch.autograd.grad(want, b)):
+            assert torch.allclose(ga, gb, rtol=0, atol=bound, equal_nan=True)
+            assert not ga.isnan().any()
+    assert len(compiled._plans) == 1
