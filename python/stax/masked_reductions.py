@@ -1,7 +1,8 @@
 """Losses and reductions over boolean-mask selections, without the
 selection.
 
-`x[m]` has as many rows as `m` has true elements: a shape the data decide,
+`x[m]` (and `masked_select(x, m)`, the same with a mask of x's shape) has
+as many rows as `m` has true elements: a shape the data decide,
 which leaves it and everything after it to PyTorch (compiled again for
 every count: a masked loss's count changes every step). When everything
 done with the selected rows is row by row and ends in a reduction over
@@ -107,13 +108,22 @@ def _arg(n: fx.Node, i: int, name: str, default=None):
 
 def _selection(n: fx.Node):
     """(x, m) for `n = x[m]`, m one boolean mask over leading dimensions
-    of x; None otherwise."""
-    if n.op != "call_function" or n.target is not aten.index.Tensor:
+    of x, or for `n = torch.masked_select(x, m)`, m of x's shape; None
+    otherwise."""
+    if n.op != "call_function":
         return None
-    x, indices = n.args[0], n.args[1]
-    if len(indices) != 1 or not isinstance(indices[0], fx.Node):
+    if n.target is aten.masked_select.default:
+        x, m = n.args[0], n.args[1]
+        if _meta(x) is None or _meta(m) is None \
+                or tuple(_meta(x).shape) != tuple(_meta(m).shape):
+            return None
+    elif n.target is aten.index.Tensor:
+        x, indices = n.args[0], n.args[1]
+        if len(indices) != 1 or not isinstance(indices[0], fx.Node):
+            return None
+        m = indices[0]
+    else:
         return None
-    m = indices[0]
     xm, mm = _meta(x), _meta(m)
     if xm is None or mm is None or mm.dtype != torch.bool or not mm.shape:
         return None
@@ -404,7 +414,8 @@ def _describe_constants(gm: fx.GraphModule) -> None:
 def masked_reductions_as_where(gm: fx.GraphModule) -> None:
     """Rewrites row-wise computations on boolean-mask selections that end
     in reductions over the rows (module docstring)."""
-    if any(n.op == "call_function" and n.target is aten.index.Tensor
+    if any(n.op == "call_function" and n.target in (
+            aten.index.Tensor, aten.masked_select.default)
            for n in gm.graph.nodes):
         _describe_constants(gm)
     groups: List[tuple] = []

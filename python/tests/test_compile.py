@@ -2649,3 +2649,30 @@ def test_a_masked_head_with_parameters_compiles():
             assert torch.allclose(ga, gb, rtol=0, atol=bound, equal_nan=True)
             assert not ga.isnan().any()
     assert len(compiled._plans) == 1
+
+
+def test_masked_select_reductions_compile():
+    """torch.masked_select(loss, mask).mean() is x[mask] with a mask of
+    x's own shape: the same rewrite (values within the reordering bound,
+    gradients bit for bit). A mask that broadcasts still runs in
+    PyTorch."""
+    def f(x, m):
+        return torch.masked_select(x, m).mean() + x.masked_select(m).square().sum()
+    g = torch.Generator().manual_seed(4)
+    compiled = stax.compile(f)
+    for m in (torch.rand(3, 4, generator=g) > 0.5,
+              torch.zeros(3, 4, dtype=torch.bool)):
+        x = torch.randn(3, 4, generator=g, dtype=torch.float64)
+        a, b = x.clone().requires_grad_(), x.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = compiled(a, m)
+        want = f(b, m)
+        bound = 2 * 12 * 2.0 ** -53 * float(x.square().sum() + x.abs().sum())
+        assert torch.allclose(got, want, rtol=0, atol=bound, equal_nan=True)
+        assert torch.equal(torch.autograd.grad(got, a)[0],
+                           torch.autograd.grad(want, b)[0])
+    x, m = torch.randn(3, 4), torch.rand(4) > 0.5
+    with pytest.warns(UserWarning, match="aten.masked_select"):
+        got = stax.compile(lambda x, m: torch.masked_select(x, m).sum())(x, m)
+    assert torch.equal(got, torch.masked_select(x, m).sum())
