@@ -37,6 +37,7 @@ from its selections is of these kinds (else the graph is left as it is).
 from __future__ import annotations
 
 import math
+import operator
 from typing import Dict, List, Optional
 
 import torch
@@ -156,10 +157,8 @@ class _Group:
     def others(self, n: fx.Node) -> List[fx.Node]:
         """The tensor operands of `n` that are neither row-wise values of
         this group nor constant scalars (parameters, in practice)."""
-        flat = [a for a in list(n.args) + list(n.kwargs.values())]
-        flat = [x for a in flat for x in (a if isinstance(a, (list, tuple)) else [a])]
-        return [x for x in flat if isinstance(x, fx.Node)
-                and x not in self.rows and not _constant_scalar(x)]
+        return [x for x in n.all_input_nodes
+                if x not in self.rows and not _constant_scalar(x)]
 
 
 def _without_rows(p: fx.Node, rank: int) -> bool:
@@ -234,7 +233,8 @@ def _classify(u: fx.Node, group: _Group) -> Optional[str]:
         return "reduce" if len(u.args) == 1 and not u.kwargs else None
     if t in (aten.argmax.default, aten.argmin.default):
         dim = _arg(u, 1, "dim")
-        return "row" if isinstance(dim, int) and dim % rank != 0 else None
+        return "row" if isinstance(dim, int) and dim % max(rank, 1) != 0 \
+            else None
     if t in _REDUCE_LATER:
         dims = _arg(u, 1, "dim")
         if not isinstance(dims, (list, tuple)) or not dims:
@@ -429,9 +429,7 @@ def _describe_constants(gm: fx.GraphModule) -> None:
     from torch.fx.passes.shape_prop import _extract_tensor_metadata
     for n in gm.graph.nodes:
         if n.op == "get_attr" and "tensor_meta" not in n.meta:
-            value = gm
-            for part in str(n.target).split("."):
-                value = getattr(value, part, None)
+            value = operator.attrgetter(n.target)(gm)
             if isinstance(value, torch.Tensor):
                 n.meta["tensor_meta"] = _extract_tensor_metadata(value)
 
