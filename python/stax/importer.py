@@ -2100,6 +2100,37 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
             return False
 
 
+class _RefuseValueReads(torch.overrides.TorchFunctionMode):
+    """Reading a traced tensor's values in Python (`t.numpy()`,
+    `np.asarray(t)`, `t.tolist()`, `t.data_ptr()`) records no op: the
+    values read while tracing would be baked into the plan as constants,
+    and under functionalization they are not even the tensor's (its wrapper
+    has no storage of its own). Such a read is a trace error, as `.item()`
+    is, so that stax.compile runs the function in PyTorch. Tensors the
+    trace holds as constants (captured, or made without the arguments and
+    not functionalized) are read as they are."""
+
+    READS = {torch.Tensor.numpy: "numpy", torch.Tensor.__array__: "__array__",
+             torch.Tensor.tolist: "tolist", torch.Tensor.data_ptr: "data_ptr"}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        method = self.READS.get(func)
+        if method is not None and args and self._traced(args[0]):
+            raise RuntimeError(
+                f"the function reads a traced tensor's values with "
+                f".{method}(): a compiled plan cannot depend on them")
+        return func(*args, **(kwargs or {}))
+
+    @staticmethod
+    def _traced(t) -> bool:
+        from torch.fx.experimental.proxy_tensor import get_proxy, has_proxy
+        if not isinstance(t, torch.Tensor):
+            return False
+        if torch._C._functorch.is_functionaltensor(t):
+            return True
+        return has_proxy(t) and getattr(get_proxy(t), "constant", None) is None
+
+
 def _functionalized(gm: fx.GraphModule, example_inputs,
                     table: Dict[Any, Callable]) -> fx.GraphModule:
     """A graph traced without functionalization traced once more, with it.
@@ -2330,7 +2361,8 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
-        with _InlineCheckpoints(), _TraceAutogradGrad(functionalize):
+        with _InlineCheckpoints(), _TraceAutogradGrad(functionalize), \
+                _RefuseValueReads():
             if autograd:
                 with _MarkUserDetaches():
                     return traced(*xs)

@@ -290,7 +290,6 @@ def test_partitions_of_a_split_function_compile_without_refunctionalizing():
     functionalization again (that trips an internal assertion of PyTorch
     1.13); if a partition still fails to compile, it runs in PyTorch with
     a warning instead of failing the call."""
-    import torch.nn.functional as F
     torch.manual_seed(2)
     w = torch.rand(6)
     t = torch.tensor([0, 1, 2, 5])
@@ -601,7 +600,6 @@ def test_mlp_trains_like_eager():
         return torch.nn.Sequential(torch.nn.Linear(10, 24), torch.nn.ReLU(),
                                    torch.nn.Linear(24, 1))
     eager, ours = make(), make()
-    compiled = stax.compile(lambda x, y: ((ours(x) - y) ** 2).mean())
     x, y = torch.randn(32, 10), torch.randn(32, 1)
     opt_e = torch.optim.SGD(eager.parameters(), lr=0.05)
     opt_o = torch.optim.SGD(ours.parameters(), lr=0.05)
@@ -642,6 +640,31 @@ def test_arguments_compiled_code_cannot_take_run_in_pytorch():
         assert torch.equal(g(Batch(torch.zeros(2))), torch.ones(2))
     with pytest.raises(StaxError, match="'cpu' and 'cuda'"):
         stax.compile(lambda x: x, target="tpu")
+
+
+@pytest.mark.parametrize("read", [
+    lambda t: torch.from_numpy(t.detach().numpy().copy()),
+    lambda t: torch.as_tensor(np.asarray(t.detach())),
+    lambda t: torch.tensor(t.detach().tolist()),
+    lambda t: torch.from_numpy(torch.arange(4.0).numpy()).expand_as(t),
+], ids=["numpy", "asarray", "tolist", "made_inside"])
+def test_reading_traced_values_runs_in_pytorch(read):
+    """A function that reads a tensor's values in Python records no op for
+    the read: the values seen while tracing (garbage under
+    functionalization) were baked into the plan, a silent wrong answer on
+    every call. It runs in PyTorch instead, with a warning naming the read;
+    a captured tensor's values are constants and compile."""
+    x = torch.randn(3, 4)
+    f = stax.compile(lambda a: a * read(a))
+    with pytest.warns(UserWarning, match=r"reads a traced tensor's values "
+                      r"with \.(numpy|__array__|tolist)\(\)"):
+        for v in (x, 2 * x):
+            assert torch.equal(f(v), v * read(v))
+    table = torch.randn(4)
+    g = stax.compile(lambda a: a * torch.from_numpy(table.numpy()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(g(x), x * table)
 
 
 @pytest.mark.parametrize("arg", [torch.Size([2, 3]), slice(1, 4), Ellipsis,
