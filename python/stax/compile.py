@@ -70,6 +70,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
 from ._keys import Identity, constant_key
+from .python_state import PythonStateGuard
 from ._tracing import inline_compiled_functions, inlining
 
 # Executable.signature's NumPy dtypes; bf16 is uint16 there (its words).
@@ -825,7 +826,7 @@ class CompiledFunction:
         self._plans: Dict[Any, Any] = {}
         self._count = 0
         self._captured_modules: Optional[List[torch.nn.Module]] = None
-        self._captured_values: List[Callable[[], Any]] = []
+        self._captured_values: List[Any] = []   # importer.CapturedName
         self._watched: List[Any] = []
         self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
@@ -840,6 +841,9 @@ class CompiledFunction:
         self._values: tuple = ()
         self._reached: tuple = ()
         self._warned_plans = False
+        # Why the function runs in PyTorch at every call: a trace changed
+        # Python state a plan cannot replay (python_state.py).
+        self._python_effects: Optional[str] = None
         # Whether the modules may still hold uninitialized (lazy) parameters.
         self._lazy = True
         # From here on, attributes the module has are set on it.
@@ -1166,6 +1170,8 @@ class CompiledFunction:
         if self.target == "cuda":
             # No driver or GPU: StaxError says which.
             self.options = _with_device_chip(self.options, cuda_device())
+        if self._python_effects is not None:
+            return self.fn(*args, **kwargs)
         try:
             flat_fn, inputs, constants = self._flat(args, kwargs)
         except _UnsupportedArgument as e:
@@ -1245,13 +1251,24 @@ class CompiledFunction:
             # Tracing runs the random ops eagerly: it must not advance the
             # generator the calls draw their seeds from (a first call would
             # then draw differently from later ones under the same seed).
-            with torch.random.fork_rng(devices=[]):
+            with torch.random.fork_rng(devices=[]), PythonStateGuard(
+                    self._modules(), self._captured_values,
+                    self._python_constants) as guard:
                 plan = self._build(flat_fn, inputs, grad)
                 if (isinstance(plan, _Plan) and not grad
                         and torch.is_grad_enabled()
                         and any(t.requires_grad for t in plan.lifted)):
                     # Only a captured tensor requires grad: differentiate.
                     plan = self._build(flat_fn, inputs, True)
+            if guard.reason() is not None:
+                # Its Python effects must happen at every call: PyTorch runs
+                # this call (the generators and attributes are as before the
+                # trace) and every later one.
+                self._python_effects = guard.reason()
+                name = getattr(self.fn, "__name__", None) or type(self.fn).__name__
+                warnings.warn(f"stax.compile: runs {name} in PyTorch: "
+                              f"{self._python_effects}", stacklevel=3)
+                return _eagerly(flat_fn)
             self._plans[key] = plan
             self._count += 1
             if isinstance(plan, _Plan) and plan.bindings:

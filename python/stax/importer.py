@@ -2198,6 +2198,39 @@ def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
     gm.recompile()
 
 
+class CapturedName:
+    """A closure cell or a global a traced function reads: calling it gives
+    the plan key part of its value (the value of a Python constant, the
+    identity of any other object); `binding()` and `rebind()` read and
+    restore what the name is bound to."""
+
+    _EMPTY = object()
+
+    def __init__(self, holder, name: Optional[str] = None):
+        self.holder, self.name = holder, name   # a cell, or globals and a name
+
+    def binding(self):
+        if self.name is not None:
+            return self.holder.get(self.name, self._EMPTY)
+        try:
+            return self.holder.cell_contents
+        except ValueError:       # an empty cell
+            return self._EMPTY
+
+    def rebind(self, value) -> None:
+        if self.name is None:
+            if value is not self._EMPTY:
+                self.holder.cell_contents = value
+        elif value is self._EMPTY:
+            self.holder.pop(self.name, None)
+        else:
+            self.holder[self.name] = value
+
+    def __call__(self):
+        value = self.binding()
+        return constant_key(None if value is self._EMPTY else value)
+
+
 def captured_state(fn, depth: int = 3):
     """(tensors, modules, python values) that `fn` can reach without being
     passed them: in its closure cells, the globals its code (and nested
@@ -2272,14 +2305,12 @@ def captured_state(fn, depth: int = 3):
                 content = cell.cell_contents
             except ValueError:       # an empty cell
                 continue
-            values[("cell", id(cell))] = \
-                lambda cell=cell: constant_key(cell.cell_contents)
+            values[("cell", id(cell))] = CapturedName(cell)
             visit(content, level)
         glob = getattr(f, "__globals__", {})
         for name in names(code):
             if name in glob:
-                values[("global", id(glob), name)] = \
-                    lambda glob=glob, name=name: constant_key(glob.get(name))
+                values[("global", id(glob), name)] = CapturedName(glob, name)
                 visit(glob[name], level)
 
     visit(fn, depth + 1)

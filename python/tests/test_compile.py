@@ -10,6 +10,7 @@ n * u by the magnitude of what was summed.
 
 import copy
 import itertools
+import re
 import time
 import warnings
 
@@ -665,6 +666,73 @@ def test_reading_traced_values_runs_in_pytorch(read):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert torch.equal(g(x), x * table)
+
+
+_CALLS = 0
+
+
+def _count_calls(a):
+    global _CALLS
+    _CALLS += 1
+    return a * _CALLS
+
+
+class _Counting(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+
+    def forward(self, a):
+        self.step += 1
+        return a * self.step
+
+
+def test_python_effects_run_in_pytorch_once_per_call():
+    """Tracing runs the function's Python: a draw from Python's or numpy's
+    generator became one fixed draw in every call (a random flip always
+    or never taken), and a counter in a module attribute or a global was
+    incremented by the trace, not by each call. Such functions run in
+    PyTorch, with one warning saying why, and the state the trace changed
+    is restored: every call draws and counts as eager does."""
+    import random
+    global _CALLS
+    x = torch.randn(4)
+
+    def flip(a):
+        return (a.flip(0) if random.random() < 0.5 else a) * 2
+
+    def scale(a):
+        return a * float(np.random.rand())
+
+    log = []
+
+    def logged(a):
+        log.append(len(log))
+        return a + 1
+
+    cases = [(flip, lambda: random.seed(0), "Python's random module"),
+             (scale, lambda: np.random.seed(0), "numpy's global generator"),
+             (logged, log.clear, "changes a list, dict or set"),
+             (_count_calls, lambda: None, "binds a global")]
+    for fn, reset, why in cases:
+        _CALLS = 0
+        reset()
+        want = [fn(x) for _ in range(5)]
+        _CALLS = 0
+        reset()
+        compiled = stax.compile(fn)
+        with pytest.warns(UserWarning, match=f"runs {fn.__name__} in PyTorch: "
+                          f"it .*{re.escape(why)}") as record:
+            got = [compiled(x) for _ in range(5)]
+        assert len(record) == 1
+        assert all(torch.equal(g, w) for g, w in zip(got, want)), fn.__name__
+    assert log == [0, 1, 2, 3, 4] and _CALLS == 5
+    eager, module = _Counting(), _Counting()
+    compiled = stax.compile(module)
+    with pytest.warns(UserWarning, match="sets the attribute _Counting.step"):
+        for _ in range(40):
+            assert torch.equal(compiled(x), eager(x))
+    assert module.step == eager.step == 40
 
 
 @pytest.mark.parametrize("arg", [torch.Size([2, 3]), slice(1, 4), Ellipsis,

@@ -1,0 +1,157 @@
+"""Python state a traced function changes: what a plan cannot replay.
+
+Tracing runs the function's Python once (and building a plan may run it
+again: the confirming eager run of `aliasing.py`). Whatever the function
+does in Python besides tensor operations happens then and never again:
+
+- a draw from Python's `random` module or numpy's global generator
+  (`if random.random() < p: x = x.flip(-1)`) would be one fixed draw
+  baked into every call;
+- a write to a Python attribute of a module (`self.step += 1`) or to a
+  global would happen once per trace, not once per call.
+
+`PythonStateGuard` snapshots that state around a build, restores it where
+it can (the generators and the modules' attributes, so that the call run
+in PyTorch instead draws and counts exactly as eager does) and says what
+changed; stax.compile then runs the function in PyTorch from then on.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, Callable, Dict, List, Optional
+
+import torch
+
+_MISSING = object()
+
+
+def _numpy_random():
+    """numpy's global generator module, when numpy is loaded (a function
+    cannot draw from it otherwise)."""
+    np = sys.modules.get("numpy")
+    return getattr(np, "random", None) if np is not None else None
+
+
+def _same_numpy_state(a, b) -> bool:
+    # ('MT19937', keys array, pos, has_gauss, cached_gaussian)
+    return (a[0] == b[0] and (a[1] == b[1]).all() and a[2:] == b[2:])
+
+
+def _contents(value):
+    """(identities of the elements, a shallow copy) of a list, dict or
+    set: compared by identity (a tensor element has no usable ==); None
+    for other values."""
+    if isinstance(value, list):
+        return [id(v) for v in value], list(value)
+    if isinstance(value, dict):
+        return [(id(k), id(v)) for k, v in value.items()], dict(value)
+    if isinstance(value, set):
+        return sorted(map(id, value)), set(value)
+    return None
+
+
+def _refill(container, contents) -> None:
+    saved = contents[1]
+    if isinstance(container, list):
+        container[:] = saved
+    else:
+        container.clear()
+        container.update(saved)
+
+
+class PythonStateGuard:
+    """Around one plan build: `changes` names the Python state the build
+    changed, after restoring the generators and module attributes.
+
+    modules: the modules whose public non-tensor attributes the function
+    may write; names: the closure cells and globals it reads
+    (importer.CapturedName), rebound to their objects afterwards;
+    constants: the plan key's Python part, compared before and after (a
+    list or dict read by value and changed in place)."""
+
+    def __init__(self, modules: List[torch.nn.Module], names: List[Any],
+                 constants: Callable[[], Any]):
+        self.modules = modules
+        self.names = names
+        self.constants = constants
+        self.changes: List[str] = []
+
+    def __enter__(self) -> "PythonStateGuard":
+        self.python_random = random.getstate()
+        nprandom = _numpy_random()
+        self.numpy_random = nprandom.get_state() if nprandom else None
+        self.attributes: List[Dict[str, Any]] = [
+            {k: v for k, v in vars(m).items() if self._watched(k, v)}
+            for m in self.modules]
+        self.bindings = [n.binding() for n in self.names]
+        # The lists, dicts and sets they hold, shallow: an append while
+        # tracing is undone like a rebinding.
+        self.contents = [_contents(b) for b in self.bindings]
+        self.key = self.constants()
+        return self
+
+    @staticmethod
+    def _watched(name: str, value) -> bool:
+        # Tensors are state the trace reads and writes as tensors (buffers,
+        # or what PyTorch's hooks recompute at every call: weight_norm's
+        # `weight`); submodules are the module tree.
+        return not name.startswith("_") and not isinstance(
+            value, (torch.Tensor, torch.nn.Module))
+
+    def __exit__(self, *exc) -> bool:
+        if random.getstate() != self.python_random:
+            random.setstate(self.python_random)
+            self.changes.append("it draws from Python's random module")
+        nprandom = _numpy_random()
+        if nprandom is not None:
+            if self.numpy_random is None:
+                self.numpy_random = None   # numpy loaded while tracing
+            elif not _same_numpy_state(nprandom.get_state(), self.numpy_random):
+                nprandom.set_state(self.numpy_random)
+                self.changes.append("it draws from numpy's global generator")
+        written = self._restore_attributes()
+        if written:
+            self.changes.append(f"it sets the attribute{'s' * (len(written) > 1)} "
+                                f"{', '.join(written)}")
+        rebound = [n for n, b in zip(self.names, self.bindings)
+                   if n.binding() is not b]
+        for n, b in zip(self.names, self.bindings):
+            n.rebind(b)
+        if rebound:
+            self.changes.append("it binds a global or captured variable "
+                                "it reads")
+        changed = [(b, c) for b, c in zip(self.bindings, self.contents)
+                   if c is not None and _contents(b)[0] != c[0]]
+        for b, c in changed:
+            _refill(b, c)
+        if changed:
+            self.changes.append("it changes a list, dict or set it reads "
+                                "in place")
+        elif not (written or rebound or exc[0]) and self.constants() != self.key:
+            self.changes.append("it changes a global or captured value it "
+                                "reads in place")
+        return False
+
+    def _restore_attributes(self) -> List[str]:
+        written = []
+        for m, before in zip(self.modules, self.attributes):
+            now = vars(m)
+            for k, v in before.items():
+                if now.get(k, _MISSING) is not v:
+                    now[k] = v
+                    written.append(f"{type(m).__name__}.{k}")
+            for k in [k for k, v in now.items()
+                      if k not in before and self._watched(k, v)]:
+                del now[k]
+                written.append(f"{type(m).__name__}.{k}")
+        return written
+
+    def reason(self) -> Optional[str]:
+        """Why the function runs in PyTorch, or None."""
+        if not self.changes:
+            return None
+        return (" and ".join(self.changes) + " while tracing: a compiled "
+                "plan would repeat the traced call's Python effects, not "
+                "run them again")
