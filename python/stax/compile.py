@@ -1260,11 +1260,14 @@ class CompiledFunction:
                         and any(t.requires_grad for t in plan.lifted)):
                     # Only a captured tensor requires grad: differentiate.
                     plan = self._build(flat_fn, inputs, True)
-            if guard.reason() is not None:
+            # A split function's random ops are in its partitions: count
+            # them as drawn.
+            reason = guard.reason(not isinstance(plan, _Plan) or plan.random)
+            if reason is not None:
                 # Its Python effects must happen at every call: PyTorch runs
                 # this call (the generators and attributes are as before the
                 # trace) and every later one.
-                self._python_effects = guard.reason()
+                self._python_effects = reason
                 name = getattr(self.fn, "__name__", None) or type(self.fn).__name__
                 warnings.warn(f"stax.compile: runs {name} in PyTorch: "
                               f"{self._python_effects}", stacklevel=3)

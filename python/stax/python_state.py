@@ -8,7 +8,11 @@ does in Python besides tensor operations happens then and never again:
   (`if random.random() < p: x = x.flip(-1)`) would be one fixed draw
   baked into every call;
 - a write to a Python attribute of a module (`self.step += 1`) or to a
-  global would happen once per trace, not once per call.
+  global would happen once per trace, not once per call;
+- seeding or rewinding PyTorch's generator (`torch.manual_seed`,
+  `torch.set_rng_state`) would not happen at the calls: the generator
+  would not be left seeded, and compiled random ops, which draw from their
+  own stream (`tp.rng_state`), would not repeat their draws after it.
 
 `PythonStateGuard` snapshots that state around a build, restores it where
 it can (the generators and the modules' attributes, so that the call run
@@ -18,8 +22,10 @@ changed; stax.compile then runs the function in PyTorch from then on.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+import threading
 from typing import Any, Callable, Dict, List, Optional
 
 import torch
@@ -61,6 +67,55 @@ def _refill(container, contents) -> None:
         container.update(saved)
 
 
+class _GeneratorWrites:
+    """Counts the calls that seed or rewind PyTorch's default generator
+    while a build runs (the functions are wrapped while any build runs;
+    a call from another thread counts too, which only costs that function
+    its compilation)."""
+
+    NAMES = ("manual_seed", "seed", "set_rng_state")
+    _lock = threading.Lock()
+    _users = 0
+    _originals: Dict[str, Callable] = {}
+    calls = 0
+
+    @classmethod
+    def _wrapped(cls, original):
+        def wrapper(*args, **kwargs):
+            cls.calls += 1
+            return original(*args, **kwargs)
+        wrapper.__wrapped__ = original
+        return wrapper
+
+    def __enter__(self):
+        cls = type(self)
+        with cls._lock:
+            if cls._users == 0:
+                for name in cls.NAMES:
+                    cls._originals[name] = getattr(torch.random, name)
+                    wrapper = cls._wrapped(cls._originals[name])
+                    setattr(torch.random, name, wrapper)
+                    if getattr(torch, name, None) is cls._originals[name]:
+                        setattr(torch, name, wrapper)
+            cls._users += 1
+        self.before = cls.calls
+        return self
+
+    def __exit__(self, *exc):
+        cls = type(self)
+        with cls._lock:
+            cls._users -= 1
+            if cls._users == 0:
+                for name, original in cls._originals.items():
+                    if getattr(torch, name, None) is getattr(torch.random, name):
+                        setattr(torch, name, original)
+                    setattr(torch.random, name, original)
+        return False
+
+    def called(self) -> bool:
+        return type(self).calls != self.before
+
+
 class PythonStateGuard:
     """Around one plan build: `changes` names the Python state the build
     changed, after restoring the generators and module attributes.
@@ -79,6 +134,11 @@ class PythonStateGuard:
         self.changes: List[str] = []
 
     def __enter__(self) -> "PythonStateGuard":
+        # Inside the caller's fork_rng: a seed of our own tells whether the
+        # function leaves the generator seeded anew.
+        self.sentinel = int.from_bytes(os.urandom(8), "little") >> 1
+        torch.manual_seed(self.sentinel)
+        self.generator_writes = _GeneratorWrites().__enter__()
         self.python_random = random.getstate()
         nprandom = _numpy_random()
         self.numpy_random = nprandom.get_state() if nprandom else None
@@ -101,6 +161,9 @@ class PythonStateGuard:
             value, (torch.Tensor, torch.nn.Module))
 
     def __exit__(self, *exc) -> bool:
+        self.generator_writes.__exit__(*exc)
+        if torch.initial_seed() != self.sentinel:
+            self.changes.append("it seeds PyTorch's generator")
         if random.getstate() != self.python_random:
             random.setstate(self.python_random)
             self.changes.append("it draws from Python's random module")
@@ -148,10 +211,14 @@ class PythonStateGuard:
                 written.append(f"{type(m).__name__}.{k}")
         return written
 
-    def reason(self) -> Optional[str]:
-        """Why the function runs in PyTorch, or None."""
+    def reason(self, draws_random: bool) -> Optional[str]:
+        """Why the function runs in PyTorch, or None. draws_random: the
+        plan has random ops (seeded or rewound generators matter then)."""
+        if (draws_random and self.generator_writes.called()
+                and "it seeds PyTorch's generator" not in self.changes):
+            self.changes.append("it seeds or rewinds PyTorch's generator "
+                                "and draws random numbers")
         if not self.changes:
             return None
-        return (" and ".join(self.changes) + " while tracing: a compiled "
-                "plan would repeat the traced call's Python effects, not "
-                "run them again")
+        return (" and ".join(self.changes) + "; compiled calls run no "
+                "Python, so that would happen only while tracing")

@@ -690,10 +690,12 @@ class _Counting(torch.nn.Module):
 def test_python_effects_run_in_pytorch_once_per_call():
     """Tracing runs the function's Python: a draw from Python's or numpy's
     generator became one fixed draw in every call (a random flip always
-    or never taken), and a counter in a module attribute or a global was
-    incremented by the trace, not by each call. Such functions run in
-    PyTorch, with one warning saying why, and the state the trace changed
-    is restored: every call draws and counts as eager does."""
+    or never taken), a counter in a module attribute or a global was
+    incremented by the trace, not by each call, and torch.manual_seed or
+    set_rng_state inside the function neither left the generator seeded
+    nor made the compiled random ops repeat their draws. Such functions
+    run in PyTorch, with one warning saying why, and the state the trace
+    changed is restored: every call draws and counts as eager does."""
     import random
     global _CALLS
     x = torch.randn(4)
@@ -710,7 +712,20 @@ def test_python_effects_run_in_pytorch_once_per_call():
         log.append(len(log))
         return a + 1
 
+    def reseeded(a):
+        torch.manual_seed(0)
+        return a + torch.rand(4)
+
+    def replayed(a):
+        state = torch.get_rng_state()
+        first = torch.rand(4)
+        torch.set_rng_state(state)
+        return a + first - torch.rand(4)
+
     cases = [(flip, lambda: random.seed(0), "Python's random module"),
+             (reseeded, lambda: torch.manual_seed(1), "seeds PyTorch's generator"),
+             (replayed, lambda: torch.manual_seed(1),
+              "rewinds PyTorch's generator and draws"),
              (scale, lambda: np.random.seed(0), "numpy's global generator"),
              (logged, log.clear, "changes a list, dict or set"),
              (_count_calls, lambda: None, "binds a global")]
@@ -727,6 +742,11 @@ def test_python_effects_run_in_pytorch_once_per_call():
         assert len(record) == 1
         assert all(torch.equal(g, w) for g, w in zip(got, want)), fn.__name__
     assert log == [0, 1, 2, 3, 4] and _CALLS == 5
+    # The generator is left as eager leaves it.
+    with pytest.warns(UserWarning, match="seeds PyTorch's generator"):
+        stax.compile(reseeded)(x)
+    assert torch.equal(torch.rand(3), (torch.manual_seed(0), torch.rand(4),
+                                       torch.rand(3))[2])
     eager, module = _Counting(), _Counting()
     compiled = stax.compile(module)
     with pytest.warns(UserWarning, match="sets the attribute _Counting.step"):
