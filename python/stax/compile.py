@@ -483,6 +483,24 @@ def _bind_attributes(result, bindings):
     return out
 
 
+def _unsupported_tensor(inputs, target: str) -> Optional[str]:
+    """Why compiled code cannot read one of `inputs`, or None: it reads
+    dense strided memory through `data_ptr()`, on the CPU (target=cpu) or
+    on the CPU or a CUDA device (target=cuda). A sparse, quantized or meta
+    tensor, or a CUDA tensor given to CPU code, would be read as memory it
+    is not."""
+    devices = ("cpu",) if target == "cpu" else ("cpu", "cuda")
+    for i, t in enumerate(inputs):
+        if t.layout != torch.strided:
+            return f"input #{i} is a {t.layout} tensor"
+        if t.is_quantized:
+            return f"input #{i} is a quantized tensor"
+        if t.device.type not in devices:
+            return (f"input #{i} is on {t.device}; target={target} code "
+                    f"reads {' or '.join(devices)} tensors")
+    return None
+
+
 def _eagerly(flat_fn):
     """What runs a call in PyTorch: a module itself, with its own state
     (it rebinds its buffers as eager does), else the flat function."""
@@ -1180,6 +1198,11 @@ class CompiledFunction:
             warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
                           f"in PyTorch: {e}", stacklevel=2)
             return self.fn(*args, **kwargs)
+        why = _unsupported_tensor(inputs, self.target)
+        if why is not None:
+            warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                          f"in PyTorch: {why}", stacklevel=2)
+            return _eagerly(flat_fn)(*inputs)
         grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         # Strides are part of the signature: as_strided reads its input's
         # storage, so a plan traced for one layout is wrong for another.

@@ -668,6 +668,31 @@ def test_reading_traced_values_runs_in_pytorch(read):
         assert torch.equal(g(x), x * table)
 
 
+def test_inputs_compiled_code_cannot_read_run_in_pytorch():
+    """Compiled code reads dense strided memory through data_ptr(): a meta
+    tensor crashed the process (a null pointer read), and a sparse one
+    failed deep inside. Such inputs run in PyTorch, with a warning naming
+    the input and why."""
+    x = torch.tensor([[0.0, 1.5], [-2.0, 0.0]])
+    cases = [(lambda a: (a * 2).to_dense(), x.to_sparse(),
+              "input #0 is a torch.sparse_coo tensor"),
+             (lambda a: a.dequantize() * 2,
+              torch.quantize_per_tensor(x, 0.5, 0, torch.qint8),
+              "input #0 is a quantized tensor"),
+             (lambda a: a * 2, torch.empty(3, device="meta"),
+              "input #0 is on meta; target=cpu code reads cpu tensors")]
+    for fn, t, why in cases:
+        with pytest.warns(UserWarning, match=re.escape(why)):
+            got = stax.compile(fn)(t)
+        want = fn(t)
+        assert got.device == want.device and got.shape == want.shape
+        if not t.is_meta:
+            assert torch.equal(got, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(stax.compile(lambda a: a * 2)(x), x * 2)
+
+
 _CALLS = 0
 
 
