@@ -1344,6 +1344,22 @@ def test_a_masked_copy_compiles_as_where():
         assert stax.compile(forward_fill)(x).tolist() == [1.0, 1.0, 3.0, 3.0, 3.0, 6.0]
 
 
+def test_long_float_sums_are_blocked():
+    """A vectorized float sum accumulates in 4 x 16 lanes; each lane added
+    its share of a row in turn, a chain of n / 64 additions whose rounding
+    errors pile up when the terms are alike (a row of 2^20 equal values was
+    off by 2773 u). Blocked summation (blocks of 64 unrolled steps summed
+    from zero) bounds a lane's chain by 64 + n / 2^12, plus the 4 -> 1
+    accumulator tree, the 16 lanes and at most 64 split partials: here
+    64 + 256 + 2 + 16 + 64 = 402 additions, each erring by at most u times
+    the sum of the magnitudes (Higham 4.2)."""
+    x = torch.full((4, 1 << 20), 1.1)
+    got = stax.compile(lambda a: a.sum(1))(x).double()
+    want = x.double().sum(1)
+    assert ((got - want).abs() <= 402 * U * want.abs()).all(), \
+        ((got - want).abs() / want.abs()).max().item() / U
+
+
 def test_sums_and_means_of_a_masked_selection_compile():
     """loss[mask].mean() (a per-token loss averaged over the tokens a
     padding mask keeps), x[m].sum() and x[m].mean(0) reduce where(m, x, 0):

@@ -1025,24 +1025,39 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
         });
     return SmallVector<Value>(tail.getResults());
   }
+  // A float sum's rounding error grows with its longest chain of additions
+  // (Higham, Accuracy and Stability, 4.2): each lane of each accumulator
+  // adds n / (4 * width) elements in turn, 2^15 for a 2^21-element slice,
+  // where eager's cascade sum adds a few dozen (a 16M-element sum of equal
+  // values was off by 2e-3). Blocked summation cuts the chain to
+  // kBlock + steps / kBlock: the unrolled loop runs in blocks of kBlock
+  // steps, each summed from zero and added to the accumulators once; with
+  // outer reduction loops, each innermost loop sums from zero and adds its
+  // sum to the carried accumulators once. Only the order changes (class 2).
+  constexpr int64_t kBlock = 64;
+  bool blocked = isFloat && kind == ReductionKind::Sum;
+  bool fresh = blocked && rranges.size() > 1;
   // The innermost reduction loop for the outer reduction indices in `ivs`:
-  // the unrolled vector loop, the vector loop for the rest of the vectors,
-  // then the scalar tail; returns (vector accumulator, scalar accumulator).
+  // the unrolled vector loop (in blocks), the vector loop for the rest of
+  // the vectors, then the scalar tail; returns (vector accumulator, scalar
+  // accumulator).
   auto innermost = [&](Value accV, Value accS) -> std::pair<Value, Value> {
-    {
-      // Four independent accumulators first: one alone makes the loop wait
-      // on the add latency instead of on memory.
-      int64_t unroll = n >= 4 * width ? 4 : 1;
-      int64_t endU = n / (unroll * width) * (unroll * width);
-      SmallVector<Value> accs{accV};
-      Value identity = vector::BroadcastOp::create(b, loc, vtype, init[0]);
-      for (int64_t j = 1; j < unroll; ++j)
-        accs.push_back(identity);
-      // Bounds in named locals: argument evaluation order differs between
-      // compilers, and so would the order of the constants in the IR.
-      Value uLb = cst(0), uUb = cst(endU), uStep = cst(unroll * width);
+    Value identity = vector::BroadcastOp::create(b, loc, vtype, init[0]);
+    Value carriedV = accV, carriedS = accS;
+    // The scalar tail too, when there is one.
+    bool freshTail = fresh && end < n;
+    if (fresh)
+      accV = identity;
+    if (freshTail)
+      accS = init[0];
+    // Four independent accumulators first: one alone makes the loop wait
+    // on the add latency instead of on memory.
+    int64_t unroll = n >= 4 * width ? 4 : 1;
+    int64_t endU = n / (unroll * width) * (unroll * width);
+    auto unrolledLoop = [&](Value lb, Value ub, ValueRange accs) {
+      Value uStep = cst(unroll * width);
       auto uloop = scf::ForOp::create(
-          b, loc, uLb, uUb, uStep, accs,
+          b, loc, lb, ub, uStep, accs,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -1057,36 +1072,71 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
             }
             scf::YieldOp::create(b, loc, next);
           });
-      SmallVector<Value> parts(uloop.getResults());
-      while (parts.size() > 1) {
-        SmallVector<Value> half;
-        for (size_t j = 0; j + 1 < parts.size(); j += 2)
-          half.push_back(combine(b, loc, kind, parts[j], parts[j + 1]));
-        parts = half;
-      }
-      accV = parts[0];
-      Value vLb = cst(endU), vUb = cst(end), vStep = cst(width);
-      auto vloop = scf::ForOp::create(
-          b, loc, vLb, vUb, vStep, ValueRange{accV},
+      return SmallVector<Value>(uloop.getResults());
+    };
+    SmallVector<Value> accs{accV};
+    for (int64_t j = 1; j < unroll; ++j)
+      accs.push_back(identity);
+    // Bounds in named locals: argument evaluation order differs between
+    // compilers, and so would the order of the constants in the IR.
+    int64_t block = kBlock * unroll * width, blockedEnd = 0;
+    if (blocked && endU >= 2 * block) {
+      Value bLb = cst(0), bUb = cst(endU / block * block), bStep = cst(block);
+      auto bloop = scf::ForOp::create(
+          b, loc, bLb, bUb, bStep, accs,
           [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
             OpBuilder::InsertionGuard g(b);
             b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-            SmallVector<Value> args(ivs);
-            args.push_back(iv);
-            Value v = vb.emit(args)[0];
-            scf::YieldOp::create(b, loc, combine(b, loc, kind, iter[0], v));
+            Value hi = arith::AddIOp::create(b, loc, iv, cst(block));
+            SmallVector<Value> zeros(unroll, identity);
+            SmallVector<Value> sums = unrolledLoop(iv, hi, zeros);
+            SmallVector<Value> next;
+            for (int64_t j = 0; j < unroll; ++j)
+              next.push_back(combine(b, loc, kind, iter[j], sums[j]));
+            scf::YieldOp::create(b, loc, next);
           });
-      Value sLb = cst(end), sUb = cst(n), sStep = cst(1);
-      auto sloop = scf::ForOp::create(
-          b, loc, sLb, sUb, sStep, ValueRange{accS},
-          [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
-            OpBuilder::InsertionGuard g(b);
-            b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-            scf::YieldOp::create(b, loc,
-                                 combine(b, loc, kind, iter[0], scalarValue(iv)));
-          });
-      return {vloop.getResult(0), sloop.getResult(0)};
+      accs.assign(bloop.getResults().begin(), bloop.getResults().end());
+      blockedEnd = endU / block * block;
     }
+    // The unrolled steps after the blocks (all of them when unblocked).
+    SmallVector<Value> parts = accs;
+    if (blockedEnd < endU) {
+      Value uLb = cst(blockedEnd), uUb = cst(endU);
+      parts = unrolledLoop(uLb, uUb, accs);
+    }
+    while (parts.size() > 1) {
+      SmallVector<Value> half;
+      for (size_t j = 0; j + 1 < parts.size(); j += 2)
+        half.push_back(combine(b, loc, kind, parts[j], parts[j + 1]));
+      parts = half;
+    }
+    accV = parts[0];
+    Value vLb = cst(endU), vUb = cst(end), vStep = cst(width);
+    auto vloop = scf::ForOp::create(
+        b, loc, vLb, vUb, vStep, ValueRange{accV},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> args(ivs);
+          args.push_back(iv);
+          Value v = vb.emit(args)[0];
+          scf::YieldOp::create(b, loc, combine(b, loc, kind, iter[0], v));
+        });
+    Value sLb = cst(end), sUb = cst(n), sStep = cst(1);
+    auto sloop = scf::ForOp::create(
+        b, loc, sLb, sUb, sStep, ValueRange{accS},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc,
+                               combine(b, loc, kind, iter[0], scalarValue(iv)));
+        });
+    Value v = vloop.getResult(0), sAcc = sloop.getResult(0);
+    if (fresh)
+      v = combine(b, loc, kind, carriedV, v);
+    if (freshTail)
+      sAcc = combine(b, loc, kind, carriedS, sAcc);
+    return {v, sAcc};
   };
   // (vector accumulator, scalar accumulator) through the outer reduction
   // loops.

@@ -14,22 +14,32 @@
 // CHECK-NOVEC: func.func @short_rows
 // CHECK-NOVEC-NOT: vector
 
-// Example 6.2, (x * x).sum(-1): each row sums 16384 = 256 x 4 x 16 lanes,
-// with four vector accumulators (so the adds do not wait on each other),
-// added pairwise, then a one-accumulator loop for the rest of the vectors.
+// Example 6.2, (x * x).sum(-1): each row sums 16384 = 4 x 64 x 4 x 16
+// lanes, with four vector accumulators (so the adds do not wait on each
+// other) in blocks: each block of 64 unrolled steps is summed from zero and
+// added to them once (blocked summation: the longest chain of additions a
+// lane sees is 64 + 4, not 256), then the accumulators are added pairwise
+// and a one-accumulator loop takes the rest of the vectors.
 // CHECK-LABEL: func.func @row_sum(
 // CHECK-SAME: %[[X:.*]]: memref<1048576xf32>, %[[OUT:.*]]: memref<64xf32> {stax.output})
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[INIT:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<16xf32>
 // CHECK: %[[ID:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<16xf32>
+// CHECK: %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK: %[[ACCS:.*]]:4 = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %[[C4096]] iter_args(%[[A0:.*]] = %[[INIT]], %[[A1:.*]] = %[[ID]], %[[A2:.*]] = %[[ID]], %[[A3:.*]] = %[[ID]])
+// CHECK: %[[HI:.*]] = arith.addi %[[B]], %{{.*}} : index
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
-// CHECK: %[[ACCS:.*]]:4 = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %[[C64]] iter_args(%[[A0:.*]] = %[[INIT]], %[[A1:.*]] = %[[ID]], %[[A2:.*]] = %[[ID]], %[[A3:.*]] = %[[ID]])
+// CHECK: %[[BLK:.*]]:4 = scf.for %{{.*}} = %[[B]] to %[[HI]] step %[[C64]] iter_args(%[[Z0:.*]] = %[[ID]], %{{.*}} = %[[ID]], %{{.*}} = %[[ID]], %{{.*}} = %[[ID]])
 // CHECK: %[[V:.*]] = vector.load %[[X]][%{{.*}}] : memref<1048576xf32>, vector<16xf32>
 // CHECK: %[[SQ:.*]] = arith.mulf %[[V]], %[[V]] : vector<16xf32>
-// CHECK: arith.addf %[[A0]], %[[SQ]] : vector<16xf32>
+// CHECK: arith.addf %[[Z0]], %[[SQ]] : vector<16xf32>
 // CHECK-COUNT-3: vector.load %[[X]]
 // CHECK: scf.yield {{.*}} : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+// CHECK: arith.addf %[[A0]], %[[BLK]]#0 : vector<16xf32>
+// CHECK: arith.addf %[[A1]], %[[BLK]]#1 : vector<16xf32>
+// CHECK: arith.addf %[[A2]], %[[BLK]]#2 : vector<16xf32>
+// CHECK: arith.addf %[[A3]], %[[BLK]]#3 : vector<16xf32>
 // CHECK: %[[P01:.*]] = arith.addf %[[ACCS]]#0, %[[ACCS]]#1 : vector<16xf32>
 // CHECK: %[[P23:.*]] = arith.addf %[[ACCS]]#2, %[[ACCS]]#3 : vector<16xf32>
 // CHECK: %[[P:.*]] = arith.addf %[[P01]], %[[P23]] : vector<16xf32>
@@ -285,4 +295,40 @@ func.func @permuted_full_sum(%x: tensor<64x8x1024xf32>) -> tensor<f32> {
   %p = tp.permute %x {dims = array<i64: 1, 0, 2>} : tensor<64x8x1024xf32> -> tensor<8x64x1024xf32>
   %s = tp.sum %p {dims = array<i64: 0, 1, 2>} : tensor<8x64x1024xf32> -> tensor<f32>
   return %s : tensor<f32>
+}
+
+// Blocked summation with a remainder: 10000 = 2 blocks of 4096, 28 more
+// unrolled steps, then the tail; integer sums are exact and not blocked.
+// CHECK-PIECES-LABEL: func.func @long_row_sum(
+// CHECK-PIECES: %[[BLOCKS:.*]]:4 = scf.for %[[B:.*]] = %c0 to %c8192 step %c4096 iter_args
+// CHECK-PIECES: scf.for %{{.*}} = %[[B]] to %{{.*}} step %c64 iter_args
+// CHECK-PIECES: scf.for %{{.*}} = %c8192 to %c9984 step %c64 iter_args(%{{.*}} = %[[BLOCKS]]#0, %{{.*}} = %[[BLOCKS]]#1, %{{.*}} = %[[BLOCKS]]#2, %{{.*}} = %[[BLOCKS]]#3)
+// CHECK-PIECES: vector.reduction <add>
+func.func @long_row_sum(%x: tensor<4x10000xf32>) -> tensor<4xf32> {
+  %1 = tp.sum %x {dims = array<i64: -1>} : tensor<4x10000xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// CHECK-PIECES-LABEL: func.func @int_row_sum(
+// CHECK-PIECES-NOT: step %c4096
+// CHECK-PIECES: scf.for %{{.*}} = %c0 to %c9984 step %c64 iter_args
+// CHECK-PIECES: vector.reduction <add>, %{{.*}} : vector<16xi64> into i64
+func.func @int_row_sum(%x: tensor<4x10000xi32>) -> tensor<4xi64> {
+  %1 = tp.sum %x {dims = array<i64: -1>} : tensor<4x10000xi32> -> tensor<4xi64>
+  return %1 : tensor<4xi64>
+}
+
+// With an outer reduction loop (dims 0 and 2 of 64 x 8 x 1024 do not
+// merge), each inner loop sums from zero and adds its sum to the carried
+// accumulator once: the carried chain is 64 additions, not 64 x 16.
+// CHECK-PIECES-LABEL: func.func @strided_plane_sum(
+// CHECK-PIECES: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(%[[CARRIED:[^ ]*]] = %[[Z:[^)]*]]) -> (vector<16xf32>)
+// CHECK-PIECES: %[[INNER:.*]]:4 = scf.for %{{.*}} = %c0 to %c1024 step %c64 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]])
+// CHECK-PIECES: %[[P01:.*]] = arith.addf %[[INNER]]#0, %[[INNER]]#1 : vector<16xf32>
+// CHECK-PIECES: %[[P23:.*]] = arith.addf %[[INNER]]#2, %[[INNER]]#3 : vector<16xf32>
+// CHECK-PIECES: %[[P:.*]] = arith.addf %[[P01]], %[[P23]] : vector<16xf32>
+// CHECK-PIECES: arith.addf %[[CARRIED]], %[[P]] : vector<16xf32>
+func.func @strided_plane_sum(%x: tensor<64x8x1024xf32>) -> tensor<8xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0, 2>} : tensor<64x8x1024xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
 }
