@@ -495,6 +495,11 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
             return f"input #{i} is a {t.layout} tensor"
         if t.is_quantized:
             return f"input #{i} is a quantized tensor"
+        if t.is_inference() and not torch.is_inference_mode_enabled():
+            # Outside inference_mode it has no version counter, which the
+            # plans' write-backs and saved tensors rely on.
+            return (f"input #{i} is an inference tensor (made under "
+                    f"torch.inference_mode)")
         if t.device.type not in devices:
             return (f"input #{i} is on {t.device}; target={target} code "
                     f"reads {' or '.join(devices)} tensors")

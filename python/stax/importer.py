@@ -2343,6 +2343,17 @@ class UndoCapturedWrites:
         return False
 
 
+def _refuse_flag_writes(inputs, copies) -> None:
+    """`x.requires_grad_()` on an argument changes the caller's tensor,
+    which compiled code cannot do (the trace runs on copies): refused, so
+    that stax.compile runs the function in PyTorch."""
+    for i, (a, c) in enumerate(zip(inputs, copies)):
+        if isinstance(a, torch.Tensor) and c.requires_grad != a.requires_grad:
+            raise StaxError(f"the function sets requires_grad of argument "
+                            f"#{i} in place: compiled code does not change "
+                            f"its caller's tensors' flags")
+
+
 def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
     """In-place view operators on an input (`x.t_()`, `x.unsqueeze_(0)`)
     change the caller's tensor's shape or strides; functionalization keeps
@@ -2412,12 +2423,12 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     mode, real_error = "real", None
     for _ in range(16):
         try:
+            copies = [a.detach().clone().requires_grad_(a.requires_grad)
+                      if isinstance(a, torch.Tensor) else a
+                      for a in example_inputs]
             with UndoCapturedWrites(fn), inline_compiled_functions():
                 gm = make_fx(target, decomposition_table=table,
-                             tracing_mode=mode)(
-                    *[a.detach().clone().requires_grad_(a.requires_grad)
-                      if isinstance(a, torch.Tensor) else a
-                      for a in example_inputs])
+                             tracing_mode=mode)(*copies)
         except (StaxError, _TraceWithoutFunctionalization):
             raise
         except Exception as e:  # noqa: BLE001
@@ -2447,6 +2458,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                     "the module that holds it") from e
             raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
                             f"make_fx failed: {type(e).__name__}: {e}") from e
+        _refuse_flag_writes(example_inputs, copies)
         if autograd:
             _drop_autograd_detaches(gm)
             try:

@@ -693,6 +693,30 @@ def test_inputs_compiled_code_cannot_read_run_in_pytorch():
         assert torch.equal(stax.compile(lambda a: a * 2)(x), x * 2)
 
 
+def test_argument_flags_and_inference_tensors_behave_as_in_eager():
+    """`a.requires_grad_()` on an argument changes the caller's tensor,
+    which the trace (on copies) dropped; an inference tensor outside
+    inference_mode failed on its missing version counter. Both run in
+    PyTorch: the flag is set, and eager's own error (or result) comes."""
+    def square(a):
+        a.requires_grad_()
+        return (a * a).sum()
+
+    x = torch.randn(3)
+    with pytest.warns(UserWarning, match="sets requires_grad of argument #0"):
+        got = stax.compile(square)(x)
+    assert x.requires_grad and got.requires_grad
+    assert torch.equal(got, (x * x).sum())
+    with torch.inference_mode():
+        frozen = torch.randn(3, 4)
+    f = stax.compile(lambda a: a * 2 + 1)
+    with pytest.warns(UserWarning, match="input #0 is an inference tensor"):
+        assert torch.equal(f(frozen), frozen * 2 + 1)
+    with torch.inference_mode(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(f(frozen), frozen * 2 + 1)
+
+
 _CALLS = 0
 
 
