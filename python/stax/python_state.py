@@ -145,6 +145,7 @@ class PythonStateGuard:
         self.attributes: List[Dict[str, Any]] = [
             {k: v for k, v in vars(m).items() if self._watched(k, v)}
             for m in self.modules]
+        self.modes = [m.training for m in self.modules]
         self.bindings = [n.binding() for n in self.names]
         # The lists, dicts and sets they hold, shallow: an append while
         # tracing is undone like a rebinding.
@@ -156,9 +157,11 @@ class PythonStateGuard:
     def _watched(name: str, value) -> bool:
         # Tensors are state the trace reads and writes as tensors (buffers,
         # or what PyTorch's hooks recompute at every call: weight_norm's
-        # `weight`); submodules are the module tree.
-        return not name.startswith("_") and not isinstance(
-            value, (torch.Tensor, torch.nn.Module))
+        # `weight`); submodules are the module tree. `training` is part of
+        # the plan key: a function that calls model.eval() is traced in
+        # eval mode and leaves the model there, as eager does.
+        return not name.startswith("_") and name != "training" and \
+            not isinstance(value, (torch.Tensor, torch.nn.Module))
 
     def __exit__(self, *exc) -> bool:
         self.generator_writes.__exit__(*exc)
@@ -168,12 +171,11 @@ class PythonStateGuard:
             random.setstate(self.python_random)
             self.changes.append("it draws from Python's random module")
         nprandom = _numpy_random()
-        if nprandom is not None:
-            if self.numpy_random is None:
-                self.numpy_random = None   # numpy loaded while tracing
-            elif not _same_numpy_state(nprandom.get_state(), self.numpy_random):
-                nprandom.set_state(self.numpy_random)
-                self.changes.append("it draws from numpy's global generator")
+        # (numpy loaded while tracing: nothing to compare with)
+        if nprandom is not None and self.numpy_random is not None and \
+                not _same_numpy_state(nprandom.get_state(), self.numpy_random):
+            nprandom.set_state(self.numpy_random)
+            self.changes.append("it draws from numpy's global generator")
         written = self._restore_attributes()
         if written:
             self.changes.append(f"it sets the attribute{'s' * (len(written) > 1)} "
@@ -192,10 +194,22 @@ class PythonStateGuard:
         if changed:
             self.changes.append("it changes a list, dict or set it reads "
                                 "in place")
-        elif not (written or rebound or exc[0]) and self.constants() != self.key:
+        elif not (written or rebound or exc[0]) and self._key_but_modes() != self.key:
             self.changes.append("it changes a global or captured value it "
                                 "reads in place")
         return False
+
+    def _key_but_modes(self):
+        """The plan key's Python part with the modules in their modes from
+        before the build (a mode the function sets is kept, see _watched)."""
+        now = [m.training for m in self.modules]
+        for m, mode in zip(self.modules, self.modes):
+            m.training = mode
+        try:
+            return self.constants()
+        finally:
+            for m, mode in zip(self.modules, now):
+                m.training = mode
 
     def _restore_attributes(self) -> List[str]:
         written = []

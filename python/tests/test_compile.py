@@ -796,6 +796,20 @@ def test_python_effects_run_in_pytorch_once_per_call():
         stax.compile(reseeded)(x)
     assert torch.equal(torch.rand(3), (torch.manual_seed(0), torch.rand(4),
                                        torch.rand(3))[2])
+    # A mode the function sets is part of the plan key, not an effect to
+    # refuse: it compiles, in eval mode, and leaves the model there.
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.5))
+
+    def evaluate(a):
+        model.eval()
+        return model(a)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.train()
+        got = stax.compile(evaluate)(x)
+    assert not model.training
+    assert torch.allclose(got, model(x), rtol=1e-6, atol=1e-6)
     eager, module = _Counting(), _Counting()
     compiled = stax.compile(module)
     with pytest.warns(UserWarning, match="sets the attribute _Counting.step"):
