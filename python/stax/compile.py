@@ -867,6 +867,7 @@ class CompiledFunction:
         # Why the function runs in PyTorch at every call: a trace changed
         # Python state a plan cannot replay (python_state.py).
         self._python_effects: Optional[str] = None
+        self._effect_builds = 0
         # Whether the modules may still hold uninitialized (lazy) parameters.
         self._lazy = True
         # From here on, attributes the module has are set on it.
@@ -1294,11 +1295,16 @@ class CompiledFunction:
             if reason is not None:
                 # Its Python effects must happen at every call: PyTorch runs
                 # this call (the generators and attributes are as before the
-                # trace) and every later one.
-                self._python_effects = reason
+                # trace). A first-call effect (a lazy initialization flag)
+                # changes the key, and the next call traces again; an
+                # effect seen at two builds (a counter, a random draw)
+                # makes every later call run in PyTorch without tracing.
+                self._effect_builds += 1
+                if self._effect_builds >= 2:
+                    self._python_effects = reason
                 name = getattr(self.fn, "__name__", None) or type(self.fn).__name__
                 warnings.warn(f"stax.compile: runs {name} in PyTorch: "
-                              f"{self._python_effects}", stacklevel=3)
+                              f"{reason}", stacklevel=3)
                 return _eagerly(flat_fn)
             self._plans[key] = plan
             self._count += 1
