@@ -134,10 +134,12 @@ class PythonStateGuard:
         self.changes: List[str] = []
 
     def __enter__(self) -> "PythonStateGuard":
-        # Inside the caller's fork_rng: a seed of our own tells whether the
-        # function leaves the generator seeded anew.
+        # Inside the caller's fork_rng (the CPU generator's): a seed of our
+        # own tells whether the function leaves the generator seeded anew.
+        # The CPU generator only: torch.manual_seed would seed the CUDA
+        # ones too, which that fork_rng does not restore.
         self.sentinel = int.from_bytes(os.urandom(8), "little") >> 1
-        torch.manual_seed(self.sentinel)
+        torch.default_generator.manual_seed(self.sentinel)
         self.generator_writes = _GeneratorWrites().__enter__()
         self.python_random = random.getstate()
         nprandom = _numpy_random()
@@ -165,7 +167,7 @@ class PythonStateGuard:
 
     def __exit__(self, *exc) -> bool:
         self.generator_writes.__exit__(*exc)
-        if torch.initial_seed() != self.sentinel:
+        if torch.default_generator.initial_seed() != self.sentinel:
             self.changes.append("it seeds PyTorch's generator")
         if random.getstate() != self.python_random:
             random.setstate(self.python_random)
