@@ -49,6 +49,7 @@ StaxError saying so.
 """
 
 import copy
+import dataclasses
 import enum
 import functools
 import json
@@ -254,6 +255,44 @@ def _flatten_result(result):
     return leaves, spec
 
 
+def _register_dataclasses(obj) -> None:
+    """Registers the dataclasses in `obj` (nested in lists, tuples, dicts
+    and other dataclasses) as pytree nodes whose children are their
+    fields, so that a dataclass batch or result passes its tensors. The
+    context is the field names alone: an argument's tree spec is part of
+    the plan key, which must not hold the tensors."""
+    from torch.utils import _pytree as pytree
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        cls = type(obj)
+        if cls not in pytree.SUPPORTED_NODES:
+            pytree._register_pytree_node(cls, _flatten_dataclass,
+                                         _dataclass_rebuilder(cls))
+        for f in dataclasses.fields(obj):
+            _register_dataclasses(getattr(obj, f.name))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _register_dataclasses(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _register_dataclasses(v)
+
+
+def _flatten_dataclass(obj):
+    names = tuple(f.name for f in dataclasses.fields(obj))
+    return [getattr(obj, n) for n in names], names
+
+
+def _dataclass_rebuilder(cls):
+    def rebuild(values, names):
+        # Fields set directly: __init__ and __post_init__ may compute or
+        # check them (a frozen dataclass refuses setattr).
+        out = cls.__new__(cls)
+        for name, value in zip(names, values):
+            object.__setattr__(out, name, value)
+        return out
+    return rebuild
+
+
 def _register_containers(obj) -> None:
     """Registers the dict, list and tuple subclasses in `obj` (nested in
     pytree containers) as pytree nodes. A dict subclass is rebuilt as a
@@ -262,6 +301,7 @@ def _register_containers(obj) -> None:
     item assignment), a list or tuple subclass by its class from the
     values; a class that does not rebuild so is refused when flattened."""
     from torch.utils import _pytree as pytree
+    _register_dataclasses(obj)
     cls = type(obj)
     if isinstance(obj, (dict, list, tuple)) and cls not in pytree.SUPPORTED_NODES \
             and not (isinstance(obj, tuple) and hasattr(obj, "_fields")):
@@ -1054,6 +1094,7 @@ class CompiledFunction:
         if not kwargs and all(isinstance(a, torch.Tensor) for a in args):
             leaves, rebuild, constants = list(args), None, ()
         else:
+            _register_dataclasses((args, kwargs))
             leaves, spec = tree_flatten((list(args), kwargs))
             for i, a in enumerate(leaves):
                 if not isinstance(a, (torch.Tensor,) + _CONSTANT_ARGUMENTS):

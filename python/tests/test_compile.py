@@ -623,22 +623,41 @@ def test_mlp_trains_like_eager():
 
 
 def test_arguments_compiled_code_cannot_take_run_in_pytorch():
-    """An argument that is neither a tensor (in lists, tuples and dicts)
-    nor a Python constant (a dataclass batch, any object) was an error; the
-    function runs in PyTorch then, with a warning naming it."""
+    """An argument that is neither a tensor (in lists, tuples, dicts and
+    dataclasses) nor a Python constant (any other object) was an error; the
+    function runs in PyTorch then, with a warning naming it. A dataclass
+    batch compiles: its tensor fields are inputs (with gradients), its
+    other fields key the plan."""
     import dataclasses
 
-    @dataclasses.dataclass
-    class Batch:
-        x: torch.Tensor
+    class Holder:
+        def __init__(self, x):
+            self.x = x
 
     f = stax.compile(lambda x, y: x * 2)
     with pytest.warns(UserWarning, match="argument leaf #1 is a object; "
                       "stax.compile functions take tensors"):
         assert torch.equal(f(torch.ones(2), object()), torch.full((2,), 2.0))
     g = stax.compile(lambda b: b.x + 1)
-    with pytest.warns(UserWarning, match="argument leaf #0 is a Batch"):
-        assert torch.equal(g(Batch(torch.zeros(2))), torch.ones(2))
+    with pytest.warns(UserWarning, match="argument leaf #0 is a Holder"):
+        assert torch.equal(g(Holder(torch.zeros(2))), torch.ones(2))
+
+    @dataclasses.dataclass
+    class Batch:
+        x: torch.Tensor
+        scale: float = 1.0
+
+    w = torch.randn(2, requires_grad=True)
+    h = stax.compile(lambda b: (b.x * w * b.scale).sum())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for scale in (2.0, 2.0, 3.0):
+            x = torch.randn(2, requires_grad=True)
+            got = h(Batch(x, scale))
+            got.backward()
+            assert torch.equal(got, (x * w * scale).sum())
+            assert torch.equal(x.grad, w.detach() * scale)
+    assert len(h._plans) == 2
     with pytest.raises(StaxError, match="'cpu' and 'cuda'"):
         stax.compile(lambda x: x, target="tpu")
 
@@ -2494,9 +2513,9 @@ def test_results_in_container_subclasses_are_this_calls():
             super().__setitem__(key, value)
             object.__setattr__(self, key, value)
 
-    @dataclasses.dataclass
     class Record:
-        value: torch.Tensor
+        def __init__(self, value):
+            self.value = value
 
     def as_output(x):
         out = Output()
@@ -2516,6 +2535,18 @@ def test_results_in_container_subclasses_are_this_calls():
     as_record = stax.compile(lambda x: Record(x * 2))
     with pytest.warns(UserWarning, match="returns a Record holding tensors"):
         assert torch.equal(as_record(x).value, x * 2)
+
+    # A dataclass result is rebuilt from its fields (frozen ones too).
+    @dataclasses.dataclass(frozen=True)
+    class Result:
+        value: torch.Tensor
+        count: int
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(lambda x: Result(x * 2, 3))(x)
+    assert type(got) is Result and got.count == 3
+    assert torch.equal(got.value, x * 2)
 
 
 def test_a_submodule_compiled_through_its_forward():
