@@ -363,6 +363,33 @@ def _holds_tensors(obj) -> bool:
     return any(isinstance(v, torch.Tensor) for v in values)
 
 
+# Captured tensors of the user's with more elements are passed at every
+# call; smaller ones are constants of the code, compared at every call.
+_CONSTANT_ELEMENTS = 4096
+
+
+class _CapturedConstant:
+    """A tensor baked into a plan. Writes bump its version, and `.data = y`
+    or `set_` move its storage; a write through `.data` (`t.data.add_(1)`,
+    an EMA update) does neither, so a small tensor of the user's also keeps
+    its bits to compare."""
+
+    def __init__(self, t: torch.Tensor, users: bool):
+        self.t, self.version, self.ptr = t, t._version, t.data_ptr()
+        self.bits = _bits(t).clone() if users else None
+
+    def changed(self) -> bool:
+        t = self.t
+        return (t._version != self.version or t.data_ptr() != self.ptr or
+                (self.bits is not None and not torch.equal(_bits(t), self.bits)))
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    """A tensor's values as bytes (NaNs compare equal to themselves)."""
+    flat = t.detach().reshape(-1)
+    return flat.view(torch.uint8) if flat.dtype != torch.bool else flat
+
+
 class _Plan:
     """Compiled code for one input signature."""
 
@@ -393,13 +420,21 @@ class _Plan:
         # again trips PyTorch 1.13's assertions on some graphs (cross
         # entropy with class weights and label smoothing).
         functional = isinstance(owner.fn, torch.fx.GraphModule) and not owner.partition
+        # The user's tensors the function reaches (not those the trace
+        # makes): a large one is passed at every call like a parameter, a
+        # small one is a constant whose bits each call compares
+        # (_CapturedConstant).
+        from .importer import captured_state
+        user = {id(t) for t in captured_state(owner.fn)[0]}
         text, self.lifted, constants, self.views = import_torch_lifting(
-            traced, *examples, name="forward", functionalize=not functional)
+            traced, *examples, name="forward", functionalize=not functional,
+            lift=lambda t: t.requires_grad or (
+                id(t) in user and t.numel() > _CONSTANT_ELEMENTS))
         if len(self.views) != self.num_outputs:
             self.views = [None] * self.num_outputs
         if any(v is not None and v.written for v in self.views):
             self.views = _confirm_written_views(flat_fn, inputs, self.views)
-        self.constants = [(t, t._version) for t in constants]
+        self.constants = [_CapturedConstant(t, id(t) in user) for t in constants]
         # Tensors the function binds to module attributes: trailing results.
         self.bindings = list(getattr(flat_fn, "bindings", ()))
         owner._dump("tp.mlir", text)
@@ -469,8 +504,8 @@ class _Plan:
                                for v in self.template], self.spec)
 
     def stale(self) -> bool:
-        """A captured constant was written in place since tracing."""
-        return any(t._version != v for t, v in self.constants)
+        """A captured constant was written or replaced since tracing."""
+        return any(c.changed() for c in self.constants)
 
     def backward_executable(self) -> Executable:
         with _BUILDING:
@@ -1200,7 +1235,7 @@ class CompiledFunction:
         their old values (then each new value traces again), they leave the
         plan key, and the plan is also filed under the key the next call
         computes."""
-        read = [t for t, _ in plan.constants] + list(plan.lifted)
+        read = [c.t for c in plan.constants] + list(plan.lifted)
         new = {(id(m), k) for m, k, old in plan.bindings
                if not any(old is t for t in read)} - self._bound
         if not new:

@@ -736,6 +736,28 @@ def test_argument_flags_and_inference_tensors_behave_as_in_eager():
         assert torch.equal(f(frozen), frozen * 2 + 1)
 
 
+def test_captured_tensors_changed_through_data_are_seen():
+    """A captured tensor that needs no gradient was a constant of the
+    plan, rebuilt when its version counter moved; a write through `.data`
+    (an EMA update, `t.data.add_(1)`) or `t.data = y` moves no version
+    counter, so later calls used the old values. A large captured tensor is
+    now passed at every call, and a small one keeps its bits to compare."""
+    x = torch.randn(5000)
+    small, large = torch.randn(5000)[:10].clone(), torch.randn(5000)
+
+    def f(a):
+        return a[:10] * small, a * large
+
+    compiled = stax.compile(f)
+    for change in (lambda: small.data.add_(1), lambda: large.data.mul_(2),
+                   lambda: setattr(small, "data", torch.randn(10)),
+                   lambda: large.data.copy_(torch.randn(5000))):
+        change()
+        for got, want in zip(compiled(x), f(x)):
+            assert torch.equal(got, want)
+    assert len(compiled._plans) == 1
+
+
 _CALLS = 0
 
 
