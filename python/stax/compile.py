@@ -377,11 +377,17 @@ class _CapturedConstant:
     def __init__(self, t: torch.Tensor, users: bool):
         self.t, self.version, self.ptr = t, t._version, t.data_ptr()
         self.bits = _bits(t).clone() if users else None
+        # A contiguous tensor's bytes as a view of its storage, made once.
+        self.view = _bits(t) if users and t.is_contiguous() else None
 
     def changed(self) -> bool:
         t = self.t
-        return (t._version != self.version or t.data_ptr() != self.ptr or
-                (self.bits is not None and not torch.equal(_bits(t), self.bits)))
+        if t._version != self.version or t.data_ptr() != self.ptr:
+            return True
+        if self.bits is None:
+            return False
+        now = self.view if self.view is not None else _bits(t)
+        return not torch.equal(now, self.bits)
 
 
 def _bits(t: torch.Tensor) -> torch.Tensor:
@@ -564,6 +570,14 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
     on the CPU or a CUDA device (target=cuda). A sparse, quantized or meta
     tensor, or a CUDA tensor given to CPU code, would be read as memory it
     is not."""
+    cuda = target == "cuda"
+    for t in inputs:
+        # The common case first, in few attribute reads (every call).
+        if not ((t.is_cpu or (cuda and t.is_cuda)) and t.layout is torch.strided
+                and not t.is_quantized and not t.is_inference()):
+            break
+    else:
+        return None
     devices = ("cpu",) if target == "cpu" else ("cpu", "cuda")
     for i, t in enumerate(inputs):
         if t.layout != torch.strided:
