@@ -45,6 +45,24 @@ def _same_numpy_state(a, b) -> bool:
     return (a[0] == b[0] and (a[1] == b[1]).all() and a[2:] == b[2:])
 
 
+_VALUES = (bool, int, float, complex, str, bytes, type(None), torch.Size,
+           torch.dtype, torch.device, tuple)
+
+
+def _same(a, b) -> bool:
+    """Whether an attribute still holds what it held: the same object, or
+    an equal number, string or tuple of them (`self.length = x.shape[1]`
+    at every call binds a new int of the same value: no effect)."""
+    if a is b:
+        return True
+    if type(a) is not type(b) or not isinstance(a, _VALUES):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - a tuple holding tensors
+        return False
+
+
 def _contents(value):
     """(identities of the elements, a shallow copy) of a list, dict or
     set: compared by identity (a tensor element has no usable ==); None
@@ -218,7 +236,7 @@ class PythonStateGuard:
         for m, before in zip(self.modules, self.attributes):
             now = vars(m)
             for k, v in before.items():
-                if now.get(k, _MISSING) is not v:
+                if not _same(now.get(k, _MISSING), v):
                     now[k] = v
                     written.append(f"{type(m).__name__}.{k}")
             for k in [k for k, v in now.items()

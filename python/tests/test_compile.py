@@ -875,6 +875,26 @@ def test_python_effects_run_in_pytorch_once_per_call():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert torch.equal(compiled(x), 2 * x) and compiled._plans
+    # Binding an equal value again at every call (a new int each time) is
+    # no effect: after the first call, which sets it, the module compiles.
+
+    class Remembers(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.length = None
+
+        def forward(self, a):
+            self.length = a.shape[0] * 1000
+            return a * 2
+
+    remembers = Remembers()
+    compiled = stax.compile(remembers)
+    with pytest.warns(UserWarning, match="sets the attribute Remembers.length"):
+        compiled(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.equal(compiled(x), x * 2) and compiled(x) is not None
+    assert remembers.length == 4000 and len(compiled._plans) == 1
     eager, module = _Counting(), _Counting()
     compiled = stax.compile(module)
     with pytest.warns(UserWarning, match="sets the attribute _Counting.step"):
