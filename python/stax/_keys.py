@@ -9,6 +9,11 @@ identity, since a trace uses the object it saw.
 
 from __future__ import annotations
 
+import functools
+import types
+
+import torch
+
 #: Lists, tuples and dicts of Python constants up to this many entries are
 #: part of a plan key by value (a list of scales, a config dict); larger
 #: containers by identity (comparing them at every call would cost more
@@ -16,20 +21,43 @@ from __future__ import annotations
 CONSTANT_CONTAINER_MAX = 64
 
 
-def constant_key(v):
+def constant_key(v, top: bool = True):
     """What a trace bakes in from a Python value, as a hashable plan key
     part: a number, string, bool or None as itself; a list, tuple or dict
-    of those (nested, up to CONSTANT_CONTAINER_MAX entries each) as a tuple
-    of its type and entries, so that writing an entry traces again; any
-    other object as its identity."""
+    (nested, up to CONSTANT_CONTAINER_MAX entries each) as a tuple of its
+    type and entries, so that writing an entry traces again (a tensor
+    appended to a captured list, a config value changed); at the top, a
+    plain object (an instance of the user's class: a config, a holder of
+    tensors) as its identity and its attributes' key parts; any other
+    object (a tensor, a module, a function) as its identity."""
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if type(v) in (list, tuple, dict) and len(v) <= CONSTANT_CONTAINER_MAX:
         items = v.items() if type(v) is dict else enumerate(v)
-        entries = tuple((k, constant_key(e)) for k, e in items)
-        if not any(isinstance(e, Identity) for _, e in entries):
-            return (type(v).__name__,) + entries
+        return (type(v).__name__,) + tuple(
+            (k, constant_key(e, False)) for k, e in items)
+    if top and _plain_object(v):
+        attrs = [(k, e) for k, e in vars(v).items() if not k.startswith("__")]
+        if len(attrs) <= CONSTANT_CONTAINER_MAX:
+            return ("object", Identity(v)) + tuple(
+                (k, constant_key(e, False)) for k, e in attrs)
     return Identity(v)
+
+
+#: Libraries whose objects are keyed by identity alone: their state is
+#: not what a function's trace reads (a Python module's namespace).
+_LIBRARIES = ("torch", "numpy", "builtins", "functools", "typing",
+              "collections", "enum", "abc", "types")
+
+
+def _plain_object(v) -> bool:
+    """An instance of a user class whose attributes a trace may read."""
+    if isinstance(v, (type, types.ModuleType, types.FunctionType,
+                      types.BuiltinFunctionType, types.MethodType,
+                      functools.partial, torch.Tensor, torch.nn.Module)):
+        return False
+    module = (getattr(type(v), "__module__", None) or "").split(".")[0]
+    return module not in _LIBRARIES and hasattr(v, "__dict__")
 
 
 class Identity:

@@ -2293,6 +2293,9 @@ def captured_state(fn, depth: int = 3):
         if isinstance(f, functools.partial):
             visit(f.func, level + 1)
             visit(list(f.args) + list(f.keywords.values()), level)
+            # Its keywords can be set again (f.keywords is a dict).
+            for name in f.keywords:
+                values[("partial", id(f), name)] = CapturedName(f.keywords, name)
             return
         if getattr(f, "__self__", None) is not None:
             visit(f.__self__, level)

@@ -758,6 +758,40 @@ def test_captured_tensors_changed_through_data_are_seen():
     assert len(compiled._plans) == 1
 
 
+class _Settings:
+    """A plain holder of a tensor and a number a function reads."""
+
+    def __init__(self, weight, scale):
+        self.weight, self.scale = weight, scale
+
+
+def test_captured_containers_objects_and_partials_key_their_entries():
+    """A captured list or dict holding tensors, a plain object and a
+    functools.partial's keywords counted by identity: appending a tensor,
+    setting a dict entry or an attribute, or changing a keyword reused the
+    plan traced with the old values (a silent wrong answer). Their entries
+    are now part of the plan key: a change traces again."""
+    import functools
+    x = torch.randn(4)
+    w1, w2 = torch.randn(4), torch.randn(4)
+    weights, config = [w1], {"w": w1}
+    settings = _Settings(w1, 2.0)
+    cases = [
+        (lambda a: a * weights[-1], lambda: weights.append(w2)),
+        (lambda a: a * config["w"], lambda: config.__setitem__("w", w2)),
+        (lambda a: a * settings.weight, lambda: setattr(settings, "weight", w2)),
+        (lambda a: a * settings.scale, lambda: setattr(settings, "scale", 3.0)),
+    ]
+    scaled = functools.partial(lambda a, s: a * s, s=2.0)
+    cases.append((scaled, lambda: scaled.keywords.__setitem__("s", 5.0)))
+    for fn, change in cases:
+        compiled = stax.compile(fn)
+        assert torch.equal(compiled(x), fn(x))
+        change()
+        assert torch.equal(compiled(x), fn(x))
+        assert torch.equal(compiled(x), fn(x)) and len(compiled._plans) == 2
+
+
 _CALLS = 0
 
 
