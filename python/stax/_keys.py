@@ -36,6 +36,14 @@ def constant_key(v, top: bool = True):
         items = v.items() if type(v) is dict else enumerate(v)
         return (type(v).__name__,) + tuple(
             (k, constant_key(e, False)) for k, e in items)
+    if top and isinstance(v, type) and _users_class(v):
+        # A class read as a global (`Config.temperature`): its data.
+        attrs = [(k, e) for k, e in vars(v).items() if not k.startswith("_")
+                 and not callable(e)
+                 and not isinstance(e, (staticmethod, classmethod, property))]
+        if len(attrs) <= CONSTANT_CONTAINER_MAX:
+            return ("class", Identity(v)) + tuple(
+                (k, constant_key(e, False)) for k, e in attrs)
     if top and _plain_object(v):
         attrs = [(k, e) for k, e in vars(v).items() if not k.startswith("__")]
         if len(attrs) <= CONSTANT_CONTAINER_MAX:
@@ -48,6 +56,10 @@ def constant_key(v, top: bool = True):
 #: not what a function's trace reads (a Python module's namespace).
 _LIBRARIES = ("torch", "numpy", "builtins", "functools", "typing",
               "collections", "enum", "abc", "types")
+
+
+def _users_class(cls) -> bool:
+    return (getattr(cls, "__module__", None) or "").split(".")[0] not in _LIBRARIES
 
 
 def _plain_object(v) -> bool:

@@ -564,6 +564,22 @@ def _bind_attributes(result, bindings):
     return out
 
 
+def _class_attributes(cls) -> List[Tuple[Any, Tuple[str, ...]]]:
+    """(namespace, names) of the public data attributes of `cls` and its
+    bases that are not PyTorch's or Python's: a value set on the class
+    (`Model.scale = 3.0`) is read through every instance."""
+    out = []
+    for c in cls.__mro__:
+        if (c.__module__ or "").split(".")[0] in ("torch", "builtins"):
+            continue
+        names = tuple(k for k, v in vars(c).items()
+                      if not k.startswith("_") and not callable(v)
+                      and not isinstance(v, (staticmethod, classmethod, property)))
+        if names:
+            out.append((vars(c), names))
+    return out
+
+
 def _unsupported_tensor(inputs, target: str) -> Optional[str]:
     """Why compiled code cannot read one of `inputs`, or None: it reads
     dense strided memory through `data_ptr()`, on the CPU (target=cpu) or
@@ -1051,6 +1067,9 @@ class CompiledFunction:
                 keys = tuple(k for k, v in vars(m).items() if not k.startswith("_")
                              and not (torch_layer and isinstance(v, torch.Tensor))
                              and (id(m), k) not in self._bound)
+                if not torch_layer:
+                    # Class attributes a forward reads as self.scale.
+                    self._watched_user.extend(_class_attributes(type(m)))
                 if not keys:
                     continue
                 if torch_layer:

@@ -761,6 +761,8 @@ def test_captured_tensors_changed_through_data_are_seen():
 class _Settings:
     """A plain holder of a tensor and a number a function reads."""
 
+    temperature = 1.0
+
     def __init__(self, weight, scale):
         self.weight, self.scale = weight, scale
 
@@ -784,6 +786,19 @@ def test_captured_containers_objects_and_partials_key_their_entries():
     ]
     scaled = functools.partial(lambda a, s: a * s, s=2.0)
     cases.append((scaled, lambda: scaled.keywords.__setitem__("s", 5.0)))
+    # Class attributes: of a class read as a global, and of a module's
+    # class read through the instance.
+    cases.append((lambda a: a / _Settings.temperature,
+                  lambda: setattr(_Settings, "temperature", 2.0)))
+
+    class Scaled(torch.nn.Module):
+        factor = 2.0
+
+        def forward(self, a):
+            return a * self.factor
+
+    module = Scaled()
+    cases.append((module, lambda: setattr(Scaled, "factor", 3.0)))
     for fn, change in cases:
         compiled = stax.compile(fn)
         assert torch.equal(compiled(x), fn(x))
