@@ -55,7 +55,7 @@ def constant_key(v, top: bool = True):
 #: Libraries whose objects are keyed by identity alone: their state is
 #: not what a function's trace reads (a Python module's namespace).
 _LIBRARIES = ("torch", "numpy", "builtins", "functools", "typing",
-              "collections", "enum", "abc", "types")
+              "collections", "enum", "abc", "types", "stax")
 
 
 def _users_class(cls) -> bool:

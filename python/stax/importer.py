@@ -36,6 +36,7 @@ overload, raises `StaxError` naming the overload and the FX node.
 
 from __future__ import annotations
 
+import dis
 import math
 import operator
 import re
@@ -2283,7 +2284,10 @@ def captured_state(fn, depth: int = 3):
             visit_function(o, level - 1)
 
     def names(code):
-        out = set(code.co_names)
+        # The names the code loads as globals (co_names also holds every
+        # attribute name: `self.c(x)` is not a read of a global `c`).
+        out = {i.argval for i in dis.get_instructions(code)
+               if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
         for c in code.co_consts:
             if hasattr(c, "co_names"):
                 out |= names(c)

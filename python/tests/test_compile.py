@@ -767,6 +767,35 @@ class _Settings:
         self.weight, self.scale = weight, scale
 
 
+_counter = _Settings(None, 0)
+
+
+class _CallsItsLayer(torch.nn.Module):
+    """Its forward names `_counter` as an attribute only."""
+
+    def __init__(self):
+        super().__init__()
+        self._counter = torch.nn.Linear(4, 4)
+
+    def forward(self, a):
+        return self._counter(a)
+
+
+def test_attribute_names_are_not_global_reads():
+    """The globals a function reads are those its code loads as globals:
+    `self._counter(a)` does not read the global `_counter`, whose changes
+    must neither trace again nor count as the function's effects."""
+    module = _CallsItsLayer()
+    compiled = stax.compile(module)
+    x = torch.randn(2, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for k in range(3):
+            _counter.scale = k
+            assert torch.allclose(compiled(x), module(x), rtol=1e-6, atol=1e-6)
+    assert len(compiled._plans) == 1
+
+
 def test_captured_containers_objects_and_partials_key_their_entries():
     """A captured list or dict holding tensors, a plain object and a
     functools.partial's keywords counted by identity: appending a tensor,
