@@ -245,6 +245,7 @@ def _flatten_result(result):
     (as a leaf it came back from every call as the trace's own object,
     holding the trace's tensors); any other object holding tensors is
     refused (the function then runs in PyTorch)."""
+    _register_dataclasses(result)
     _register_containers(result)
     leaves, spec = tree_flatten(result)
     for leaf in leaves:
@@ -301,7 +302,6 @@ def _register_containers(obj) -> None:
     item assignment), a list or tuple subclass by its class from the
     values; a class that does not rebuild so is refused when flattened."""
     from torch.utils import _pytree as pytree
-    _register_dataclasses(obj)
     cls = type(obj)
     if isinstance(obj, (dict, list, tuple)) and cls not in pytree.SUPPORTED_NODES \
             and not (isinstance(obj, tuple) and hasattr(obj, "_fields")):
