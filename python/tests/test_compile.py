@@ -1561,6 +1561,35 @@ def test_long_float_sums_are_blocked():
         ((got - want).abs() / want.abs()).max().item() / U
 
 
+def test_long_column_sums_are_blocked():
+    """A column sum puts 16 columns in a vector's lanes and walks the rows;
+    each lane added its column in turn, a chain of n additions (65536 rows
+    of 1.1 were off by thousands of u). From 512 rows on, the walk runs in
+    blocks of about sqrt(n) rows summed from zero (here 256 blocks of 256),
+    so a lane's chain is 256 + 256 additions, each erring by at most u
+    times the sum of the magnitudes (Higham 4.2). A long outer reduction
+    loop around vectorized rows (dims 0 and 2) is blocked the same way:
+    4096 planes in blocks of 64, rows of 32 (2 vectors), 16 lanes:
+    64 + 64 + 2 + 16 additions. Columns below 512 keep the scalar order."""
+    x = torch.full((65536, 64), 1.1)
+    got = stax.compile(lambda a: a.sum(0))(x).double()
+    want = x.double().sum(0)
+    assert ((got - want).abs() <= 512 * U * want.abs()).all(), \
+        ((got - want).abs() / want.abs()).max().item() / U
+    y = torch.full((4096, 3, 32), 1.1)
+    got = stax.compile(lambda a: a.sum((0, 2)))(y).double()
+    want = y.double().sum((0, 2))
+    assert ((got - want).abs() <= 146 * U * want.abs()).all(), \
+        ((got - want).abs() / want.abs()).max().item() / U
+    # Short columns: the interpreter's order, bit for bit.
+    torch.manual_seed(0)
+    z = torch.rand(511, 48)
+    want = z[0].clone()
+    for row in z[1:]:
+        want += row
+    assert torch.equal(stax.compile(lambda a: a.sum(0))(z), want)
+
+
 def test_sums_and_means_of_a_masked_selection_compile():
     """loss[mask].mean() (a per-token loss averaged over the tokens a
     padding mask keeps), x[m].sum() and x[m].mean(0) reduce where(m, x, 0):

@@ -6,7 +6,8 @@
 // and the yielded value is stored at the layout's address (Definition 6.2).
 // Reductions carry their state through `scf.for` iter_args and combine in
 // lexicographic order with the interpreter's formulas, so scalar code is
-// bitwise equal to it (Section 6.9, class 1).
+// bitwise equal to it (Section 6.9, class 1); vector code reorders
+// (Vectorize.h).
 //
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
@@ -28,6 +29,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -66,6 +69,67 @@ SmallVector<Value> codegen::carriedLoopNest(
         return step(ivs, iter);
       });
   return SmallVector<Value>(nest.results);
+}
+
+SmallVector<Value> codegen::blockedSumLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+    ValueRange identity,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> merge) {
+  int64_t n = saturatingProduct(ranges);
+  if (n < kMinBlockedSumSteps)
+    return carriedLoopNest(b, loc, ranges, state, step);
+  auto block = static_cast<int64_t>(llvm::PowerOf2Ceil(
+      static_cast<uint64_t>(std::ceil(std::sqrt(static_cast<double>(n))))));
+  // A block is the loops after `split` (fewer than `block` iterations)
+  // and `chunk` iterations of loop `split`.
+  size_t split = ranges.size() - 1;
+  int64_t inner = 1;
+  while (split > 0 && inner * ranges[split] < block)
+    inner *= ranges[split--];
+  int64_t range = ranges[split];
+  int64_t chunk =
+      std::min<int64_t>(llvm::divideCeil(block, inner), range);
+  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges.take_front(split + 1));
+  steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
+  scf::LoopNest blocks = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, state,
+      [&](OpBuilder &nb, Location, ValueRange outer,
+          ValueRange carried) -> scf::ValueVector {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+        Value first = outer.back();
+        MLIRContext *ctx = b.getContext();
+        AffineExpr d0 = getAffineDimExpr(0, ctx);
+        Value last =
+            range % chunk == 0
+                ? Value(affine::AffineApplyOp::create(
+                      b, loc, AffineMap::get(1, 0, d0 + chunk), first))
+                : Value(affine::AffineMinOp::create(
+                      b, loc,
+                      AffineMap::get(1, 0,
+                                     {d0 + chunk,
+                                      getAffineConstantExpr(range, ctx)},
+                                     ctx),
+                      first));
+        auto [ilbs, iubs, isteps] =
+            constantBounds(b, loc, ranges.drop_front(split));
+        ilbs.front() = first;
+        iubs.front() = last;
+        scf::LoopNest blockNest = scf::buildLoopNest(
+            b, loc, ilbs, iubs, isteps, identity,
+            [&](OpBuilder &ib, Location, ValueRange in,
+                ValueRange st) -> scf::ValueVector {
+              OpBuilder::InsertionGuard ig(b);
+              b.setInsertionPoint(ib.getInsertionBlock(),
+                                  ib.getInsertionPoint());
+              SmallVector<Value> ivs(outer.drop_back());
+              ivs.append(in.begin(), in.end());
+              return step(ivs, st);
+            });
+        return merge(carried, blockNest.results);
+      });
+  return SmallVector<Value>(blocks.results);
 }
 
 int64_t codegen::workOf(Operation *node) {
@@ -255,7 +319,8 @@ private:
   /// each prefetches the kernel's next outer iteration (Vectorize.h).
   SmallVector<PrefetchedLoad> nextIterationPrefetches(PointwiseOp op,
                                                       ValueRange outer);
-  /// Sequential loops over the reduction ranges carrying `state`.
+  /// Sequential loops over the reduction ranges carrying `state`: scalar
+  /// code is the interpreter's order (class 1), long float sums included.
   SmallVector<Value>
   reductionLoops(Location loc, ArrayRef<int64_t> ranges, ValueRange state,
                  function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
@@ -967,8 +1032,8 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
           ivs.push_back(iv);
           perOutput(ivs);
         };
-        // Several outputs per vector first (class 1: each lane keeps the
-        // scalar order); else one output at a time.
+        // Several outputs per vector first (each lane keeps the scalar
+        // order, or a long float sum's blocks); else one output at a time.
         if (options.vectorWidth > 1 &&
             succeeded(vectorizeReductionOutputs(
                 b, op, fixed, lb, ub, buffers, options.vectorWidth,

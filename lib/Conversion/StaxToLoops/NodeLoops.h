@@ -123,6 +123,21 @@ carriedLoopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges,
                 ValueRange state,
                 function_ref<SmallVector<Value>(ValueRange, ValueRange)> step);
 
+/// carriedLoopNest for a vectorized float sum: a chain of n additions
+/// rounds with an error that grows with n (Higham, Accuracy and Stability,
+/// 4.2), so with at least kMinBlockedSumSteps iterations the loops run in
+/// blocks of about sqrt(n) iterations, each summed from `identity` and
+/// folded into the carried state once by `merge(state, blockState)`: the
+/// longest chain is about 2 sqrt(n). Only the order of the additions
+/// changes (Section 6.9, class 2); shorter nests are carriedLoopNest
+/// itself. Scalar code keeps the interpreter's order (class 1).
+SmallVector<Value> blockedSumLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+    ValueRange identity,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> merge);
+constexpr int64_t kMinBlockedSumSteps = 512;
+
 /// A launch of `blocks` blocks of `threads` threads: nested scf.parallel
 /// loops mapped to block_x/thread_x (what --convert-parallel-loops-to-gpu
 /// reads). Returns the block and thread indices, with `b` in the thread

@@ -1139,21 +1139,25 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     return {v, sAcc};
   };
   // (vector accumulator, scalar accumulator) through the outer reduction
-  // loops.
-  auto [lbs, ubs, steps] = constantBounds(b, loc, rranges.drop_back());
+  // loops (in blocks too when long: blockedSumLoopNest).
   Value accV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
-  scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, ValueRange{accV0, init[0]},
-      [&](OpBuilder &nb, Location, ValueRange outer,
-          ValueRange iter) -> scf::ValueVector {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        ivs.append(outer.begin(), outer.end());
-        auto [v, sAcc] = innermost(iter[0], iter[1]);
-        ivs.truncate(idx.size());
-        return {v, sAcc};
-      });
-  Value accV = nest.results[0], accS = nest.results[1];
+  SmallVector<Value> start{accV0, init[0]};
+  auto outerStep = [&](ValueRange outer, ValueRange iter) {
+    ivs.append(outer.begin(), outer.end());
+    auto [v, sAcc] = innermost(iter[0], iter[1]);
+    ivs.truncate(idx.size());
+    return SmallVector<Value>{v, sAcc};
+  };
+  SmallVector<Value> accs =
+      fresh ? blockedSumLoopNest(
+                  b, loc, rranges.drop_back(), start, start, outerStep,
+                  [&](ValueRange x, ValueRange y) {
+                    return SmallVector<Value>{
+                        combine(b, loc, kind, x[0], y[0]),
+                        combine(b, loc, kind, x[1], y[1])};
+                  })
+            : carriedLoopNest(b, loc, rranges.drop_back(), start, outerStep);
+  Value accV = accs[0], accS = accs[1];
   Value lanesCombined = vector::ReductionOp::create(
       b, loc, horizontalKind(kind, isFloat), accV);
   return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
@@ -1201,8 +1205,8 @@ int64_t codegen::outputVectorsPerWalk(ReductionOp op) {
 }
 
 /// The reductions of `groups` x `width` outputs at output indices `out`
-/// (the last is lane 0 of the first group), each lane in the scalar order,
-/// and their stores. The groups share one walk of the reduction loops.
+/// (the last is lane 0 of the first group), each lane in the scalar order
+/// (a long float sum in blocks), and their stores. The groups share one walk of the reduction loops.
 static void
 reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
             ValueRange out, BufferMap &buffers, int64_t width, int64_t groups,
@@ -1226,18 +1230,32 @@ reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
     for (Value v : init)
       state.push_back(vector::BroadcastOp::create(
           b, loc, VectorType::get({width}, v.getType()), v));
-  state = carriedLoopNest(
-      b, loc, op.getReductionRanges(), state,
-      [&](ValueRange rivs, ValueRange st) {
-        SmallVector<Value> next;
-        for (int64_t g = 0; g < groups; ++g) {
-          SmallVector<Value> args = groupOut(b, out, g);
-          args.append(rivs.begin(), rivs.end());
-          llvm::append_range(
-              next, step(st.slice(g * numStates, numStates), vb.emit(args)));
-        }
-        return next;
-      });
+  auto walkStep = [&](ValueRange rivs, ValueRange st) {
+    SmallVector<Value> next;
+    for (int64_t g = 0; g < groups; ++g) {
+      SmallVector<Value> args = groupOut(b, out, g);
+      args.append(rivs.begin(), rivs.end());
+      llvm::append_range(
+          next, step(st.slice(g * numStates, numStates), vb.emit(args)));
+    }
+    return next;
+  };
+  Type combineType = op.getBody().front().getTerminator()->getOperand(0).getType();
+  if (op.getKind() == ReductionKind::Sum && isa<FloatType>(combineType)) {
+    // Long columns in blocks (each lane is one sum: class 2 there).
+    SmallVector<Value> identity(state);
+    state = blockedSumLoopNest(
+        b, loc, op.getReductionRanges(), state, identity, walkStep,
+        [&](ValueRange st, ValueRange blockSums) {
+          SmallVector<Value> merged;
+          for (auto [s, blockSum] : llvm::zip_equal(st, blockSums))
+            llvm::append_range(merged,
+                               step(ValueRange{s}, ValueRange{blockSum}));
+          return merged;
+        });
+  } else {
+    state = carriedLoopNest(b, loc, op.getReductionRanges(), state, walkStep);
+  }
   for (int64_t g = 0; g < groups; ++g) {
     Value addr = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
                                groupOut(b, out, g));

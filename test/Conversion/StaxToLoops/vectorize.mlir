@@ -332,3 +332,54 @@ func.func @strided_plane_sum(%x: tensor<64x8x1024xf32>) -> tensor<8xf32> {
   %1 = tp.sum %x {dims = array<i64: 0, 2>} : tensor<64x8x1024xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// A long column sum (outputs in lanes) adds in blocks of about sqrt(n)
+// rows: 3000 rows in blocks of 64 (the last one shorter: affine.min), each
+// summed from zero and added to the carried lanes once, so a lane's chain
+// of additions is 64 + 47 long, not 3000. Scalar code keeps the
+// interpreter's order (class 1).
+// CHECK-PIECES-LABEL: func.func @long_column_sum(
+// CHECK-PIECES: scf.for %[[B:.*]] = %c0 to %c3000 step %c64 iter_args(%[[C0:[^ ]*]] = %[[Z:[^,]*]],
+// CHECK-PIECES: %[[E:.*]] = affine.min #{{.*}}(%[[B]])
+// CHECK-PIECES: %[[BLK:.*]]:8 = scf.for %{{.*}} = %[[B]] to %[[E]] step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
+// CHECK-PIECES: vector.load
+// CHECK-PIECES: arith.addf %[[C0]], %[[BLK]]#0 : vector<16xf32>
+// CHECK-PIECES: vector.store
+// CHECK-SCALAR-LABEL: func.func @long_column_sum(
+// CHECK-SCALAR-NOT: affine.min
+// CHECK-SCALAR: scf.for {{.*}} -> (f32)
+// CHECK-SCALAR-NOT: affine.min
+// CHECK-SCALAR: return
+func.func @long_column_sum(%x: tensor<3000x256xf32>) -> tensor<256xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0>} : tensor<3000x256xf32> -> tensor<256xf32>
+  return %1 : tensor<256xf32>
+}
+
+// Below 512 values a column sum keeps the scalar order (bitwise equal to
+// the interpreter); integer sums are exact and never blocked.
+// CHECK-PIECES-LABEL: func.func @short_column_sum(
+// CHECK-PIECES-NOT: affine.min
+// CHECK-PIECES: scf.for %{{.*}} = %c0 to %c511 step %c1 iter_args
+// CHECK-PIECES-LABEL: func.func @int_column_sum(
+// CHECK-PIECES-NOT: affine.min
+// CHECK-PIECES: scf.for %{{.*}} = %c0 to %c3000 step %c1 iter_args
+func.func @short_column_sum(%x: tensor<511x256xf32>) -> tensor<256xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0>} : tensor<511x256xf32> -> tensor<256xf32>
+  return %1 : tensor<256xf32>
+}
+func.func @int_column_sum(%x: tensor<3000x256xi32>) -> tensor<256xi64> {
+  %1 = tp.sum %x {dims = array<i64: 0>} : tensor<3000x256xi32> -> tensor<256xi64>
+  return %1 : tensor<256xi64>
+}
+
+// A long outer reduction loop around contiguous rows: the carried
+// accumulator goes through the outer loop in blocks too (2048 = 32 blocks
+// of 64 planes).
+// CHECK-PIECES-LABEL: func.func @long_outer_reduction(
+// CHECK-PIECES: scf.for %[[B:.*]] = %c0 to %c2048 step %c64 iter_args
+// CHECK-PIECES: scf.for %{{.*}} = %[[B]] to %{{.*}} step %c1 iter_args
+// CHECK-PIECES: vector.reduction <add>
+func.func @long_outer_reduction(%x: tensor<2048x4x32xf32>) -> tensor<4xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0, 2>} : tensor<2048x4x32xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
