@@ -9,6 +9,11 @@ operators from an argument the function does not write is not taken from
 the compiled code: each call replays those view operators on the tensor
 passed in. Autograd records the replay as eager does (ViewBackward, ...).
 
+Results alias each other the same way: `return y, y` is one tensor
+twice and `return y, y.t()` a tensor and a view of it. A result that view
+operators alone derive from another result is replayed on the compiled
+tensor of that result (`OutputViewReplay`).
+
 A view of the new value of an argument the function writes in place
 (`a.add_(1); return a`, `a[0].mul_(2); return a[1:]`) is only a
 candidate: functionalization leaves `a.add_(1); return a` and `y = a + 1;
@@ -97,6 +102,78 @@ class ViewReplay:
         return value
 
 
+@dataclass(frozen=True)
+class OutputViewReplay:
+    """Result = steps (as in ViewReplay) applied in order to result
+    `output` of the same call, a result the compiled code computes."""
+    output: int
+    steps: Tuple[Tuple[Callable, tuple, Dict[str, Any]], ...]
+    written: bool = False    # never: the base is a fresh compiled tensor
+
+    def __call__(self, results: Sequence[torch.Tensor]) -> torch.Tensor:
+        value = results[self.output]
+        for op, rest, kwargs in self.steps:
+            value = op(value, *rest, **kwargs)
+        return value
+
+
+def _view_step(node):
+    """(the node viewed, the step) when `node` is a view operator (or a
+    piece of a split/unbind) whose only node argument is the viewed one;
+    else None."""
+    if not (isinstance(node, fx.Node) and node.op == "call_function"):
+        return None
+    view, steps = node, []
+    if node.target is operator.getitem:
+        view = node.args[0]
+        if not (isinstance(view, fx.Node) and view.op == "call_function"):
+            return None
+        steps.append((operator.getitem, (node.args[1],), {}))
+    if not returns_view(view.target) or not view.args:
+        return None
+    if _has_node(view.args[1:]) or _has_node(view.kwargs):
+        return None
+    steps.append((view.target, tuple(view.args[1:]), dict(view.kwargs)))
+    return view.args[0], steps
+
+
+def _views_of_results(results, views) -> List[Optional[Any]]:
+    """`views` with each result that is not a view of an argument, but
+    that view operators derive from another such result (or that is the
+    same node as an earlier one), made an OutputViewReplay of it."""
+    first: Dict[fx.Node, int] = {}
+    for i, r in enumerate(results):
+        if isinstance(r, fx.Node) and views[i] is None:
+            first.setdefault(r, i)
+    bases: Dict[int, Tuple[int, list]] = {}
+    for j, r in enumerate(results):
+        if views[j] is not None or not isinstance(r, fx.Node):
+            continue
+        node, steps = r, []
+        while True:
+            i = first.get(node)
+            if i is not None and i != j and (steps or i < j):
+                bases[j] = (i, list(reversed(steps)))
+                break
+            step = _view_step(node)
+            if step is None:
+                break
+            node, taken = step
+            steps.extend(taken)
+
+    def root(j):   # a base may itself be a view of another result
+        i, steps = bases[j]
+        if i in bases:
+            i, inner = root(i)
+            steps = inner + steps
+        return i, steps
+    out = list(views)
+    for j in bases:
+        i, steps = root(j)
+        out[j] = OutputViewReplay(i, tuple(steps))
+    return out
+
+
 def _view_chain(node, placeholders: Dict[fx.Node, int],
                 written: Set[fx.Node],
                 new_values: Dict[fx.Node, int]) -> Optional[ViewReplay]:
@@ -108,18 +185,11 @@ def _view_chain(node, placeholders: Dict[fx.Node, int],
         if node in new_values:
             return ViewReplay(new_values[node], tuple(reversed(steps)),
                               written=True)
-        view = node
-        if node.target is operator.getitem:      # a piece of split/unbind
-            view = node.args[0]
-            if not (isinstance(view, fx.Node) and view.op == "call_function"):
-                return None
-            steps.append((operator.getitem, (node.args[1],), {}))
-        if not returns_view(view.target) or not view.args:
+        step = _view_step(node)
+        if step is None:
             return None
-        if _has_node(view.args[1:]) or _has_node(view.kwargs):
-            return None
-        steps.append((view.target, tuple(view.args[1:]), dict(view.kwargs)))
-        node = view.args[0]
+        node, taken = step
+        steps.extend(taken)
     if not isinstance(node, fx.Node) or node not in placeholders \
             or node in written:
         return None
@@ -134,10 +204,11 @@ def _written_placeholders(graph: fx.Graph) -> Set[fx.Node]:
             and _writes_first_argument(n.target)}
 
 
-def output_views(gm: fx.GraphModule) -> List[Optional[ViewReplay]]:
+def output_views(gm: fx.GraphModule) -> List[Optional[Any]]:
     """For each flattened result of `gm`, its replay on the arguments when
     it is a view of one (of a written one's new value: a candidate, marked
-    `written`); None otherwise."""
+    `written`), its OutputViewReplay when it is a view of another result;
+    None otherwise."""
     graph = gm.graph
     placeholders = {n: i for i, n in enumerate(
         n for n in graph.nodes if n.op == "placeholder")}
@@ -150,5 +221,6 @@ def output_views(gm: fx.GraphModule) -> List[Optional[ViewReplay]]:
                   and isinstance(n.args[1], fx.Node)}
     output = next(n for n in graph.nodes if n.op == "output")
     results = tree_flatten(output.args[0])[0]
-    return [_view_chain(r, placeholders, written, new_values)
-            for r in results]
+    return _views_of_results(
+        results, [_view_chain(r, placeholders, written, new_values)
+                  for r in results])

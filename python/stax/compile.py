@@ -71,6 +71,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
 from ._keys import Identity, constant_key
+from .aliasing import OutputViewReplay, ViewReplay
 from .python_state import PythonStateGuard
 from ._tracing import inline_compiled_functions, inlining
 
@@ -504,8 +505,10 @@ class _Plan:
         """The function's result: the tensors `outs` in their places among
         the traced constants, those that are views of the arguments `args`
         replayed on them (stax.aliasing: eager returns views)."""
-        it = iter(view(args) if _replays(view, self.grad) else out
-                  for out, view in zip(outs, self.views))
+        outs = [view(args) if _replays(view, self.grad) else out
+                for out, view in zip(outs, self.views)]
+        it = iter([view(outs) if isinstance(view, OutputViewReplay) else out
+                   for out, view in zip(outs, self.views)])
         return tree_unflatten([next(it) if v is _TENSOR else v
                                for v in self.template], self.spec)
 
@@ -526,7 +529,7 @@ def _replays(view, grad: bool) -> bool:
     an unwritten one; for a written one only when the call records no
     gradients (`grad`: the plan's), since the copy-back writes the
     argument under no_grad and the result would lose its history."""
-    return view is not None and not (view.written and grad)
+    return isinstance(view, ViewReplay) and not (view.written and grad)
 
 
 def _confirm_written_views(flat_fn, inputs, views):
