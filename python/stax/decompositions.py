@@ -1325,6 +1325,16 @@ def _reduce(loss, reduction):
     return loss
 
 
+@_register(aten.celu.default)
+def _celu(x, alpha=1.0):
+    """ATen's own definition, elu(x, alpha, 1, 1 / alpha): tp.elu's
+    gradient masks the unused branch. PyTorch's reference decomposition
+    differentiates where(x > 0, x, alpha * expm1(x / alpha)), whose
+    unused expm1 overflows for large x (celu(100, 0.5) in float32) and
+    gives 0 * inf = NaN."""
+    return torch.ops.aten.elu(x, alpha, 1.0, 1.0 / float(alpha))
+
+
 @_register(aten.prelu.default)
 def _prelu(x, w):
     if w.numel() != 1 and x.dim() >= 2:
@@ -1334,7 +1344,26 @@ def _prelu(x, w):
 
 @_register(aten.hypot.default)
 def _hypot(a, b):
-    return torch.sqrt(a * a + b * b)
+    """sqrt(a^2 + b^2), as eager's std::hypot without its overflow and
+    underflow: where the larger magnitude m is so large that a square
+    overflows (hypot(3e30, 4e30) in float32 is 5e30, not inf) or so small
+    that the squares lose bits below the smallest normal, the rescaled
+    m * sqrt(1 + (n / m)^2) (n the smaller one); elsewhere the plain
+    formula, which rounds fewer times."""
+    dtype = torch.result_type(a, b)
+    if not dtype.is_floating_point:
+        return torch.sqrt(a * a + b * b)
+    a, b = a.to(dtype), b.to(dtype)
+    plain = torch.sqrt(a * a + b * b)
+    info = torch.finfo(dtype)
+    big = torch.maximum(a.abs(), b.abs())
+    small = torch.minimum(a.abs(), b.abs())
+    rescale = (big > math.sqrt(info.max) / 2) & torch.isfinite(big) \
+        | (big < math.sqrt(info.tiny / info.eps)) & (big > 0)
+    one = torch.ones((), dtype=dtype)
+    ratio = small / torch.where(rescale, big, one)
+    scaled = big * torch.sqrt(1 + ratio * ratio)
+    return torch.where(rescale, scaled, plain)
 
 
 # Euclid's loop, unrolled for the longest run a dtype allows: consecutive
@@ -1697,10 +1726,45 @@ def _bucketize_scalar(x, boundaries, out_int32=False, right=False):
                       out_int32, right)
 
 
+def _float_pair(x, y):
+    """x and y in the type eager's xlogy computes them: their promoted
+    type, integers and bools as the default float type."""
+    dtype = torch.result_type(x, y)
+    if not dtype.is_floating_point:
+        dtype = torch.get_default_dtype()
+    return x.to(dtype), y.to(dtype)
+
+
+@_register(aten.xlogy.Tensor)
+def _xlogy(x, y):
+    """Eager's kernel: NaN where y is NaN, else 0 where x is 0, else
+    x * log(y); and eager's gradient of x, log(y) except 0 where x is 0
+    and log(y) is not finite (y <= 0 or infinite). There log reads 1
+    instead of y: the value is 0 * 0, and the gradient 0 rather than
+    0 * log(0) through a where (NaN in PyTorch's decomposition)."""
+    x, y = _float_pair(x, y)
+    singular = (x == 0) & ((y <= 0) | torch.isinf(y))
+    r = x * torch.log(torch.where(singular, torch.ones((), dtype=y.dtype), y))
+    return _positive_zero_where(r, (x == 0) & ~torch.isnan(y))
+
+
+def _positive_zero_where(r, mask):
+    """r with its zeros made +0 where `mask` holds (eager's xlogy returns
+    0 for x = -0 too) and every value elsewhere unchanged, -0 included
+    (-5 * log(1)): r + (+0) there, r + (-0) elsewhere; the gradient passes
+    unchanged."""
+    plus, minus = torch.zeros((), dtype=r.dtype), torch.full((), -0.0, dtype=r.dtype)
+    return r + torch.where(mask, plus, minus)
+
+
 @_register(aten.special_xlog1py.default)
 def _xlog1py(x, y):
-    r = x * torch.log1p(y)
-    return torch.where((x == 0) & ~torch.isnan(y), torch.zeros_like(r), r)
+    """As xlogy, with log1p: it reads 0 where x is 0 and y <= -1 or
+    infinite."""
+    x, y = _float_pair(x, y)
+    singular = (x == 0) & ((y <= -1) | torch.isinf(y))
+    r = x * torch.log1p(torch.where(singular, torch.zeros((), dtype=y.dtype), y))
+    return _positive_zero_where(r, (x == 0) & ~torch.isnan(y))
 
 
 @_register(aten.special_entr.default)

@@ -23,6 +23,7 @@ import stax
 from stax._capi import StaxError
 
 U = 2.0 ** -24
+U64 = 2.0 ** -53
 
 
 def reorder_bound(n, magnitude):
@@ -2161,6 +2162,78 @@ def test_gradients_at_kinks_are_eagers(fn):
     (gw,) = torch.autograd.grad(want, x, cot)
     assert torch.equal(g.isnan(), gw.isnan())
     assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
+
+
+@pytest.mark.parametrize("fn", [torch.xlogy, torch.special.xlog1py],
+                         ids=["xlogy", "xlog1py"])
+def test_xlogy_gradient_of_a_zero_factor_is_eagers(fn):
+    """xlogy(x, y) is 0 where x is 0, and eager's gradient of x there is
+    log(y), or 0 where that is not finite (y <= 0): a KL divergence or
+    entropy with exact zeros in the weights. Through a where, 0 * log(0)
+    made it NaN (log1p(-1) for xlog1py); log now reads a safe value there.
+    Values and gradients, float64, wherever eager's are finite, and NaN
+    where they are."""
+    x0 = torch.tensor([0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.0, float("nan"), 1.5,
+                       -2.0, 0.0], dtype=torch.float64)
+    y0 = torch.tensor([0.0, -1.0, -3.0, 0.5, 0.5, 2.0, float("nan"), 1.0, 4.0,
+                       -0.5, float("-inf")], dtype=torch.float64)
+    results = []
+    for f in (fn, stax.compile(fn)):
+        x, y = x0.clone().requires_grad_(), y0.clone().requires_grad_()
+        r = f(x, y)
+        results.append((r.detach(), *torch.autograd.grad(r.sum(), (x, y))))
+    (want, gxw, gyw), (got, gx, gy) = results
+    assert torch.allclose(got, want, rtol=2 * U64, atol=0, equal_nan=True)
+    assert torch.allclose(gx, gxw, rtol=2 * U64, atol=0, equal_nan=True)
+    finite = gyw.isfinite()
+    assert torch.allclose(gy[finite], gyw[finite], rtol=2 * U64, atol=0)
+    # Signed zeros: eager's 0 for x = -0 is +0, and -5 * log(1) is -0.
+    x, y = torch.tensor([-0.0, -5.0, 0.0]), torch.tensor([2.0, 1.0, 0.0])
+    assert torch.equal(stax.compile(fn)(x, y).signbit(), fn(x, y).signbit())
+
+
+def test_hypot_and_division_gradients_do_not_overflow_early():
+    """hypot(3e30, 4e30) is 5e30 in float32 (eager's std::hypot), not the
+    inf of sqrt(a^2 + b^2): where a square overflows, or underflows below
+    the smallest normal, the decomposition rescales by the larger
+    magnitude (within 1 ulp of eager there, and elsewhere). Its gradient
+    runs through a / b, whose derivative in b is now eager's
+    -(a / b) / b: a / b^2 overflowed to inf / inf = NaN."""
+    a = torch.tensor([3e30, 3e-30, 3.0, -5e-20, 1e38, 0.0, 1e30, 2.5])
+    b = torch.tensor([4e30, 4e-30, 4.0, 1e-20, 1e38, 0.0, 2e30, -1.5])
+    want = torch.hypot(a, b)
+    got = stax.compile(torch.hypot)(a, b)
+    assert torch.allclose(got, want, rtol=2 * U, atol=0, equal_nan=True)
+    x, y = a[-3:].clone().requires_grad_(), b[-3:].clone().requires_grad_()
+    xe, ye = a[-3:].clone().requires_grad_(), b[-3:].clone().requires_grad_()
+    g = torch.autograd.grad(stax.compile(torch.hypot)(x, y).sum(), (x, y))
+    ge = torch.autograd.grad(torch.hypot(xe, ye).sum(), (xe, ye))
+    for u, v in zip(g, ge):
+        assert torch.allclose(u, v, rtol=4 * U, atol=0, equal_nan=True)
+    # The quotient's own gradient, float32: eager's bits.
+    p, q = torch.tensor([1e30, 3.0]), torch.tensor([2e30, 7.0])
+    q.requires_grad_()
+    (gq,) = torch.autograd.grad(stax.compile(torch.div)(p, q).sum(), q)
+    qe = q.detach().clone().requires_grad_()
+    assert torch.equal(gq, torch.autograd.grad(torch.div(p, qe).sum(), qe)[0])
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0, 3.0])
+def test_celu_is_elu_with_eagers_gradient(alpha):
+    """celu(x, a) is ATen's elu(x, a, 1, 1 / a), also where the negative
+    branch's expm1(x / a) overflows (x = 100, a = 0.5: the reference
+    decomposition's gradient was NaN). exp is approximated (<= 2 ulp) and
+    x / a rounds once more (1 / 3 is inexact), so within 8 ulp of eager;
+    exact where exp is not used."""
+    x0 = torch.tensor([-100.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 60.0, 100.0])
+    results = []
+    for f in (lambda x: F.celu(x, alpha), stax.compile(lambda x: F.celu(x, alpha))):
+        x = x0.clone().requires_grad_()
+        y = f(x)
+        results.append((y.detach(), torch.autograd.grad(y.sum(), x)[0]))
+    for want, got in zip(results[0], results[1]):
+        assert torch.allclose(got, want, rtol=8 * U, atol=0)
+        assert torch.equal(got[x0 >= 0], want[x0 >= 0])
 
 
 def test_a_written_input_aliasing_another_runs_in_pytorch():

@@ -385,7 +385,10 @@ template <> struct Partials<MulOp> {
     return Partial::times(i == 0 ? op.getOther() : op.getSelf());
   }
 };
-/// div: 1/other and -self/other^2; zero with a rounding mode.
+/// div: 1/other and -(self/other)/other, eager's div_tensor_other_backward
+/// (self/other^2 would overflow where other^2 does, and 0 * inf or
+/// inf / inf make NaN: the derivative of 1e30 / 2e30 in float32); zero
+/// with a rounding mode.
 template <> struct Partials<DivOp> {
   static Partial get(DivOp op, OpBuilder &b, unsigned i) {
     if (op.getRoundingMode())
@@ -393,7 +396,8 @@ template <> struct Partials<DivOp> {
     Value other = op.getOther();
     if (i == 0)
       return Partial::over(other);
-    return {op.getSelf(), mul(b, op.getLoc(), other, other), -1.0};
+    // The result is self / other, rounded as eager's recomputation is.
+    return Partial::times(div(b, op.getLoc(), op.getResult(), other), -1.0);
   }
 };
 

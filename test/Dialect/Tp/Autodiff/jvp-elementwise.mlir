@@ -66,14 +66,13 @@ func.func @mul(%a: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
   return %y : tensor<3x4xf32>
 }
 
-// div: ẏ = ȧ / b - (ḃ * a) / (b * b).
+// div: ẏ = ȧ / b - ḃ * ((a / b) / b), where a / b is y.
 // CHECK-LABEL: func.func @div
 // CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[TA:.*]]: tensor<4xf32> {tp.tangent}, %[[TB:.*]]: tensor<4xf32> {tp.tangent})
 // CHECK-NEXT: %[[Y:.*]] = tp.div %[[A]], %[[B]] :
 // CHECK-NEXT: %[[P0:.*]] = tp.div %[[TA]], %[[B]] :
-// CHECK-NEXT: %[[BB:.*]] = tp.mul %[[B]], %[[B]] :
-// CHECK-NEXT: %[[TBA:.*]] = tp.mul %[[TB]], %[[A]] :
-// CHECK-NEXT: %[[Q:.*]] = tp.div %[[TBA]], %[[BB]] :
+// CHECK-NEXT: %[[YB:.*]] = tp.div %[[Y]], %[[B]] :
+// CHECK-NEXT: %[[Q:.*]] = tp.mul %[[TB]], %[[YB]] :
 // CHECK-NEXT: %[[P1:.*]] = tp.mul.Scalar %[[Q]] {other = -1.000000e+00 : f64} :
 // CHECK-NEXT: %[[DY:.*]] = tp.add %[[P0]], %[[P1]] :
 // CHECK-NEXT: return %[[Y]], %[[DY]] :
@@ -81,9 +80,8 @@ func.func @mul(%a: tensor<3x4xf32>, %b: tensor<4xf32>) -> tensor<3x4xf32> {
 // WRT-LABEL: func.func @div
 // WRT-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>, %[[TB:.*]]: tensor<4xf32> {tp.tangent}) -> (tensor<4xf32>, tensor<4xf32>)
 // WRT-NEXT: %[[Y:.*]] = tp.div %[[A]], %[[B]] :
-// WRT-NEXT: %[[BB:.*]] = tp.mul %[[B]], %[[B]] :
-// WRT-NEXT: %[[TBA:.*]] = tp.mul %[[TB]], %[[A]] :
-// WRT-NEXT: %[[Q:.*]] = tp.div %[[TBA]], %[[BB]] :
+// WRT-NEXT: %[[YB:.*]] = tp.div %[[Y]], %[[B]] :
+// WRT-NEXT: %[[Q:.*]] = tp.mul %[[TB]], %[[YB]] :
 // WRT-NEXT: %[[DY:.*]] = tp.mul.Scalar %[[Q]] {other = -1.000000e+00 : f64} :
 // WRT-NEXT: return %[[Y]], %[[DY]] :
 func.func @div(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
