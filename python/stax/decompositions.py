@@ -1325,6 +1325,45 @@ def _reduce(loss, reduction):
     return loss
 
 
+#: EPSILON of eager's binary_cross_entropy_backward, a float constant
+#: (also for float64): the denominator (1 - x) x of its gradient is at
+#: least this.
+_BCE_EPSILON = float(np.float32(1e-12))
+
+
+def _bce_terms(x, t):
+    """The loss per element: (t - 1) max(log(1 - x), -100) - t max(log x,
+    -100), PyTorch's reference formula (eager's within its rounding)."""
+    floor = torch.full((), -100.0, dtype=x.dtype)
+    return (t - 1) * torch.maximum(torch.log(1 - x), floor) \
+        - t * torch.maximum(torch.log(x), floor)
+
+
+@_register(aten.binary_cross_entropy.default)
+def _binary_cross_entropy(x, t, weight=None, reduction=1):
+    """Binary cross entropy with eager's gradients. Eager's gradient of x
+    is (x - t) / max((1 - x) x, 1e-12) and of t log(1 - x) - log(x); the
+    analytic derivative of the formula is the same where (1 - x) x >= 1e-12
+    but NaN at a saturated prediction (x = 0 or 1, a sigmoid of a logit
+    above 17 in float32: 0 * (1 / 0) through the clamp). So the formula
+    runs on x only there; where eager clamps, the value is the formula's on
+    detached x, and x's gradient is eager's from (x - x.detach()) times
+    eager's (x - t) / 1e-12, detached: a term that is 0, whose first
+    derivative is eager's bit for bit and whose second is eager's 0.
+    t's gradient there is the formula's,
+    with the logs clamped at -100 (eager's is unclamped: +-inf at x = 0
+    or 1, which no finite loss value can carry)."""
+    clamped = (1 - x) * x < _BCE_EPSILON
+    xd, td = x.detach(), t.detach()
+    half = torch.full((), 0.5, dtype=x.dtype)
+    inside = _bce_terms(torch.where(clamped, half, x), t)
+    slope = (xd - td) / _BCE_EPSILON
+    loss = torch.where(clamped, _bce_terms(xd, t) + (x - xd) * slope, inside)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
 @_register(aten.celu.default)
 def _celu(x, alpha=1.0):
     """ATen's own definition, elu(x, alpha, 1, 1 / alpha): tp.elu's

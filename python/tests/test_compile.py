@@ -2236,6 +2236,44 @@ def test_celu_is_elu_with_eagers_gradient(alpha):
         assert torch.equal(got[x0 >= 0], want[x0 >= 0])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=str)
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_binary_cross_entropy_of_saturated_predictions_has_eagers_gradient(
+        dtype, reduction):
+    """A sigmoid of a logit above 17 is exactly 1.0 in float32, and
+    BCELoss on it had a NaN gradient (the formula's 1 / x behind a clamp);
+    eager's is (x - t) / max((1 - x) x, 1e-12): 0 where x equals t, huge
+    but finite elsewhere. Values and x's gradient now match eager's at
+    0, 1, next to them (where eager's 1e-12 clamps) and inside; t's
+    gradient too, except at x = 0 or 1 where eager's is infinite."""
+    x0 = torch.tensor([0.0, 1.0, 0.5, 1e-8, 1 - 1e-7, 0.3, 0.0, 1.0, 1e-13,
+                       0.999999], dtype=dtype)
+    t0 = torch.tensor([0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.5, 0.2],
+                      dtype=dtype)
+
+    def bce(x, t):
+        return F.binary_cross_entropy(x, t, reduction=reduction)
+
+    def inner_of(x):     # where eager's clamp does not act
+        return (1 - x) * x >= 1e-12
+    results = []
+    for f in (bce, stax.compile(bce)):
+        x, t = x0.clone().requires_grad_(), t0.clone().requires_grad_()
+        y = f(x, t)
+        results.append((y.detach(), *torch.autograd.grad(y.sum(), (x, t))))
+    (want, gxw, gtw), (got, gx, gt) = results
+    # Inside, eager computes (x - t) / ((1 - x) x) and the decomposition
+    # the derivative of its terms: a few roundings each.
+    u = torch.finfo(dtype).eps
+    assert torch.allclose(got, want, rtol=16 * u, atol=0)
+    assert torch.allclose(gx, gxw, rtol=16 * u, atol=0)
+    if reduction != "mean":  # eager scales before dividing by 1e-12
+        assert torch.equal(gx[~inner_of(x0)], gxw[~inner_of(x0)])
+    inner = inner_of(x0)
+    assert torch.allclose(gt[inner], gtw[inner], rtol=16 * u, atol=0)
+    assert gt.isfinite().all()
+
+
 def test_a_written_input_aliasing_another_runs_in_pytorch():
     """f(x, x) where f writes its first argument: eager's second argument
     sees the write; compiled code read it before copying back (a silent
