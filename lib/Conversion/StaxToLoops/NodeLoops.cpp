@@ -71,6 +71,21 @@ SmallVector<Value> codegen::carriedLoopNest(
   return SmallVector<Value>(nest.results);
 }
 
+/// min(first + chunk, range), the end of the chunk of a loop over
+/// [0, range) that starts at `first`: an affine.apply when chunks divide
+/// the range.
+static Value chunkEnd(OpBuilder &b, Location loc, Value first, int64_t chunk,
+                      int64_t range) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr end = getAffineDimExpr(0, ctx) + chunk;
+  if (range % chunk == 0)
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, end),
+                                         first);
+  AffineMap map =
+      AffineMap::get(1, 0, {end, getAffineConstantExpr(range, ctx)}, ctx);
+  return affine::AffineMinOp::create(b, loc, map, first);
+}
+
 SmallVector<Value> codegen::blockedSumLoopNest(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     ValueRange identity,
@@ -98,24 +113,10 @@ SmallVector<Value> codegen::blockedSumLoopNest(
           ValueRange carried) -> scf::ValueVector {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value first = outer.back();
-        MLIRContext *ctx = b.getContext();
-        AffineExpr d0 = getAffineDimExpr(0, ctx);
-        Value last =
-            range % chunk == 0
-                ? Value(affine::AffineApplyOp::create(
-                      b, loc, AffineMap::get(1, 0, d0 + chunk), first))
-                : Value(affine::AffineMinOp::create(
-                      b, loc,
-                      AffineMap::get(1, 0,
-                                     {d0 + chunk,
-                                      getAffineConstantExpr(range, ctx)},
-                                     ctx),
-                      first));
         auto [ilbs, iubs, isteps] =
             constantBounds(b, loc, ranges.drop_front(split));
-        ilbs.front() = first;
-        iubs.front() = last;
+        ilbs.front() = outer.back();
+        iubs.front() = chunkEnd(b, loc, outer.back(), chunk, range);
         scf::LoopNest blockNest = scf::buildLoopNest(
             b, loc, ilbs, iubs, isteps, identity,
             [&](OpBuilder &ib, Location, ValueRange in,
