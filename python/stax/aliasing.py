@@ -96,10 +96,7 @@ class ViewReplay:
                 == args[self.argument].storage().data_ptr())
 
     def __call__(self, args: Sequence[torch.Tensor]) -> torch.Tensor:
-        value = args[self.argument]
-        for op, rest, kwargs in self.steps:
-            value = op(value, *rest, **kwargs)
-        return value
+        return _replay(args[self.argument], self.steps)
 
 
 @dataclass(frozen=True)
@@ -111,10 +108,13 @@ class OutputViewReplay:
     written: bool = False    # never: the base is a fresh compiled tensor
 
     def __call__(self, results: Sequence[torch.Tensor]) -> torch.Tensor:
-        value = results[self.output]
-        for op, rest, kwargs in self.steps:
-            value = op(value, *rest, **kwargs)
-        return value
+        return _replay(results[self.output], self.steps)
+
+
+def _replay(value, steps):
+    for op, rest, kwargs in steps:
+        value = op(value, *rest, **kwargs)
+    return value
 
 
 def _view_step(node):
