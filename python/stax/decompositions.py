@@ -1350,15 +1350,19 @@ def _binary_cross_entropy(x, t, weight=None, reduction=1):
     detached x, and x's gradient is eager's from (x - x.detach()) times
     eager's (x - t) / 1e-12, detached: a term that is 0, whose first
     derivative is eager's bit for bit and whose second is eager's 0.
-    t's gradient there is the formula's,
-    with the logs clamped at -100 (eager's is unclamped: +-inf at x = 0
-    or 1, which no finite loss value can carry)."""
+    t's gradient there is the formula's, with the logs clamped at -100
+    (eager's is unclamped: +-inf at x = 0 or 1, which no finite loss
+    value can carry). float16 (which eager does not implement) forms the
+    slope in float32: 1 / 1e-12 overflows float16."""
     clamped = (1 - x) * x < _BCE_EPSILON
     xd, td = x.detach(), t.detach()
     half = torch.full((), 0.5, dtype=x.dtype)
     inside = _bce_terms(torch.where(clamped, half, x), t)
-    slope = (xd - td) / _BCE_EPSILON
-    loss = torch.where(clamped, _bce_terms(xd, t) + (x - xd) * slope, inside)
+    wide = torch.float32 if x.dtype == torch.float16 else x.dtype
+    zero = torch.zeros((), dtype=wide)
+    slope = torch.where(clamped, (xd - td).to(wide) / _BCE_EPSILON, zero)
+    edge = ((x - xd).to(wide) * slope).to(x.dtype)
+    loss = torch.where(clamped, _bce_terms(xd, t) + edge, inside)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
