@@ -56,12 +56,14 @@ LoopBounds codegen::constantBounds(OpBuilder &b, Location loc,
   return bounds;
 }
 
-SmallVector<Value> codegen::carriedLoopNest(
-    OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
-    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
-  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges);
+/// scf.for loops with `bounds` carrying `state`, `step` emitting the
+/// innermost body with `b`.
+static SmallVector<Value>
+carriedLoops(OpBuilder &b, Location loc, const LoopBounds &bounds,
+             ValueRange state,
+             function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
   scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, state,
+      b, loc, bounds.lbs, bounds.ubs, bounds.steps, state,
       [&](OpBuilder &nb, Location, ValueRange ivs,
           ValueRange iter) -> scf::ValueVector {
         OpBuilder::InsertionGuard g(b);
@@ -69,6 +71,12 @@ SmallVector<Value> codegen::carriedLoopNest(
         return step(ivs, iter);
       });
   return SmallVector<Value>(nest.results);
+}
+
+SmallVector<Value> codegen::carriedLoopNest(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step) {
+  return carriedLoops(b, loc, constantBounds(b, loc, ranges), state, step);
 }
 
 /// min(first + chunk, range), the end of the chunk of a loop over
@@ -105,32 +113,21 @@ SmallVector<Value> codegen::blockedSumLoopNest(
   int64_t range = ranges[split];
   int64_t chunk =
       std::min<int64_t>(llvm::divideCeil(block, inner), range);
-  auto [lbs, ubs, steps] = constantBounds(b, loc, ranges.take_front(split + 1));
-  steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
-  scf::LoopNest blocks = scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, state,
-      [&](OpBuilder &nb, Location, ValueRange outer,
-          ValueRange carried) -> scf::ValueVector {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        auto [ilbs, iubs, isteps] =
-            constantBounds(b, loc, ranges.drop_front(split));
-        ilbs.front() = outer.back();
-        iubs.front() = chunkEnd(b, loc, outer.back(), chunk, range);
-        scf::LoopNest blockNest = scf::buildLoopNest(
-            b, loc, ilbs, iubs, isteps, identity,
-            [&](OpBuilder &ib, Location, ValueRange in,
-                ValueRange st) -> scf::ValueVector {
-              OpBuilder::InsertionGuard ig(b);
-              b.setInsertionPoint(ib.getInsertionBlock(),
-                                  ib.getInsertionPoint());
+  LoopBounds blocks = constantBounds(b, loc, ranges.take_front(split + 1));
+  blocks.steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
+  return carriedLoops(
+      b, loc, blocks, state, [&](ValueRange outer, ValueRange carried) {
+        LoopBounds oneBlock = constantBounds(b, loc, ranges.drop_front(split));
+        oneBlock.lbs.front() = outer.back();
+        oneBlock.ubs.front() = chunkEnd(b, loc, outer.back(), chunk, range);
+        SmallVector<Value> sum = carriedLoops(
+            b, loc, oneBlock, identity, [&](ValueRange in, ValueRange st) {
               SmallVector<Value> ivs(outer.drop_back());
               ivs.append(in.begin(), in.end());
               return step(ivs, st);
             });
-        return merge(carried, blockNest.results);
+        return merge(carried, sum);
       });
-  return SmallVector<Value>(blocks.results);
 }
 
 int64_t codegen::workOf(Operation *node) {

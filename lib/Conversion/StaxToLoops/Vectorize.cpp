@@ -1206,7 +1206,8 @@ int64_t codegen::outputVectorsPerWalk(ReductionOp op) {
 
 /// The reductions of `groups` x `width` outputs at output indices `out`
 /// (the last is lane 0 of the first group), each lane in the scalar order
-/// (a long float sum in blocks), and their stores. The groups share one walk of the reduction loops.
+/// (a long float sum in blocks), and their stores. The groups share one
+/// walk of the reduction loops.
 static void
 reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
             ValueRange out, BufferMap &buffers, int64_t width, int64_t groups,
@@ -1240,7 +1241,8 @@ reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
     }
     return next;
   };
-  Type combineType = op.getBody().front().getTerminator()->getOperand(0).getType();
+  Type combineType =
+      op.getBody().front().getTerminator()->getOperand(0).getType();
   if (op.getKind() == ReductionKind::Sum && isa<FloatType>(combineType)) {
     // Long columns in blocks (each lane is one sum: class 2 there).
     SmallVector<Value> identity(state);
