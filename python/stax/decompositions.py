@@ -1663,9 +1663,14 @@ def _index_add(x, dim, index, source, alpha=1):
 
 @_register(aten.smooth_l1_loss.default)
 def _smooth_l1_loss(x, y, reduction=1, beta=1.0):
-    d = (x - y).abs()
     if beta == 0:
-        return _reduce(d, reduction)
+        # |x - y|, differentiated as eager's kernel branches: x - y <= -0
+        # takes -grad, so a zero difference gets -1, not abs's 0; the
+        # value there stays +0.
+        diff = x - y
+        loss = torch.where(diff <= 0, -diff, diff)
+        return _reduce(_positive_zero_where(loss, diff == 0), reduction)
+    d = (x - y).abs()
     loss = torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
     return _reduce(loss, reduction)
 

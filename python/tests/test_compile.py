@@ -2274,6 +2274,24 @@ def test_binary_cross_entropy_of_saturated_predictions_has_eagers_gradient(
     assert gt.isfinite().all()
 
 
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_smooth_l1_with_beta_0_has_eagers_gradient_at_zero(reduction):
+    """smooth_l1_loss(beta=0) is |x - y|, and eager's kernel takes its
+    x - y <= -beta branch at a zero difference: gradient -1 there, where
+    abs's subgradient is 0 (predictions equal to their targets, padding).
+    Values (signs of zero included) and gradients bit for bit."""
+    x0 = torch.tensor([0.0, 1.0, 2.0, -0.0, 3.0, -1.5])
+    t = torch.tensor([0.0, 0.0, 2.0, 0.0, 5.0, -1.5])
+    results = []
+    for f in (F.smooth_l1_loss, stax.compile(F.smooth_l1_loss)):
+        x = x0.clone().requires_grad_()
+        y = f(x, t, reduction=reduction, beta=0.0)
+        results.append((y.detach(), torch.autograd.grad(y.sum(), x)[0]))
+    (want, gw), (got, g) = results
+    assert torch.equal(got, want) and torch.equal(got.signbit(), want.signbit())
+    assert torch.equal(g, gw)
+
+
 def test_a_written_input_aliasing_another_runs_in_pytorch():
     """f(x, x) where f writes its first argument: eager's second argument
     sees the write; compiled code read it before copying back (a silent
