@@ -2164,6 +2164,17 @@ def test_gradients_at_kinks_are_eagers(fn):
     assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
 
 
+def _eager_and_compiled(fn, *inputs):
+    """(value, gradient of value.sum() for each input) of `fn` in eager
+    and compiled, each on fresh copies of `inputs` that require grad."""
+    results = []
+    for f in (fn, stax.compile(fn)):
+        xs = [x.clone().requires_grad_() for x in inputs]
+        y = f(*xs)
+        results.append((y.detach(), *torch.autograd.grad(y.sum(), xs)))
+    return results
+
+
 @pytest.mark.parametrize("fn", [torch.xlogy, torch.special.xlog1py],
                          ids=["xlogy", "xlog1py"])
 def test_xlogy_gradient_of_a_zero_factor_is_eagers(fn):
@@ -2177,12 +2188,7 @@ def test_xlogy_gradient_of_a_zero_factor_is_eagers(fn):
                        -2.0, 0.0], dtype=torch.float64)
     y0 = torch.tensor([0.0, -1.0, -3.0, 0.5, 0.5, 2.0, float("nan"), 1.0, 4.0,
                        -0.5, float("-inf")], dtype=torch.float64)
-    results = []
-    for f in (fn, stax.compile(fn)):
-        x, y = x0.clone().requires_grad_(), y0.clone().requires_grad_()
-        r = f(x, y)
-        results.append((r.detach(), *torch.autograd.grad(r.sum(), (x, y))))
-    (want, gxw, gyw), (got, gx, gy) = results
+    (want, gxw, gyw), (got, gx, gy) = _eager_and_compiled(fn, x0, y0)
     assert torch.allclose(got, want, rtol=2 * U64, atol=0, equal_nan=True)
     assert torch.allclose(gx, gxw, rtol=2 * U64, atol=0, equal_nan=True)
     finite = gyw.isfinite()
@@ -2226,11 +2232,7 @@ def test_celu_is_elu_with_eagers_gradient(alpha):
     x / a rounds once more (1 / 3 is inexact), so within 8 ulp of eager;
     exact where exp is not used."""
     x0 = torch.tensor([-100.0, -1.0, -0.0, 0.0, 1e-3, 1.0, 60.0, 100.0])
-    results = []
-    for f in (lambda x: F.celu(x, alpha), stax.compile(lambda x: F.celu(x, alpha))):
-        x = x0.clone().requires_grad_()
-        y = f(x)
-        results.append((y.detach(), torch.autograd.grad(y.sum(), x)[0]))
+    results = _eager_and_compiled(lambda x: F.celu(x, alpha), x0)
     for want, got in zip(results[0], results[1]):
         assert torch.allclose(got, want, rtol=8 * U, atol=0)
         assert torch.equal(got[x0 >= 0], want[x0 >= 0])
@@ -2256,12 +2258,7 @@ def test_binary_cross_entropy_of_saturated_predictions_has_eagers_gradient(
 
     def inner_of(x):     # where eager's clamp does not act
         return (1 - x) * x >= 1e-12
-    results = []
-    for f in (bce, stax.compile(bce)):
-        x, t = x0.clone().requires_grad_(), t0.clone().requires_grad_()
-        y = f(x, t)
-        results.append((y.detach(), *torch.autograd.grad(y.sum(), (x, t))))
-    (want, gxw, gtw), (got, gx, gt) = results
+    (want, gxw, gtw), (got, gx, gt) = _eager_and_compiled(bce, x0, t0)
     # Inside, eager computes (x - t) / ((1 - x) x) and the decomposition
     # the derivative of its terms: a few roundings each.
     u = torch.finfo(dtype).eps
@@ -2282,12 +2279,8 @@ def test_smooth_l1_with_beta_0_has_eagers_gradient_at_zero(reduction):
     Values (signs of zero included) and gradients bit for bit."""
     x0 = torch.tensor([0.0, 1.0, 2.0, -0.0, 3.0, -1.5])
     t = torch.tensor([0.0, 0.0, 2.0, 0.0, 5.0, -1.5])
-    results = []
-    for f in (F.smooth_l1_loss, stax.compile(F.smooth_l1_loss)):
-        x = x0.clone().requires_grad_()
-        y = f(x, t, reduction=reduction, beta=0.0)
-        results.append((y.detach(), torch.autograd.grad(y.sum(), x)[0]))
-    (want, gw), (got, g) = results
+    (want, gw), (got, g) = _eager_and_compiled(
+        lambda x: F.smooth_l1_loss(x, t, reduction=reduction, beta=0.0), x0)
     assert torch.equal(got, want) and torch.equal(got.signbit(), want.signbit())
     assert torch.equal(g, gw)
 
