@@ -295,13 +295,69 @@ def _sinc(x):
     return torch.where(zero, one, torch.sin(p) / p)
 
 
+def _with_slope(value, x, slope, curvature=None):
+    """value's values, whose derivative in x is slope and whose second
+    derivative is curvature (0 if None; all three detached here): value
+    minus the zero (t.detach() - t), t = u (slope + u curvature / 2) with
+    u = x - x.detach(), so that the gradient is the incoming one times
+    slope, rounded once as an eager backward kernel's (the other terms of
+    the product rule are zeros), and a signed zero of value survives
+    (v - +0 is v). x must be finite where the result is used: inf - inf
+    is NaN."""
+    u = x - x.detach()
+    m = slope.detach()
+    if curvature is not None:
+        # Only where it is not 0, so that a NaN u (x NaN or inf) does not
+        # make the gradient NaN through u * 0.
+        c = curvature.detach()
+        m = m + torch.where(c != 0, u * (c * 0.5), torch.zeros_like(c))
+    t = u * m
+    return value.detach() - (t.detach() - t)
+
+
+def _finite_or_detached(x, value, with_slope):
+    return torch.where(torch.isinf(x), value.detach(), with_slope)
+
+
+def _opmath(x):
+    """x in the type eager's CPU kernels compute it in: float32 for the
+    reduced-precision floats (one rounding of the result, not one per
+    step)."""
+    reduced = x.dtype in (torch.float16, torch.bfloat16)
+    return x.to(torch.float32) if reduced else x
+
+
 @_register(aten.hardsigmoid.default)
 def _hardsigmoid(x):
-    """min(max(x + 3, 0), 6) / 6 (eager's values), whose derivative is 1/6
-    strictly inside (-3, 3) and 0 at the ends too, as eager's
-    hardsigmoid_backward (a clamp would pass the gradient at its bounds)."""
-    v = torch.clamp(x + 3, 0, 6) / 6
-    return torch.where((x > -3) & (x < 3), v, v.detach())
+    """min(max(x + 3, 0), 6) / 6 (eager's values) with eager's
+    hardsigmoid_backward: the gradient times 1/6 rounded to float32 (its
+    constant, also for float64) strictly inside (-3, 3), 0 elsewhere (a
+    clamp would pass the gradient at its bounds; a division by 6 rounds
+    differently from the product)."""
+    w = _opmath(x)
+    v = torch.clamp(w + 3, 0, 6) / 6
+    sixth = torch.full((), float(np.float32(1 / 6)), dtype=w.dtype)
+    slope = torch.where((w > -3) & (w < 3), sixth, torch.zeros_like(sixth))
+    return _finite_or_detached(w, v, _with_slope(v, w, slope)).to(x.dtype)
+
+
+@_register(aten.hardswish.default)
+def _hardswish(x):
+    """x min(max(x + 3, 0), 6) / 6 (eager's values) with eager's
+    hardswish_backward: 0 below -3, the gradient times x / 3 + 1/2 up to
+    3 and the gradient itself above (the product's derivative rounds
+    differently). At 3 eager's scalar loop gives 1.5 (this, and PyTorch's
+    reference decomposition) and its vector loop 1; at an infinite x the
+    gradient here is 0 (eager passes it at +inf)."""
+    w = _opmath(x)
+    v = w * torch.clamp(w + 3, 0, 6) / 6
+    one, zero = torch.ones((), dtype=w.dtype), torch.zeros((), dtype=w.dtype)
+    middle = torch.where(w <= 3, w / 3 + 0.5, one)
+    slope = torch.where(w < -3, zero, middle)
+    # eager's second derivative: 1/3 strictly inside (-3, 3)
+    curvature = torch.where((w > -3) & (w < 3), one / 3, zero)
+    return _finite_or_detached(
+        w, v, _with_slope(v, w, slope, curvature)).to(x.dtype)
 
 
 @_register(aten.heaviside.default)

@@ -509,10 +509,7 @@ def _torch_grads(outs, cts, xs64, diff):
 
 # Entries whose gradient is compared in float32 (the float64 oracle is not
 # the exact derivative), with the reason.
-F32_GRADIENT = {
-    "nn.functional.hardsigmoid": "PyTorch's float64 hardsigmoid_backward "
-                                 "multiplies by the float32 constant 1.0f / 6",
-}
+F32_GRADIENT: dict = {}
 
 
 # Entries whose gradient is compared with central differences in float64:

@@ -2164,6 +2164,31 @@ def test_gradients_at_kinks_are_eagers(fn):
     assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+@pytest.mark.parametrize("fn", [F.hardsigmoid, F.hardswish])
+def test_hard_activations_have_eagers_gradient_bit_for_bit(fn, dtype):
+    """hardsigmoid/hardswish values and gradients are eager's bit for bit:
+    the backward kernels multiply the gradient by one slope (1/6 rounded to
+    float32, also in float64; x / 3 + 1/2), where the derivative of the
+    clamp formula divided by 6 or summed a product's two terms, and
+    bfloat16 rounds once from float32. x = 3 is left out for hardswish:
+    eager's own vector and scalar loops disagree there."""
+    g = torch.Generator().manual_seed(5)
+    x = torch.cat([torch.randn(4096, generator=g) * 4, _KINKS, torch.tensor(
+        [float("nan"), -float("inf")])]).to(dtype)
+    if fn is F.hardswish:
+        x = x[x != 3]
+    cot = torch.randn(x.shape, generator=g).to(dtype)
+    results = []
+    for f in (fn, stax.compile(fn)):
+        xs = x.clone().requires_grad_()
+        y = f(xs)
+        results.append((y.detach(), *torch.autograd.grad(y, xs, cot)))
+    for want, got in zip(*results):
+        assert torch.equal(want.isnan(), got.isnan())
+        assert torch.equal(want.nan_to_num(), got.nan_to_num())
+
+
 def _eager_and_compiled(fn, *inputs):
     """(value, gradient of value.sum() for each input) of `fn` in eager
     and compiled, each on fresh copies of `inputs` that require grad."""
