@@ -2349,11 +2349,25 @@ CONDITIONAL: Dict[object, Callable] = {}
 def _index_put_mask(x, indices, values, accumulate=False):
     """`x[mask] = values` with one boolean mask over x's leading dims: the
     k-th selected position takes values[k] (its running count), or the
-    broadcast value."""
-    if (len(indices) != 1 or indices[0] is None
-            or indices[0].dtype != torch.bool):
+    broadcast value. After full slices (`x[:, mask] = values`, indices
+    [None, mask]) the masked dims are moved first, and the count's axis of
+    values with them."""
+    lead = 0
+    while lead < len(indices) and indices[lead] is None:
+        lead += 1
+    if (len(indices) != lead + 1 or indices[lead].dtype != torch.bool):
         return NotImplemented
-    mask = indices[0]
+    mask = indices[lead]
+    if lead:
+        k = mask.dim()
+        rank = x.dim() - k + 1     # of the indexing result
+        if values.dim() > rank:
+            return NotImplemented
+        v = values.reshape((1,) * (rank - values.dim()) + tuple(values.shape))
+        masked, first = list(range(lead, lead + k)), list(range(k))
+        out = _index_put_mask(x.movedim(masked, first), [mask],
+                              v.movedim(lead, 0), accumulate)
+        return out.movedim(first, masked)
     lead = mask.dim()
     rest = list(x.shape[lead:])
     xf = x.reshape(-1, *rest)

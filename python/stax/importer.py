@@ -2149,6 +2149,7 @@ def _functionalized(gm: fx.GraphModule, example_inputs,
     from functorch import functionalize as _functionalize
     from torch.fx.experimental.proxy_tensor import make_fx
     _sync_before_views(gm)
+    _index_put_with_full_slices_as_copies(gm)
     written = written_constants(gm)
     lifted = lift_tensor_constants(gm, lambda t: any(t is w for w in written))
     out = make_fx(_functionalize(gm), decomposition_table=table)(
@@ -2168,6 +2169,30 @@ def _sync_before_views(gm: fx.GraphModule) -> None:
             with gm.graph.inserting_before(n):
                 gm.graph.call_function(_sync_functional, (n.args[0],))
     gm.recompile()
+
+
+def _copy_of_index_put(self, indices, values, accumulate=False):
+    """self.index_put_(indices, values, accumulate) as a copy of the
+    functional index_put into self."""
+    return self.copy_(aten.index_put.default(self, indices, values,
+                                             accumulate))
+
+
+def _index_put_with_full_slices_as_copies(gm: fx.GraphModule) -> None:
+    """Each in-place index_put_ of `gm` whose index list has a None (a full
+    slice before an indexed dimension: `z[:, i] = v`) becomes
+    _copy_of_index_put: PyTorch 1.13's functionalization of index_put_
+    fails on such a list ("sym_strides() called on an undefined Tensor"),
+    and the function ran in PyTorch; the functional op and copy_ are
+    functionalized as any other."""
+    changed = False
+    for n in gm.graph.nodes:
+        if (n.op == "call_function" and n.target is aten.index_put_.default
+                and any(i is None for i in n.args[1])):
+            n.target = _copy_of_index_put
+            changed = True
+    if changed:
+        gm.recompile()
 
 
 def _placeholders_as_constants(gm: fx.GraphModule, first: int,
@@ -2378,6 +2403,10 @@ def _refuse_metadata_writes(gm: fx.GraphModule) -> None:
                 f"caller's tensor")
 
 
+#: PyTorch 1.13's functionalization of index_put_ with a None index.
+_UNDEFINED_INDEX = re.compile(r"sym_strides\(\) called on an undefined Tensor")
+
+
 def trace(fn, *example_inputs, functionalize: bool = True,
           decompose: bool = True) -> fx.GraphModule:
     """`fn` traced with make_fx (see _trace). A function that calls
@@ -2454,6 +2483,12 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                 # input that requires grad under no_grad (F.embedding with
                 # max_norm renormalizes its weight), where functorch's
                 # transform does not see no_grad.
+                raise _TraceWithoutFunctionalization() from e
+            if functionalize and _UNDEFINED_INDEX.search(str(e)):
+                # PyTorch 1.13 cannot functionalize index_put_ with a None
+                # index (`z[:, i] = v`): traced without, its graph is
+                # functionalized with those writes as copies
+                # (_index_put_with_full_slices_as_copies).
                 raise _TraceWithoutFunctionalization() from e
             if "mutating a non-functional tensor with a functional" in str(e):
                 if functionalize:

@@ -211,3 +211,57 @@ def test_views_taken_after_writes_see_the_writes(f):
     sum((w * (k + 1)).sum() for k, w in enumerate(want)).backward()
     sum((g * (k + 1)).sum() for k, g in enumerate(got)).backward()
     torch.testing.assert_close(xc.grad, x.grad, rtol=1e-12, atol=1e-14)
+
+
+# Advanced-index writes after full slices (`y[:, i] = v`): PyTorch 1.13's
+# functionalization fails on index_put_ with a None index, and the function
+# ran in PyTorch; a boolean mask there (`y[:, m] = v`) was refused as a
+# data-dependent shape.
+
+_COLUMNS = torch.tensor([0, 3, 3])
+_MASK = torch.tensor([True, False, True, True, False])
+
+
+def _columns_set(x, v):
+    y = x.sin()
+    y[:, _COLUMNS] = v[:, :3]
+    return y
+
+
+def _columns_accumulated(x, v):
+    y = x * 2
+    torch.ops.aten.index_put_(y, [None, _COLUMNS], v[:, :3], True)
+    return y.cos()
+
+
+def _trailing_columns_set(x, v):
+    y = x.view(2, 2, 5) * 1
+    y[..., _COLUMNS] = 0.5
+    y[1:, :, _COLUMNS] += v[:1, :3]
+    return y
+
+
+def _masked_columns_set(x, v):
+    y = x * 1
+    y[:, _MASK] = v[:, :3] * 2
+    y[1:, _MASK] = 0.25
+    return y
+
+
+@pytest.mark.parametrize("f", [_columns_set, _columns_accumulated,
+                               _trailing_columns_set, _masked_columns_set],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_index_writes_after_full_slices_compile(f):
+    g = torch.Generator().manual_seed(3)
+    x, v = (torch.randn(4, 5, dtype=torch.float64, generator=g) for _ in "xv")
+    want_in = [x.clone().requires_grad_(), v.clone().requires_grad_()]
+    got_in = [x.clone().requires_grad_(), v.clone().requires_grad_()]
+    want = f(*want_in)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # no fallback to PyTorch
+        got = stax.compile(f)(*got_in)
+    torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-14)
+    cot = torch.linspace(-1, 1, want.numel(), dtype=torch.float64).view(want.shape)
+    for g, w in zip(torch.autograd.grad(got, got_in, cot),
+                    torch.autograd.grad(want, want_in, cot)):
+        torch.testing.assert_close(g, w, rtol=1e-12, atol=1e-14)
