@@ -1591,6 +1591,30 @@ def test_long_column_sums_are_blocked():
     assert torch.equal(stax.compile(lambda a: a.sum(0))(z), want)
 
 
+def test_narrow_and_very_long_sums_are_blocked():
+    """A column sum of fewer columns than a vector's lanes reads strided
+    and stays scalar: its loop added the column in one chain (300000 rows
+    of 1.1 in 4 columns were off by 5e4 u). It is blocked like the vector
+    code now, and beyond 2^18 terms the blocks are blocked in turn: 37
+    blocks of 8192, each 64 of 128, a chain of 37 + 64 + 128 additions
+    (each erring by at most u times the sum, Higham 4.2); 16 columns take
+    the vector path with the same blocks. A broadcast full sum's first
+    level is 32 columns of 2^19 (64 + 64 + 128), then 32 partials; 3000
+    rows are 64 + 47."""
+    for rows, cols, chain in ((300000, 4, 229), (300000, 16, 229),
+                              (3000, 4, 111)):
+        x = torch.full((rows, cols), 1.1)
+        got = stax.compile(lambda a: a.sum(0))(x).double()
+        want = x.double().sum(0)
+        assert ((got - want).abs() <= chain * U * want.abs()).all(), \
+            (rows, cols, ((got - want).abs() / want.abs()).max().item() / U)
+    one = torch.full((1,), 1.1)
+    got = stax.compile(lambda a: a.expand(4096, 4096).sum())(one).double()
+    want = 4096 * 4096 * one.double()
+    assert ((got - want).abs() <= 288 * U * want).all(), \
+        ((got - want).abs() / want).item() / U
+
+
 def test_sums_and_means_of_a_masked_selection_compile():
     """loss[mask].mean() (a per-token loss averaged over the tokens a
     padding mask keeps), x[m].sum() and x[m].mean(0) reduce where(m, x, 0):

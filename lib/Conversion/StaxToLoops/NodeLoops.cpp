@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -79,19 +80,87 @@ SmallVector<Value> codegen::carriedLoopNest(
   return carriedLoops(b, loc, constantBounds(b, loc, ranges), state, step);
 }
 
-/// min(first + chunk, range), the end of the chunk of a loop over
-/// [0, range) that starts at `first`: an affine.apply when chunks divide
-/// the range.
+/// min(first + chunk, end), the end of the chunk of a loop that starts at
+/// `first` and stops at `end`: an affine.apply when the loop runs from 0 to
+/// a constant that the chunks divide.
 static Value chunkEnd(OpBuilder &b, Location loc, Value first, int64_t chunk,
-                      int64_t range) {
+                      Value lb, Value end) {
   MLIRContext *ctx = b.getContext();
-  AffineExpr end = getAffineDimExpr(0, ctx) + chunk;
-  if (range % chunk == 0)
-    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, end),
+  AffineExpr next = getAffineDimExpr(0, ctx) + chunk;
+  std::optional<int64_t> from = getConstantIntValue(lb);
+  std::optional<int64_t> range = getConstantIntValue(end);
+  if (from == 0 && range && *range % chunk == 0)
+    return affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, next),
                                          first);
+  if (range) {
+    AffineMap map =
+        AffineMap::get(1, 0, {next, getAffineConstantExpr(*range, ctx)}, ctx);
+    return affine::AffineMinOp::create(b, loc, map, first);
+  }
   AffineMap map =
-      AffineMap::get(1, 0, {end, getAffineConstantExpr(range, ctx)}, ctx);
-  return affine::AffineMinOp::create(b, loc, map, first);
+      AffineMap::get(2, 0, {next, getAffineDimExpr(1, ctx)}, ctx);
+  return affine::AffineMinOp::create(b, loc, map, ValueRange{first, end});
+}
+
+/// Levels of blocks for a sum of n terms: each level's loop runs at most
+/// about kMinBlockedSumSteps times (2^9), so that the longest chain of
+/// additions, the sum of the levels' trip counts, is about L n^(1/L).
+static int blockLevels(int64_t n) {
+  int bits = llvm::Log2_64_Ceil(static_cast<uint64_t>(n));
+  return std::max(2, static_cast<int>(llvm::divideCeil(
+                         bits, llvm::Log2_64(kMinBlockedSumSteps))));
+}
+
+/// blockedSumLoopNest over `bounds`, whose loops run at most `extents[k]`
+/// times (only the first loop's bounds may be other than [0, extent)),
+/// in `levels` levels of blocks.
+static SmallVector<Value> blockedSum(
+    OpBuilder &b, Location loc, const LoopBounds &bounds,
+    ArrayRef<int64_t> extents, int levels, ValueRange state,
+    ValueRange identity,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> merge) {
+  int64_t n = saturatingProduct(extents);
+  if (levels < 2 || n < kMinBlockedSumSteps)
+    return carriedLoops(b, loc, bounds, state, step);
+  // A block is about n^((L-1)/L) terms: the loops after `split` (fewer
+  // than `block` iterations) and `chunk` iterations of loop `split`.
+  double share = static_cast<double>(levels - 1) / levels;
+  auto block = static_cast<int64_t>(llvm::PowerOf2Ceil(static_cast<uint64_t>(
+      std::ceil(std::pow(static_cast<double>(n), share)))));
+  size_t split = extents.size() - 1;
+  int64_t inner = 1;
+  while (split > 0 && inner * extents[split] < block)
+    inner *= extents[split--];
+  int64_t chunk =
+      std::min<int64_t>(llvm::divideCeil(block, inner), extents[split]);
+  LoopBounds blocks;
+  blocks.lbs.assign(bounds.lbs.begin(), bounds.lbs.begin() + split + 1);
+  blocks.ubs.assign(bounds.ubs.begin(), bounds.ubs.begin() + split + 1);
+  blocks.steps.assign(bounds.steps.begin(), bounds.steps.begin() + split + 1);
+  blocks.steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
+  return carriedLoops(
+      b, loc, blocks, state, [&](ValueRange outer, ValueRange carried) {
+        LoopBounds oneBlock;
+        oneBlock.lbs.assign(bounds.lbs.begin() + split, bounds.lbs.end());
+        oneBlock.ubs.assign(bounds.ubs.begin() + split, bounds.ubs.end());
+        oneBlock.steps.assign(bounds.steps.begin() + split,
+                              bounds.steps.end());
+        oneBlock.lbs.front() = outer.back();
+        oneBlock.ubs.front() = chunkEnd(b, loc, outer.back(), chunk,
+                                        bounds.lbs[split], bounds.ubs[split]);
+        SmallVector<int64_t> blockExtents(extents.drop_front(split));
+        blockExtents.front() = chunk;
+        SmallVector<Value> sum = blockedSum(
+            b, loc, oneBlock, blockExtents, levels - 1, identity, identity,
+            [&](ValueRange in, ValueRange st) {
+              SmallVector<Value> ivs(outer.drop_back());
+              ivs.append(in.begin(), in.end());
+              return step(ivs, st);
+            },
+            merge);
+        return merge(carried, sum);
+      });
 }
 
 SmallVector<Value> codegen::blockedSumLoopNest(
@@ -102,32 +171,8 @@ SmallVector<Value> codegen::blockedSumLoopNest(
   int64_t n = saturatingProduct(ranges);
   if (n < kMinBlockedSumSteps)
     return carriedLoopNest(b, loc, ranges, state, step);
-  auto block = static_cast<int64_t>(llvm::PowerOf2Ceil(
-      static_cast<uint64_t>(std::ceil(std::sqrt(static_cast<double>(n))))));
-  // A block is the loops after `split` (fewer than `block` iterations)
-  // and `chunk` iterations of loop `split`.
-  size_t split = ranges.size() - 1;
-  int64_t inner = 1;
-  while (split > 0 && inner * ranges[split] < block)
-    inner *= ranges[split--];
-  int64_t range = ranges[split];
-  int64_t chunk =
-      std::min<int64_t>(llvm::divideCeil(block, inner), range);
-  LoopBounds blocks = constantBounds(b, loc, ranges.take_front(split + 1));
-  blocks.steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
-  return carriedLoops(
-      b, loc, blocks, state, [&](ValueRange outer, ValueRange carried) {
-        LoopBounds oneBlock = constantBounds(b, loc, ranges.drop_front(split));
-        oneBlock.lbs.front() = outer.back();
-        oneBlock.ubs.front() = chunkEnd(b, loc, outer.back(), chunk, range);
-        SmallVector<Value> sum = carriedLoops(
-            b, loc, oneBlock, identity, [&](ValueRange in, ValueRange st) {
-              SmallVector<Value> ivs(outer.drop_back());
-              ivs.append(in.begin(), in.end());
-              return step(ivs, st);
-            });
-        return merge(carried, sum);
-      });
+  return blockedSum(b, loc, constantBounds(b, loc, ranges), ranges,
+                    blockLevels(n), state, identity, step, merge);
 }
 
 int64_t codegen::workOf(Operation *node) {
@@ -998,16 +1043,26 @@ LogicalResult NodeEmitter::reduction(ReductionOp op, ValueRange outer,
                              [&](ValueRange all) {
                                return cloneBody(body, all);
                              });
+    auto step = [&](ValueRange rivs, ValueRange s) {
+      SmallVector<Value> all(idx);
+      all.append(rivs.begin(), rivs.end());
+      return combiner.step(b, loc, s, cloneBody(body, all));
+    };
     if (succeeded(vectorized)) {
       state = *vectorized;
+    } else if (options.vectorWidth > 1 &&
+               op.getKind() == ReductionKind::Sum && isa<FloatType>(yieldType)) {
+      // A float sum that did not vectorize (strided: a column sum of fewer
+      // columns than a vector's lanes) in blocks like the vector code's,
+      // class 2 as it is; scalar code (vector-width=1) keeps the
+      // interpreter's chain.
+      state = blockedSumLoopNest(
+          b, loc, rranges, state, combiner.init(b, loc), step,
+          [&](ValueRange x, ValueRange y) {
+            return combiner.combinePartials(b, loc, x, y);
+          });
     } else {
-      state = reductionLoops(loc, rranges, state,
-                             [&](ValueRange rivs, ValueRange s) {
-                               SmallVector<Value> all(idx);
-                               all.append(rivs.begin(), rivs.end());
-                               return combiner.step(b, loc, s,
-                                                    cloneBody(body, all));
-                             });
+      state = reductionLoops(loc, rranges, state, step);
     }
     storeReduction(op, combiner, state, idx);
   };

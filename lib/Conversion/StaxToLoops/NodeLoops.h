@@ -126,11 +126,14 @@ carriedLoopNest(OpBuilder &b, Location loc, ArrayRef<int64_t> ranges,
 /// carriedLoopNest for a vectorized float sum: a chain of n additions
 /// rounds with an error that grows with n (Higham, Accuracy and Stability,
 /// 4.2), so with at least kMinBlockedSumSteps iterations the loops run in
-/// blocks of about sqrt(n) iterations, each summed from `identity` and
-/// folded into the carried state once by `merge(state, blockState)`: the
-/// longest chain is about 2 sqrt(n). Only the order of the additions
-/// changes (Section 6.9, class 2); shorter nests are carriedLoopNest
-/// itself. Scalar code keeps the interpreter's order (class 1).
+/// blocks, each summed from `identity` and folded into the carried state
+/// once by `merge(state, blockState)`: blocks of about sqrt(n) iterations
+/// up to 2^18 (the longest chain about 2 sqrt(n)), beyond that blocks of
+/// about n^((L-1)/L) blocked in turn, L levels whose loops run at most
+/// about 2^9 times each (a chain of about L n^(1/L)). Only the order of
+/// the additions changes (Section 6.9, class 2); shorter nests are
+/// carriedLoopNest itself. Scalar code keeps the interpreter's order
+/// (class 1).
 SmallVector<Value> blockedSumLoopNest(
     OpBuilder &b, Location loc, ArrayRef<int64_t> ranges, ValueRange state,
     ValueRange identity,

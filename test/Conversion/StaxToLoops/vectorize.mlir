@@ -372,6 +372,39 @@ func.func @int_column_sum(%x: tensor<3000x256xi32>) -> tensor<256xi64> {
   return %1 : tensor<256xi64>
 }
 
+// A column sum of fewer columns than a vector's lanes does not vectorize
+// (its reads are strided): the scalar loop of each column adds in the same
+// blocks in vector code (class 2 there), and in the interpreter's order
+// under vector-width=1.
+// CHECK-PIECES-LABEL: func.func @narrow_column_sum(
+// CHECK-PIECES: scf.for %[[B:.*]] = %c0 to %c3000 step %c64 iter_args(%[[C:[^ ]*]] = %[[Z:[^)]*]]) -> (f32)
+// CHECK-PIECES: %[[E:.*]] = affine.min #{{.*}}(%[[B]])
+// CHECK-PIECES: %[[BLK:.*]] = scf.for %{{.*}} = %[[B]] to %[[E]] step %c1 iter_args(%{{.*}} = %[[Z]]) -> (f32)
+// CHECK-PIECES: memref.load
+// CHECK-PIECES: arith.addf %[[C]], %[[BLK]] : f32
+// CHECK-SCALAR-LABEL: func.func @narrow_column_sum(
+// CHECK-SCALAR-NOT: affine.min
+// CHECK-SCALAR: return
+func.func @narrow_column_sum(%x: tensor<3000x4xf32>) -> tensor<4xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0>} : tensor<3000x4xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// Beyond 2^18 terms the blocks are blocked in turn: 300000 rows in 37
+// blocks of 8192, each 64 blocks of 128 (the innermost ends at the least
+// of the three ends), a chain of at most 37 + 64 + 128 additions.
+// CHECK-PIECES-LABEL: func.func @very_long_column_sum(
+// CHECK-PIECES: scf.for %[[B:.*]] = %c0 to %c300000 step %c8192 iter_args
+// CHECK-PIECES: %[[E:.*]] = affine.min #{{.*}}(%[[B]])
+// CHECK-PIECES: scf.for %[[B2:.*]] = %[[B]] to %[[E]] step %c128 iter_args
+// CHECK-PIECES: %[[E2:.*]] = affine.min #{{.*}}(%[[B2]], %[[B]])
+// CHECK-PIECES: scf.for %{{.*}} = %[[B2]] to %[[E2]] step %c1 iter_args
+// CHECK-PIECES: memref.load
+func.func @very_long_column_sum(%x: tensor<300000x4xf32>) -> tensor<4xf32> {
+  %1 = tp.sum %x {dims = array<i64: 0>} : tensor<300000x4xf32> -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
 // A long outer reduction loop around contiguous rows: the carried
 // accumulator goes through the outer loop in blocks too (2048 = 32 blocks
 // of 64 planes).
