@@ -751,6 +751,11 @@ def _dilate(x, stride):
     return x
 
 
+#: A group whose weights are at most this many multiply-adds per output
+#: position (a depthwise convolution's k x k) is a reduction, not a GEMM.
+_DIRECT_CONV_MAX_GROUP_MACS = 64
+
+
 def _conv(x, w, bias, stride, padding, dilation, groups):
     nsp = x.dim() - 2
     pad = []
@@ -767,6 +772,15 @@ def _conv(x, w, bias, stride, padding, dilation, groups):
     length = math.prod(out)
     cols = cols.reshape(n, groups, (c // groups) * k, length)
     wg = w.reshape(groups, o // groups, (c // groups) * k)
+    if (c // groups) * k * (o // groups) <= _DIRECT_CONV_MAX_GROUP_MACS:
+        # Each output sums a few products (a depthwise conv: k): one
+        # reduction over the patches' view, no copy of them and no
+        # per-group GEMM too small for BLAS.
+        prod = wg.view(1, groups, o // groups, -1, 1) * cols.unsqueeze(2)
+        y = prod.sum(3).reshape(n, o, *out)
+        if bias is not None:
+            y = y + bias.view(o, *([1] * nsp))
+        return y
     # [G, O/G, CK] x [G, CK, N*L] per group.
     rhs = cols.permute(1, 2, 0, 3).reshape(groups, (c // groups) * k, n * length)
     y = torch.bmm(wg, rhs).reshape(o, n, *out).movedim(0, 1)

@@ -1591,6 +1591,39 @@ def test_long_column_sums_are_blocked():
     assert torch.equal(stax.compile(lambda a: a.sum(0))(z), want)
 
 
+@pytest.mark.parametrize("conv,x_shape,w_shape", [
+    (lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=4), (2, 4, 7, 9), (4, 1, 3, 3)),
+    (lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=2, dilation=2, groups=4),
+     (2, 4, 9, 8), (4, 1, 3, 3)),
+    (lambda x, w, b: F.conv2d(x, w, b, padding=(0, 1), groups=4), (2, 4, 7, 9), (8, 1, 3, 3)),
+    (lambda x, w, b: F.conv1d(x, w, b, padding=3, groups=6), (3, 6, 20), (6, 1, 7)),
+    (lambda x, w, b: F.conv3d(x, w, b, padding=1, groups=2), (1, 2, 4, 5, 6), (2, 1, 3, 3, 3)),
+    (lambda x, w, b: F.conv_transpose2d(x, w, b[:4], stride=2, padding=1,
+                                        output_padding=1, groups=4), (2, 4, 5, 5), (4, 1, 3, 3)),
+], ids=["2d", "stride-dilation", "multiplier-2", "1d", "3d", "transposed"])
+def test_depthwise_convolutions_are_reductions(conv, x_shape, w_shape):
+    """A convolution whose groups each hold a few weights per output (a
+    depthwise one: k x k) sums the products over the patches' view in one
+    reduction: no copy of the patches and no per-group GEMM (a depthwise
+    3x3 conv of 16x64x28x28 went from 2.5 to 0.8 ms forward, 12.7 to 3.2 ms
+    forward+backward). Values, gradients and second derivatives are
+    eager's (float64, reordered sums)."""
+    g = torch.Generator().manual_seed(2)
+    x, w = (torch.randn(s, dtype=torch.float64, generator=g) for s in (x_shape, w_shape))
+    b = torch.randn(w_shape[0], dtype=torch.float64, generator=g)
+    assert "tp.bmm" not in stax.import_torch(conv, x, w, b)
+    results = []
+    for f in (conv, stax.compile(conv)):
+        xs = [t.clone().requires_grad_() for t in (x, w, b)]
+        y = f(*xs)
+        cot = torch.linspace(-1, 1, y.numel(), dtype=torch.float64).view(y.shape)
+        grads = torch.autograd.grad(y, xs, cot, create_graph=True)
+        second = torch.autograd.grad(sum((t * t).sum() for t in grads), xs[:2])
+        results.append([y, *grads, *second])
+    for got, want in zip(results[1], results[0]):
+        torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+
+
 def test_narrow_and_very_long_sums_are_blocked():
     """A column sum of fewer columns than a vector's lanes reads strided
     and stays scalar: its loop added the column in one chain (300000 rows
