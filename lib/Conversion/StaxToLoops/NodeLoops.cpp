@@ -111,6 +111,15 @@ static int blockLevels(int64_t n) {
                          bits, llvm::Log2_64(kMinBlockedSumSteps))));
 }
 
+/// The bounds of loops [first, last) of `bounds`.
+static LoopBounds loopsOf(const LoopBounds &bounds, size_t first,
+                          size_t last) {
+  auto slice = [&](ArrayRef<Value> v) {
+    return SmallVector<Value>(v.slice(first, last - first));
+  };
+  return {slice(bounds.lbs), slice(bounds.ubs), slice(bounds.steps)};
+}
+
 /// blockedSumLoopNest over `bounds`, whose loops run at most `extents[k]`
 /// times (only the first loop's bounds may be other than [0, extent)),
 /// in `levels` levels of blocks.
@@ -134,18 +143,11 @@ static SmallVector<Value> blockedSum(
     inner *= extents[split--];
   int64_t chunk =
       std::min<int64_t>(llvm::divideCeil(block, inner), extents[split]);
-  LoopBounds blocks;
-  blocks.lbs.assign(bounds.lbs.begin(), bounds.lbs.begin() + split + 1);
-  blocks.ubs.assign(bounds.ubs.begin(), bounds.ubs.begin() + split + 1);
-  blocks.steps.assign(bounds.steps.begin(), bounds.steps.begin() + split + 1);
+  LoopBounds blocks = loopsOf(bounds, 0, split + 1);
   blocks.steps.back() = arith::ConstantIndexOp::create(b, loc, chunk);
   return carriedLoops(
       b, loc, blocks, state, [&](ValueRange outer, ValueRange carried) {
-        LoopBounds oneBlock;
-        oneBlock.lbs.assign(bounds.lbs.begin() + split, bounds.lbs.end());
-        oneBlock.ubs.assign(bounds.ubs.begin() + split, bounds.ubs.end());
-        oneBlock.steps.assign(bounds.steps.begin() + split,
-                              bounds.steps.end());
+        LoopBounds oneBlock = loopsOf(bounds, split, bounds.lbs.size());
         oneBlock.lbs.front() = outer.back();
         oneBlock.ubs.front() = chunkEnd(b, loc, outer.back(), chunk,
                                         bounds.lbs[split], bounds.ubs[split]);
