@@ -54,3 +54,16 @@ def test_transposed_tiles_bitwise(seed):
             got = stax.compile(fn, options=options)(*args)
             assert got.dtype == want.dtype and got.shape == want.shape
             assert torch.equal(got, want), options
+
+
+@pytest.mark.parametrize("options", ["", "parallel=false"])
+def test_large_transposes_reuse_one_stack_tile_per_thread(options):
+    """Every full tile staged through a 1 KiB stack tile allocated inside
+    the tile loops, which nothing freed before the loop nest ended (the
+    canonicalizer moved it out of its memref.alloca_scope): 288 x 8192
+    (9 MiB of tiles) overflowed the stack."""
+    x = torch.randn(288, 8192)
+    fn = lambda x: x.t() + 1  # noqa: E731
+    with torch.no_grad():
+        got = stax.compile(fn, options=options)(x)
+    assert torch.equal(got, fn(x))

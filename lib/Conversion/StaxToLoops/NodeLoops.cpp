@@ -708,15 +708,11 @@ void NodeEmitter::transposedTile(
   auto ifOp = scf::IfOp::create(b, loc, full, /*withElse=*/true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  // The tiles live until the tile's rows are done (this runs inside loops).
-  auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
-  b.createBlock(&scope.getBodyRegion());
   SmallVector<StagedLoad> tilesOf;
   for (LoadOp load : staged)
     tilesOf.push_back(
         stageTransposedTile(b, load, fixed, rowLb, colLb, tiles, buffers));
   rowsOf(rowEnd, colEnd, tilesOf);
-  memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
   b.setInsertionPointToStart(ifOp.elseBlock());
   rowsOf(rowUb, colUb, {});
 }

@@ -2,6 +2,7 @@
 #include "TransposeTiles.h"
 #include "LinearIndex.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -71,6 +72,23 @@ SmallVector<LoadOp> codegen::stagedTransposeLoads(PointwiseOp op,
   return loads;
 }
 
+/// Moves `b` to where an allocation runs once per thread:
+/// the outermost of the scf.for/scf.if ops around `block`, stopping at a
+/// parallel loop or function body. MLIR 22 makes scf.for an automatic
+/// allocation scope, so the canonicalizer moves allocas out of a
+/// memref.alloca_scope into the loop body, but scf-to-cf does not free
+/// them per iteration: an alloca in a loop body grows the stack on every
+/// iteration (a 288 x 8192 transpose overflowed it).
+static void setOutsideSerialLoops(OpBuilder &b) {
+  Operation *outermost = nullptr;
+  for (Operation *parent = b.getInsertionBlock()->getParentOp();
+       parent && isa<scf::ForOp, scf::IfOp>(parent);
+       parent = parent->getParentOp())
+    outermost = parent;
+  if (outermost)
+    b.setInsertionPoint(outermost);
+}
+
 StagedLoad codegen::stageTransposedTile(OpBuilder &b, LoadOp load,
                                         ValueRange fixed, Value rowLb,
                                         Value colLb, TransposeTiles tiles,
@@ -96,8 +114,13 @@ StagedLoad codegen::stageTransposedTile(OpBuilder &b, LoadOp load,
   auto columnType = VectorType::get({kSide}, elt);
   auto blockType = VectorType::get({kSide, kSide}, elt);
   auto tileMem = MemRefType::get({tiles.rows * tiles.cols}, elt);
-  Value tile = memref::AllocaOp::create(b, loc, tileMem, ValueRange{},
-                                        b.getI64IntegerAttr(64));
+  Value tile;
+  {
+    OpBuilder::InsertionGuard g(b);
+    setOutsideSerialLoops(b);
+    tile = memref::AllocaOp::create(b, loc, tileMem, ValueRange{},
+                                    b.getI64IntegerAttr(64));
+  }
   MLIRContext *ctx = b.getContext();
   for (int64_t q = 0; q < tiles.rows / kSide; ++q) {
     Value columns = arith::ConstantOp::create(

@@ -59,8 +59,9 @@ SmallVector<LoadOp> stagedTransposeLoads(PointwiseOp op, TransposeTiles tiles,
 
 /// Stages `load` (one of stagedTransposeLoads) for the full tile whose
 /// first row and column are `rowLb` and `colLb`, the node's other loop
-/// indices at `fixed`: allocates the tile at `b`'s insertion point (the
-/// caller bounds its lifetime with memref.alloca_scope) and fills it.
+/// indices at `fixed`: fills a tile allocated once per thread, before the
+/// serial loops around `b`'s insertion point (every full tile overwrites
+/// all of it before reading it).
 StagedLoad stageTransposedTile(OpBuilder &b, LoadOp load, ValueRange fixed,
                                Value rowLb, Value colLb, TransposeTiles tiles,
                                BufferMap &buffers);
