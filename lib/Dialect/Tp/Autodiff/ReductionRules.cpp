@@ -260,9 +260,29 @@ template <> struct Rule<VarOp>
   }
 };
 
+/// `g` (broadcast along `dim`) where the position along `dim` equals `idx`,
+/// zero elsewhere: the values of scattering `g` into zeros at `idx`, but as
+/// one pointwise select that fuses into its consumers and vectorizes,
+/// instead of a zero fill plus a scalar scatter loop (a max pool's
+/// gradient is this over its windows).
+static Value selectAtIndices(OpBuilder &b, Location loc, Value g, Value idx,
+                             RankedTensorType in, int64_t dim) {
+  int64_t size = in.getDimSize(dim);
+  auto i64 = b.getI64Type();
+  Value positions = ArangeOp::create(
+      b, loc, RankedTensorType::get({size}, i64), b.getI64IntegerAttr(0),
+      b.getI64IntegerAttr(size), b.getI64IntegerAttr(1));
+  SmallVector<int64_t> along(in.getRank(), 1);
+  along[dim] = size;
+  positions = ViewOp::create(b, loc, positions, b.getDenseI64ArrayAttr(along));
+  Value elsewhere = NeOp::create(b, loc, positions, idx);
+  return MaskedFillScalarOp::create(b, loc, broadcastTo(b, loc, g, in.getShape()),
+                                    elsewhere, f64Attr(b, 0.0));
+}
+
 /// max.dim/min.dim: the values' adjoint goes to the returned indices
-/// (scatter into zeros); the tangent is gathered from them. The indices
-/// carry no derivative.
+/// (selected where the position is the index); the tangent is gathered
+/// from them. The indices carry no derivative.
 template <typename OpT> struct ValueIndexRule {
   static LogicalResult vjp(OpT op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
@@ -282,9 +302,8 @@ template <typename OpT> struct ValueIndexRule {
       out.push_back(gk);
       return success();
     }
-    Value zeros = zerosLike(b, loc, op.getSelf());
-    out.push_back(ScatterOp::create(b, loc, zeros, idx, gk,
-                                    *normalizeDim(dim, in.getRank())));
+    out.push_back(selectAtIndices(b, loc, gk, idx, in,
+                                  *normalizeDim(dim, in.getRank())));
     return success();
   }
   static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,

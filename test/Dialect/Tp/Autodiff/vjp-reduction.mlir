@@ -141,16 +141,21 @@ func.func @prod(%x: tensor<3x4xf32> {tp.requires_grad}) -> tensor<3xf32> {
   return %y : tensor<3xf32>
 }
 
-// max.dim: the values' adjoint is scattered into zeros at the returned
-// indices; the indices get no tangent (one tangent argument only).
+// max.dim: the values' adjoint goes where the position along dim is the
+// returned index, zero elsewhere (what scattering it into zeros gives, as
+// one pointwise select); the indices get no tangent (one tangent argument
+// only).
 // CHECK-LABEL: func.func @max_dim
 // CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<3xf32> {tp.tangent})
 // CHECK-SAME: -> (tensor<3xf32>, tensor<3xi64>, tensor<3x4xf32>)
 // CHECK-NEXT: %[[V:.*]], %[[I:.*]] = tp.max.dim %[[X]] {
 // CHECK-NEXT: %[[TK:.*]] = tp.view %[[T]] {size = array<i64: 3, 1>{{.*}}}
 // CHECK-NEXT: %[[IK:.*]] = tp.view %[[I]] {size = array<i64: 3, 1>{{.*}}}
-// CHECK-NEXT: %[[Z:.*]] = tp.full {{.*}}value = 0.000000e+00 : f64} : tensor<3x4xf32>
-// CHECK-NEXT: %[[G:.*]] = tp.scatter %[[Z]], %[[IK]], %[[TK]] {dim = 1 : i64{{.*}}}
+// CHECK-NEXT: %[[POS:.*]] = tp.arange {end = 4 : i64, start = 0 : i64{{.*}}} : tensor<4xi64>
+// CHECK-NEXT: %[[POSK:.*]] = tp.view %[[POS]] {size = array<i64: 1, 4>{{.*}}}
+// CHECK-NEXT: %[[OTHER:.*]] = tp.ne %[[POSK]], %[[IK]] {{.*}} -> tensor<3x4xi1>
+// CHECK-NEXT: %[[TE:.*]] = tp.expand %[[TK]] {size = array<i64: 3, 4>{{.*}}}
+// CHECK-NEXT: %[[G:.*]] = tp.masked_fill.Scalar %[[TE]], %[[OTHER]] {{{.*}}value = 0.000000e+00 : f64}
 // CHECK-NEXT: return %[[V]], %[[I]], %[[G]] :
 func.func @max_dim(%x: tensor<3x4xf32> {tp.requires_grad}) -> (tensor<3xf32>, tensor<3xi64>) {
   %y:2 = tp.max.dim %x {dim = 1 : i64} : tensor<3x4xf32> -> tensor<3xf32>, tensor<3xi64>
