@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 #include "Stax/Analysis/FusionAnalysis.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -366,6 +367,17 @@ unsigned reductionMinOuter(const NodeInfo &n) {
   return minOuter;
 }
 
+/// A transpose of a buffer that only matmuls read: CPU code generation
+/// hands BLAS the buffer with a transpose flag and never runs the node, as
+/// long as it stays out of kernels.
+bool isReadByBlasInPlace(Operation *op) {
+  auto p = dyn_cast<stax::PointwiseOp>(op);
+  return p && p.getRowMajorSource(/*transposed=*/true) &&
+         llvm::all_of(p->getUsers(), [](Operation *user) {
+           return isa<tp::MmOp, tp::BmmOp>(user);
+         });
+}
+
 void Fuser::buildGraph() {
   spans.resize(block.getOperations().size());
   for (Operation &op : block.without_terminator()) {
@@ -376,7 +388,7 @@ void Fuser::buildGraph() {
     g.first = g.last = &op;
     if (std::optional<NodeInfo> n = getNodeInfo(&op)) {
       info[&op] = *n;
-      g.fusible = true;
+      g.fusible = !isReadByBlasInPlace(&op);
       g.outer = n->loops.size();
       g.minOuter = reductionMinOuter(*n);
     }

@@ -54,20 +54,21 @@ std::string stax::lowering::materializationReason(const BodyStats &s,
   return "";
 }
 
-/// Coefficient of each loop index in the address of every load (the address
-/// is affine in the indices when it has no floordiv/mod; otherwise the
-/// difference quotient is a fair estimate for a preference).
-static SmallVector<int64_t> readWeights(PointwiseOp node) {
+using AddressFn = llvm::function_ref<int64_t(ArrayRef<int64_t>)>;
+
+/// Calls `fn` with the address function of every load of `node` whose
+/// address is an affine.apply: the address at a point of the node's index
+/// space (other operands, such as gathered indices, read as 0).
+static void forEachLoadAddress(PointwiseOp node,
+                               llvm::function_ref<void(AddressFn)> fn) {
   Block &block = node.getBody().front();
-  unsigned rank = block.getNumArguments();
-  SmallVector<int64_t> weights(rank, 0);
   node.getBody().walk([&](LoadOp load) {
     auto apply = load.getAddress().getDefiningOp<affine::AffineApplyOp>();
     if (!apply)
       return;
     AffineMap map = apply.getAffineMap();
+    MLIRContext *ctx = map.getContext();
     auto eval = [&](ArrayRef<int64_t> point) -> int64_t {
-      MLIRContext *ctx = map.getContext();
       SmallVector<AffineExpr> dims, syms(map.getNumSymbols(),
                                          getAffineConstantExpr(0, ctx));
       for (Value v : apply.getDimOperands()) {
@@ -79,6 +80,17 @@ static SmallVector<int64_t> readWeights(PointwiseOp node) {
       auto c = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e, 0, 0));
       return c ? c.getValue() : 0;
     };
+    fn(eval);
+  });
+}
+
+/// Coefficient of each loop index in the address of every load (the address
+/// is affine in the indices when it has no floordiv/mod; otherwise the
+/// difference quotient is a fair estimate for a preference).
+static SmallVector<int64_t> readWeights(PointwiseOp node) {
+  unsigned rank = node.getType().getRank();
+  SmallVector<int64_t> weights(rank, 0);
+  forEachLoadAddress(node, [&](AddressFn eval) {
     SmallVector<int64_t> zero(rank, 0);
     int64_t base = eval(zero);
     for (unsigned k = 0; k < rank; ++k) {
@@ -90,6 +102,29 @@ static SmallVector<int64_t> readWeights(PointwiseOp node) {
     }
   });
   return weights;
+}
+
+int64_t stax::lowering::unitStrideRun(PointwiseOp node, unsigned dim,
+                                      int64_t limit) {
+  unsigned rank = node.getType().getRank();
+  int64_t steps = std::min(node.getType().getDimSize(dim), limit);
+  int64_t run = steps;
+  forEachLoadAddress(node, [&](AddressFn eval) {
+    SmallVector<int64_t> point(rank, 0);
+    int64_t base = eval(point);
+    point[dim] = 1;
+    if (steps <= 1 || eval(point) == base)
+      return; // does not move along dim
+    int64_t k = 1;
+    while (k < steps) {
+      point[dim] = k;
+      if (eval(point) != base + k)
+        break;
+      ++k;
+    }
+    run = std::min(run, k);
+  });
+  return run;
 }
 
 LayoutAttr stax::lowering::chooseLayout(PointwiseOp node) {
@@ -115,3 +150,4 @@ LayoutAttr stax::lowering::chooseLayout(PointwiseOp node) {
   }
   return LayoutAttr::get(ctx, strides, 0, false);
 }
+

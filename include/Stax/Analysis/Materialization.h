@@ -36,6 +36,13 @@ std::string materializationReason(const BodyStats &stats, unsigned users,
 /// row-major order), stored densely in that order.
 LayoutAttr chooseLayout(PointwiseOp node);
 
+/// How many consecutive elements along `dim`, from the origin of `node`'s
+/// index space, every load that moves along `dim` reads at consecutive
+/// addresses (at most `limit` and the dim's size; loads that do not move
+/// along `dim` do not shorten it). A copy whose innermost loop runs along a
+/// dim with a short run reads scattered elements.
+int64_t unitStrideRun(PointwiseOp node, unsigned dim, int64_t limit = 64);
+
 } // namespace mlir::stax::lowering
 
 #endif // STAX_ANALYSIS_MATERIALIZATION_H

@@ -76,44 +76,10 @@ struct Buffer {
 /// flag instead of a copy.
 Value transposedSource(Operation *node) {
   auto p = dyn_cast_or_null<PointwiseOp>(node);
-  if (!p || p.getRangesAttr() || p->getParentOfType<KernelOp>())
+  if (!p || p->getParentOfType<KernelOp>() ||
+      !p.getLayout().isRowMajor(p.getIterationRanges()))
     return {};
-  auto type = p.getType();
-  if (type.getRank() < 2 || !p.getLayout().isRowMajor(type.getShape()))
-    return {};
-  Block &body = p.getBody().front();
-  if (body.getOperations().size() != 3)
-    return {};
-  auto apply = dyn_cast<affine::AffineApplyOp>(body.front());
-  auto load = dyn_cast<LoadOp>(*std::next(body.begin()));
-  auto yield = cast<YieldOp>(body.getTerminator());
-  if (!apply || !load || load.getMask() || load.getAddress() != apply ||
-      yield.getValues().size() != 1 || yield.getValues()[0] != load ||
-      apply.getOperands() != ValueRange(body.getArguments()))
-    return {};
-  // Element (.., i, j) of the node is element (.., j, i) of the source.
-  SmallVector<int64_t> shape(type.getShape());
-  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-  auto src = cast<RankedTensorType>(load.getBuffer().getType());
-  if (src.getShape() != ArrayRef<int64_t>(shape) ||
-      src.getElementType() != type.getElementType())
-    return {};
-  MLIRContext *ctx = p.getContext();
-  unsigned r = shape.size();
-  SmallVector<AffineExpr> dims;
-  for (unsigned d = 0; d < r; ++d)
-    dims.push_back(getAffineDimExpr(d, ctx));
-  std::swap(dims[r - 1], dims[r - 2]);
-  AffineExpr addr = getAffineConstantExpr(0, ctx);
-  int64_t stride = 1;
-  for (int d = r - 1; d >= 0; --d) {
-    addr = addr + dims[d] * stride;
-    stride *= shape[d];
-  }
-  AffineMap want = AffineMap::get(r, 0, simplifyAffineExpr(addr, r, 0));
-  if (apply.getAffineMap() != want)
-    return {};
-  return load.getBuffer();
+  return p.getRowMajorSource(/*transposed=*/true);
 }
 
 class FunctionConversion : public BufferMap {

@@ -64,6 +64,14 @@ private:
   /// A row-major buffer holding `node`'s values (the node itself when it
   /// already is one).
   Value materializeRowMajor(const NodePtr &node, Location loc);
+  /// A matmul operand whose copy would read along its rows (an im2col
+  /// matrix used transposed, say) stored as its transpose, row-major, and
+  /// read back through a transpose node: the copy then reads and writes
+  /// contiguously, and CPU code generation hands BLAS the stored transpose
+  /// with a transpose flag instead of emitting the transpose node. Null
+  /// when `v` is not such an operand (users other than mm/bmm, a GPU
+  /// target, reads that already run along the last dim).
+  Value materializeForContraction(Value v, const NodePtr &node, Location loc);
   void decideMaterialization(Value v);
   unsigned countUsers(Value v);
   bool mustBeInMemory(Value v);
@@ -101,6 +109,45 @@ Value FunctionLowering::materializeRowMajor(const NodePtr &node, Location loc) {
       .getResult();
 }
 
+/// `node` with its last two dimensions swapped.
+static NodePtr swapLastTwo(const NodePtr &node) {
+  SmallVector<int64_t> shape(node->type.getShape());
+  std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
+  auto type = RankedTensorType::get(shape, node->type.getElementType());
+  return std::make_shared<ViewNode>(
+      type, node, [](ArrayRef<AffineExpr> index) {
+        SmallVector<AffineExpr> swapped(index);
+        std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
+        return swapped;
+      });
+}
+
+Value FunctionLowering::materializeForContraction(Value v, const NodePtr &node,
+                                                  Location loc) {
+  int64_t rank = node->type.getRank();
+  if (target != Target::CPU || rank < 2 || node->asBuffer() ||
+      !llvm::all_of(v.getUsers(),
+                    [](Operation *u) { return isa<tp::MmOp, tp::BmmOp>(u); }))
+    return {};
+  // The transpose, stored row-major: kept when the node's reads run
+  // along its rows, and a copy at all (the transpose of a buffer is read
+  // with a flag as it is).
+  NodePtr t = swapLastTwo(node);
+  PointwiseOp stored = emitNode(
+      t, loc, LayoutAttr::getRowMajor(b.getContext(), t->type.getShape()));
+  if (stored.getRowMajorSource(/*transposed=*/false) ||
+      unitStrideRun(stored, rank - 1) <= unitStrideRun(stored, rank - 2)) {
+    stored.erase();
+    return {};
+  }
+  if (remarks)
+    emitRemark(loc) << "materialized: read from memory by matmuls, stored "
+                       "transposed (its reads run along its rows)";
+  return emitNode(swapLastTwo(RuleContext::rowMajorBuffer(stored.getResult())), loc,
+                  LayoutAttr::getRowMajor(b.getContext(), node->type.getShape()))
+      .getResult();
+}
+
 /// Users that read `v`, looking through the views that have a rule (a view
 /// is not a reader; its readers are).
 unsigned FunctionLowering::countUsers(Value v) {
@@ -131,9 +178,12 @@ void FunctionLowering::decideMaterialization(Value v) {
     return;
   Location loc = v.getLoc();
   if (mustBeInMemory(v)) {
-    Value buf = materializeRowMajor(node, loc);
-    if (remarks)
-      emitRemark(loc) << "materialized: read from memory by a user";
+    Value buf = materializeForContraction(v, node, loc);
+    if (!buf) {
+      buf = materializeRowMajor(node, loc);
+      if (remarks)
+        emitRemark(loc) << "materialized: read from memory by a user";
+    }
     nodes[v] = RuleContext::rowMajorBuffer(buf);
     return;
   }

@@ -1,5 +1,6 @@
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-DECL
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-FUSED
 
 // tp.mm and tp.bmm stay tp through the lowering (external calls) and
 // become calls of the runtime's stax_rt_matmul_<type>(batch, m, n, k, a, b, c)
@@ -131,4 +132,62 @@ func.func @transposed_and_direct(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>) -> (t
   %0 = tp.mm %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
   %1 = tp.t %0 : tensor<4x3xf32> -> tensor<3x4xf32>
   return %0, %1 : tensor<4x3xf32>, tensor<3x4xf32>
+}
+
+// An operand whose copy would read along its rows (neg of a transpose; an
+// im2col matrix read transposed in a weight gradient) is stored as its
+// transpose, a contiguous loop, and BLAS reads that with a transpose flag:
+// one loop of 128 elements, no loop for the transpose.
+// CHECK-LABEL: func.func @rows_read_operand(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c128 step
+// CHECK-NOT: scf.for
+// CHECK: %[[TA:.*]] = arith.constant 0 : i64
+// CHECK: %[[TB:.*]] = arith.constant 1 : i64
+// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TA]], %[[TB]],
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @rows_read_operand(%x: tensor<8x16xf32>, %y: tensor<4x16xf32>) -> tensor<4x8xf32> {
+  %t = tp.t %x : tensor<8x16xf32> -> tensor<16x8xf32>
+  %n = tp.neg %t : tensor<16x8xf32> -> tensor<16x8xf32>
+  %m = tp.mm %y, %n : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
+}
+
+// A weight [O, C, kh, kw] read as the transpose of [O, C * kh * kw] by a
+// product over a unit batch (a convolution's input gradient): loop
+// normalization drops the unit dim, and BLAS still reads the weight's own
+// storage with a transpose flag, no copy.
+// CHECK-LABEL: func.func @reshaped_weight_transposed(
+// CHECK-SAME: %[[W:[^:]*]]: memref<144xf32>
+// CHECK-NOT: scf.for
+// CHECK: %[[BATCH:.*]] = arith.constant 1 : i64
+// CHECK: %[[TA:.*]] = arith.constant 1 : i64
+// CHECK: %[[TB:.*]] = arith.constant 0 : i64
+// CHECK: memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TA]], %[[TB]],
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @reshaped_weight_transposed(%w: tensor<4x4x3x3xf32>, %g: tensor<1x4x10xf32>) -> tensor<1x36x10xf32> {
+  %v = tp.view %w {size = array<i64: 1, 4, 36>} : tensor<4x4x3x3xf32> -> tensor<1x4x36xf32>
+  %t = tp.transpose %v {dim0 = 1 : i64, dim1 = 2 : i64} : tensor<1x4x36xf32> -> tensor<1x36x4xf32>
+  %m = tp.bmm %t, %g : (tensor<1x36x4xf32>, tensor<1x4x10xf32>) -> tensor<1x36x10xf32>
+  return %m : tensor<1x36x10xf32>
+}
+
+// With fusion, the stored transpose and the transpose node over a unit
+// batch share the (unit) outer loop, but the transpose node stays out of a
+// kernel: BLAS reads the stored buffer with a flag and the node never runs.
+// CHECK-FUSED-LABEL: func.func @unit_batch_rows_read(
+// CHECK-FUSED: scf.for %{{.*}} = %{{.*}} to %c128 step
+// CHECK-FUSED-NOT: scf.for
+// CHECK-FUSED: arith.constant 0 : i64
+// CHECK-FUSED-NEXT: %[[TB:.*]] = arith.constant 1 : i64
+// CHECK-FUSED: call @stax_rt_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TB]],
+// CHECK-FUSED-NOT: scf.for
+// CHECK-FUSED: return
+func.func @unit_batch_rows_read(%x: tensor<1x8x16xf32>, %g: tensor<1x4x16xf32>) -> tensor<1x4x8xf32> {
+  %t = tp.transpose %x {dim0 = 1 : i64, dim1 = 2 : i64} : tensor<1x8x16xf32> -> tensor<1x16x8xf32>
+  %n = tp.neg %t : tensor<1x16x8xf32> -> tensor<1x16x8xf32>
+  %m = tp.bmm %g, %n : (tensor<1x4x16xf32>, tensor<1x16x8xf32>) -> tensor<1x4x8xf32>
+  return %m : tensor<1x4x8xf32>
 }

@@ -1,5 +1,6 @@
 //===- StaxOps.cpp - stax dialect operations ------------------------------===//
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/DenseSet.h"
@@ -231,6 +232,58 @@ void PointwiseOp::print(OpAsmPrinter &p) {
   p << " : " << getType();
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {"layout", "ranges"});
   printBody(p, getBody());
+}
+
+Value PointwiseOp::getRowMajorSource(bool transposed) {
+  auto type = getResult().getType();
+  unsigned rank = type.getRank();
+  if (transposed && rank < 2)
+    return {};
+  Block &body = getBody().front();
+  if (body.getOperations().size() != 3)
+    return {};
+  auto apply = dyn_cast<affine::AffineApplyOp>(body.front());
+  auto load = dyn_cast<LoadOp>(*std::next(body.begin()));
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (!apply || !load || load.getMask() || load.getAddress() != apply ||
+      yield.getValues().size() != 1 || yield.getValues()[0] != load ||
+      apply.getOperands() != ValueRange(body.getArguments()))
+    return {};
+  auto src = cast<RankedTensorType>(load.getBuffer().getType());
+  if (src.getNumElements() != type.getNumElements() ||
+      src.getElementType() != type.getElementType())
+    return {};
+  // The row-major address of the (swapped) index. Loop normalization
+  // drops unit dims into `ranges`: each other dim is the next loop.
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<AffineExpr> dims;
+  ArrayRef<int64_t> loops = getIterationRanges();
+  unsigned loop = 0;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (getRangesAttr() && shape[d] == 1) {
+      dims.push_back(getAffineConstantExpr(0, getContext()));
+      continue;
+    }
+    if (loop >= loops.size() || loops[loop] != shape[d])
+      return {};
+    dims.push_back(getAffineDimExpr(loop++, getContext()));
+  }
+  if (loop != loops.size())
+    return {};
+  if (transposed) {
+    std::swap(shape[rank - 1], shape[rank - 2]);
+    std::swap(dims[rank - 1], dims[rank - 2]);
+  }
+  AffineExpr addr = getAffineConstantExpr(0, getContext());
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    addr = addr + dims[d] * stride;
+    stride *= shape[d];
+  }
+  if (apply.getAffineMap() !=
+      AffineMap::get(loop, 0, simplifyAffineExpr(addr, loop, 0)))
+    return {};
+  return load.getBuffer();
 }
 
 LogicalResult PointwiseOp::verify() {

@@ -84,6 +84,12 @@ def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
         return r.asArrayRef();
       return getResult().getType().getShape();
     }
+    /// The buffer this node only copies, with as many elements of its
+    /// element type, when the node's element at row-major position k (its
+    /// last two dims swapped first when `transposed`) is the buffer's
+    /// storage element k; null otherwise. A reshape of a row-major buffer
+    /// copies it as is, a transpose of one is what BLAS reads with a flag.
+    ::mlir::Value getRowMajorSource(bool transposed);
   }];
 }
 
