@@ -106,7 +106,9 @@ STEPS = [
     ("split", "Split reductions", "--stax-split-reductions=target=cpu",
      "`--stax-split-reductions` (with the pipeline's `target=cpu`): a long "
      "reduction with at most 3 outputs is split in two levels so that "
-     "threads can share it; reductions of at most 8192 elements stay whole."),
+     "threads can share it, and one over contiguous rows of fewer outputs "
+     "than a 64-byte line into interleaved rows whose partials are whole "
+     "vectors; reductions of at most 8192 elements stay whole."),
     ("fuse", "Fuse", "--stax-fuse",
      "`--stax-fuse` groups nodes that share outer loops into `stax.kernel`s "
      "(a remark for each decision)."),

@@ -3302,3 +3302,31 @@ def test_a_large_sparse_masked_head_stays_in_pytorch():
         got = stax.compile(head)(h, t, dense, w, b)
     assert abs(float(got - head(h, t, dense, w, b))) <= reorder_bound(
         1000, 4 * float(got.abs()))
+
+
+@pytest.mark.parametrize("cols", [2, 3, 5, 8, 10, 15])
+def test_narrow_column_sums_over_interleaved_rows(cols):
+    """A column sum of C < 16 f32 columns over contiguous rows splits into
+    R = 16 / gcd(16, C) interleaved partial rows (partial j sums rows j,
+    j + R, ...: whole vectors), then adds the R partials and the rows left
+    over (4099 rows leave some for every R). Any order of the additions
+    errs by at most (n - 1) u times the sum of the magnitudes (Higham 4.2);
+    a row taken twice or missed would be off by a whole term. Integer sums
+    are exact: bit for bit."""
+    g = torch.Generator().manual_seed(cols)
+    rows = 4099
+    x = torch.rand(rows, cols, generator=g)
+    y = torch.rand(rows, cols, generator=g)
+    fn = lambda a, b: (a * b).sum(0)  # noqa: E731
+    got = stax.compile(fn)(x, y).double()
+    terms = x.double() * y.double()
+    want = terms.sum(0)
+    bound = rows * U * terms.abs().sum(0)
+    assert ((got - want).abs() <= bound).all()
+    d = x.to(torch.float64)
+    got = stax.compile(lambda a: a.sum(0))(d)
+    err = (got - d.sum(0)).abs()
+    # both sums err: twice the bound
+    assert (err <= 2 * rows * 2.0 ** -53 * d.abs().sum(0)).all()
+    n = torch.randint(-1000, 1000, (rows, cols), generator=g, dtype=torch.int32)
+    assert torch.equal(stax.compile(lambda a: a.sum(0))(n), n.sum(0))

@@ -43,6 +43,7 @@
 #include "Stax/Analysis/SplitFactor.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include <numeric>
 
 namespace mlir::stax {
 #define GEN_PASS_DEF_STAXSPLITREDUCTIONS
@@ -95,6 +96,10 @@ bool splittable(ReductionOp op) {
 struct SplitPlan {
   int64_t k = 1;
   bool segmentOuter = false;
+  /// Segment j takes the rows j, j + k, j + 2k, ... of the (merged)
+  /// reduction loop instead of a contiguous piece of it (with
+  /// segmentOuter): see cpuInterleaveFor.
+  bool interleaved = false;
 };
 
 /// A column reduction (x[R, C].sum(0)): every read is contiguous along the
@@ -170,6 +175,75 @@ constexpr int64_t kCpuFewOutputs = 3;
 constexpr int64_t kCpuSegments = 32;
 constexpr int64_t kCpuMinLength = 1 << 16;
 
+/// Bytes of a cache line: a row of partials spans whole lines.
+constexpr int64_t kLineBytes = 64;
+
+/// Whether every read of `op` walks rows of its outputs: each load's
+/// address is base + L * numel + o, with L the reduction loops' row-major
+/// position and o the outputs' (loops of extent 1 aside).
+bool readsContiguousRows(ReductionOp op) {
+  Block &body = op.getBody().front();
+  ArrayRef<int64_t> outer = op.getIterationRanges();
+  SmallVector<int64_t> extents(outer);
+  llvm::append_range(extents, op.getReductionRanges());
+  // Row-major strides of the outputs, then of the reduction loops scaled
+  // by numel (the rows outermost).
+  SmallVector<int64_t> want(extents.size());
+  int64_t stride = 1;
+  auto assign = [&](unsigned first, unsigned last) {
+    for (unsigned d = last; d > first; --d) {
+      want[d - 1] = stride;
+      stride *= extents[d - 1];
+    }
+  };
+  assign(0, outer.size());
+  assign(outer.size(), extents.size());
+  bool reads = false;
+  for (LoadOp load : body.getOps<LoadOp>()) {
+    auto apply = load.getAddress().getDefiningOp<affine::AffineApplyOp>();
+    if (!apply)
+      return false;
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      if (extent == 1)
+        continue;
+      std::optional<int64_t> c = loops::coefficientOf(apply, body.getArgument(d));
+      if (!c || *c != want[d])
+        return false;
+    }
+    reads = true;
+  }
+  return reads;
+}
+
+/// A reduction with fewer outputs than a 64-byte line of partials whose
+/// reads walk contiguous rows of them (x[N, C].sum(0) for C < 16 f32: a
+/// narrow column sum, the bias gradient of a small head): each output
+/// alone reads one element per row, a strided scalar loop. Interleaved
+/// into R = line / gcd(line, numel) partial rows (segment j sums rows j,
+/// j + R, ...), the partials [R, outputs] are R * numel outputs, whole
+/// lines, each read contiguously from rows of R * numel elements: a
+/// column reduction that the vector code runs with full vectors; the
+/// second level adds the R partials (and the rows left over) per output.
+SplitPlan cpuInterleaveFor(ReductionOp op) {
+  if (!splittable(op))
+    return {};
+  auto yield = cast<YieldOp>(op.getBody().front().getTerminator());
+  Type combine = yield.getValues()[0].getType();
+  if (!combine.isIntOrFloat() || op.getKind() == ReductionKind::Welford)
+    return {};
+  int64_t bytes = std::max<int64_t>(combine.getIntOrFloatBitWidth() / 8, 1);
+  int64_t line = kLineBytes / bytes;
+  int64_t numel = product(op.getIterationRanges());
+  auto type = cast<RankedTensorType>(op.getResult(0).getType());
+  if (numel < 2 || numel >= line || op.getRangesAttr() ||
+      !op.getLayout().isRowMajor(type.getShape()) || !readsContiguousRows(op))
+    return {};
+  int64_t rows = line / std::gcd(line, numel);
+  if (product(op.getReductionRanges()) < 2 * rows)
+    return {};
+  return {rows, /*segmentOuter=*/true, /*interleaved=*/true};
+}
+
 SplitPlan cpuSegmentsFor(ReductionOp op) {
   if (!splittable(op) || product(op.getIterationRanges()) > kCpuFewOutputs ||
       product(op.getReductionRanges()) < kCpuMinLength)
@@ -233,9 +307,12 @@ leadingLoopsToSplit(ArrayRef<int64_t> red, int64_t k) {
 /// The first level: the original body over ranges [..., k] (or [k, ...]
 /// with `segmentOuter`) and reduction ranges [n_r / k, ...] (floor: a
 /// remainder is the second level's), storing partials of the combine type.
+/// Segment j reads r0 = j * (n_r / k) + r0', or r0 = r0' * k + j when
+/// `interleaved` (the same rows: the first k * (n_r / k)).
 /// With `cloneBody` the body is copied, else moved.
 ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
-                            bool cloneBody, bool segmentOuter) {
+                            bool cloneBody, bool segmentOuter,
+                            bool interleaved) {
   MLIRContext *ctx = op.getContext();
   ArrayRef<int64_t> outer = op.getIterationRanges();
   auto yield = cast<YieldOp>(op.getBody().front().getTerminator());
@@ -288,7 +365,8 @@ ReductionOp buildFirstLevel(OpBuilder &b, ReductionOp op, int64_t k,
   SmallVector<AffineExpr> exprs;
   for (unsigned d = 0; d < numOuter; ++d)
     exprs.push_back(getAffineDimExpr(firstOuter + d, ctx));
-  exprs.push_back(j * segment + getAffineDimExpr(numOuter + 1, ctx));
+  AffineExpr r = getAffineDimExpr(numOuter + 1, ctx);
+  exprs.push_back(interleaved ? r * k + j : j * segment + r);
   for (unsigned r = 1; r < red.size(); ++r)
     exprs.push_back(getAffineDimExpr(numOuter + 1 + r, ctx));
   loops::substituteIndices(first.getBody().front(), numOuter + 1 + red.size(),
@@ -383,12 +461,22 @@ ReductionOp buildSecondLevelWithTail(OpBuilder &b, ReductionOp op,
   return second;
 }
 
+/// The CPU plan: interleaved rows for narrow outputs, else segments for
+/// long reductions with few outputs.
+SplitPlan cpuPlanFor(ReductionOp op) {
+  SplitPlan plan = cpuInterleaveFor(op);
+  return plan.k > 1 ? plan : cpuSegmentsFor(op);
+}
+
 /// Splits `op` as `plan` says; leading reduction loops are merged first when
 /// k does not divide the outermost one.
 void split(ReductionOp op, SplitPlan plan) {
   int64_t k = plan.k;
   ArrayRef<int64_t> red = op.getReductionRanges();
-  if (red.front() % k != 0) {
+  if (plan.interleaved) {
+    // Contiguous rows: merging folds back to one linear loop.
+    mergeReductionLoops(op, red.size());
+  } else if (red.front() % k != 0) {
     if (op.getKind() == ReductionKind::Welford) {
       k = largestDivisorAtMost(red.front(), k);
       if (k <= 1)
@@ -407,7 +495,8 @@ void split(ReductionOp op, SplitPlan plan) {
   OpBuilder b(op);
   bool tail = rem != 0;
   ReductionOp first =
-      buildFirstLevel(b, op, k, /*cloneBody=*/tail, plan.segmentOuter);
+      buildFirstLevel(b, op, k, /*cloneBody=*/tail, plan.segmentOuter,
+                      plan.interleaved);
   ReductionOp second =
       tail ? buildSecondLevelWithTail(b, op, first, k, seg, rem,
                                       plan.segmentOuter)
@@ -446,8 +535,8 @@ struct StaxSplitReductionsPass
     SplitDevice device{smCount, warpSize, threadsPerSM, noSplitThreshold};
     SmallVector<std::pair<ReductionOp, SplitPlan>> work;
     getOperation().walk([&](ReductionOp op) {
-      SplitPlan plan = target == Target::CPU ? cpuSegmentsFor(op)
-                                             : segmentsFor(op, device);
+      SplitPlan plan =
+          target == Target::CPU ? cpuPlanFor(op) : segmentsFor(op, device);
       if (plan.k > 1)
         work.push_back({op, plan});
     });

@@ -209,9 +209,13 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
     `welford_combine`). The split factor `k` (`SplitFactor` in
     `lib/Analysis/`) comes from the device parameters for
     `target=cuda` (enough warps to fill `sm-count` multiprocessors of
-    `threads-per-sm` threads); for `target=cpu` only reductions with at
-    most 3 outputs split, into 32 segments that the threads reduce
-    in parallel. Reductions of at most `no-split-threshold` elements never
+    `threads-per-sm` threads); for `target=cpu` reductions with at most 3
+    outputs split into 32 segments that the threads reduce in parallel,
+    and a reduction over contiguous rows of fewer outputs than a 64-byte
+    line (`x[N, C].sum(0)` for C < 16 f32) splits into
+    R = line / gcd(line, C) interleaved rows (segment j sums rows j,
+    j + R, ...), so that the partials `[R, C]` are whole lines that the
+    vector code reads with full vectors. Reductions of at most `no-split-threshold` elements never
     split. When `k` does not divide the outermost reduction loop, the
     fewest leading reduction loops whose product has a divisor within
     `k / 2` of `k` are merged into one, split that many ways, and the inner
@@ -268,8 +272,9 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
   let options = [
     Option<"target", "target", "::mlir::stax::Target",
            /*default=*/"::mlir::stax::Target::CUDA",
-           "cpu (splits only long reductions with at most 3 outputs, into "
-           "up to 32 segments for the threads) or cuda (Algorithm 6.1) (default: cuda)",
+           "cpu (splits long reductions with at most 3 outputs into up to "
+           "32 segments for the threads, and narrow column reductions into "
+           "interleaved rows) or cuda (Algorithm 6.1) (default: cuda)",
            "::mlir::stax::targetOptionValues()">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
            "Streaming multiprocessors S (H100/H200: 132) (default: 132)">,
