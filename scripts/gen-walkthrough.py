@@ -213,6 +213,7 @@ def walk(tools, name, title, intro, notes):
     ir = src
     results = {}
     prev_file = "import.mlir"
+    prev_range = None  # the range step's file, which comes before "llvm"
     for i, (key, step_title, flag, what) in enumerate(STEPS, 1):
         if key == "llvm":
             # stax-opt does not register MLIR's conversions one by one: the
