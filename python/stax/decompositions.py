@@ -224,12 +224,20 @@ def _acosh(x):
 
 @_register(aten.asinh.default)
 def _asinh(x):
+    """sign(x) * log1p(a + a^2 / (1 + sqrt(1 + a^2))), a = |x|, as
+    x * s with s = -1 below 0 and 1 elsewhere: the same values, and the
+    derivative 1 at 0 (abs's is 0 there, which made the gradient at 0 0,
+    or NaN through the large branch's log(0) that where leaves
+    unselected); the large branch reads a only where it is selected, and
+    a zero is itself (its sign kept, as eager's)."""
     x = _as_float(x)
-    a = x.abs()
+    s = torch.where(x < 0, -1.0, 1.0).to(x.dtype)
+    a = x * s
     r = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
-    big = torch.log(a) + math.log(2.0)    # a * a overflows
-    r = torch.where(a > 2.0 ** 28, big, r)
-    return torch.where(x < 0, -r, r)
+    large = a > 2.0 ** 28                 # a * a overflows
+    big = torch.log(torch.where(large, a, torch.ones_like(a))) + math.log(2.0)
+    # asinh(-0) is -0, which the sum above rounds to +0.
+    return torch.where(x == 0, x, torch.where(large, big, r) * s)
 
 
 @_register(aten.atanh.default)

@@ -3330,3 +3330,25 @@ def test_narrow_column_sums_over_interleaved_rows(cols):
     assert (err <= 2 * rows * 2.0 ** -53 * d.abs().sum(0)).all()
     n = torch.randint(-1000, 1000, (rows, cols), generator=g, dtype=torch.int32)
     assert torch.equal(stax.compile(lambda a: a.sum(0))(n), n.sum(0))
+
+
+def test_asinh_at_zero_has_eagers_derivatives_and_sign():
+    """asinh through |x| had derivative 0 at 0 (abs's) and NaN once the
+    large branch's log(0), left unselected by where, met its zero
+    cotangent; eager's is 1 / sqrt(1 + x^2) = 1. Its value at -0 is -0.
+    First and second derivatives (float64) are eager's near 0, both signs
+    of the large branch and across its threshold 2^28."""
+    x = torch.tensor([0.0, -0.0, 1e-300, -1e-300, -2.0, 0.3, 3e9, -3e9,
+                      2.0 ** 28, -(2.0 ** 28) * 1.5], dtype=torch.float64)
+    got = stax.compile(torch.asinh)(x)
+    want = torch.asinh(x)
+    assert torch.equal(torch.signbit(got), torch.signbit(want))
+    torch.testing.assert_close(got, want, rtol=4 * 2.0 ** -53, atol=0)
+    derivs = []
+    for f in (stax.compile(torch.asinh), torch.asinh):
+        xs = x.clone().requires_grad_()
+        (g,) = torch.autograd.grad(f(xs).sum(), xs, create_graph=True)
+        (g2,) = torch.autograd.grad(g.sum(), xs)
+        derivs.append((g, g2))
+    for got, want in zip(*derivs):
+        torch.testing.assert_close(got, want, rtol=1e-14, atol=1e-300)
