@@ -14,7 +14,9 @@
 // Candidates are scored by the bytes of global memory traffic they save,
 // computed from the read/write sets of the node bodies (Section 6.7), and
 // merged greedily, best first. A merge is legal when
-//  - the nodes share at least one outer loop, and every reduction's output
+//  - the nodes share outer loops of more than one iteration in all (a
+//    kernel over unit loops only would run each node whole, losing the
+//    threads of the nodes' own loops), and every reduction's output
 //    loops are outer loops (its result is complete at the end of one outer
 //    iteration);
 //  - every read of a buffer produced in the kernel is at the reader's own
@@ -593,8 +595,18 @@ Legality Fuser::legality(unsigned a, unsigned b) const {
          maxOuter < second.size() && second[maxOuter] == first[maxOuter])
     ++maxOuter;
   unsigned minOuter = std::max(ga.minOuter, gb.minOuter);
-  if (maxOuter == 0)
-    return {0, "no shared outer loop"};
+  // Loops of one iteration share nothing: a kernel over them runs each
+  // node whole before the next (no value stays in cache for its readers)
+  // and only its outer loops run in parallel, so its nodes would lose
+  // their own threads.
+  auto iterations = [&](unsigned k) {
+    int64_t n = 1;
+    for (int64_t extent : first.take_front(k))
+      n *= extent;
+    return n;
+  };
+  if (maxOuter == 0 || iterations(maxOuter) == 1)
+    return {0, "no shared outer loop of more than one iteration"};
   if (maxOuter < minOuter)
     return {0, llvm::formatv("a reduction's output loops are not shared "
                              "outer loops (shared: {0})",
@@ -609,13 +621,15 @@ Legality Fuser::legality(unsigned a, unsigned b) const {
                              via->getName())
                    .str()};
   std::string why;
-  for (unsigned k = maxOuter; k >= minOuter; --k) {
+  for (unsigned k = maxOuter; k >= minOuter && iterations(k) > 1; --k) {
     std::string problem = accessProblem(a, b, k);
     if (problem.empty())
       return {k, ""};
     if (why.empty())
       why = problem;
   }
+  if (why.empty())
+    why = "no shared outer loop of more than one iteration";
   return {0, why};
 }
 

@@ -12,7 +12,9 @@
 // Candidates are scored by the bytes of global memory traffic they save,
 // computed from the read/write sets of the node bodies (Section 6.7), and
 // merged greedily, best first. A merge is legal when
-//  - the nodes share at least one outer loop, and every reduction's output
+//  - the nodes share outer loops of more than one iteration in all (a
+//    kernel over unit loops only would run each node whole, losing the
+//    threads of the nodes' own loops), and every reduction's output
 //    loops are outer loops (its result is complete at the end of one outer
 //    iteration);
 //  - every read of a buffer produced in the kernel is at the reader's own

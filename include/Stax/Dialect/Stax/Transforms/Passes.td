@@ -12,7 +12,8 @@ include "mlir/Pass/PassBase.td"
 def StaxFuse : Pass<"stax-fuse", "::mlir::func::FuncOp"> {
   let summary = "Group materialized nodes into kernels (stax.kernel)";
   let description = [{
-    Kernel fusion (Section 6.5). Nodes that share leading (outer) loops and
+    Kernel fusion (Section 6.5). Nodes that share leading (outer) loops
+    (more than one iteration of them: loops of extent 1 share nothing) and
     whose dependences stay within one outer index are grouped into one
     `stax.kernel`: for every outer index the kernel runs its nodes in order,
     so a value one node computes is read by the next while it is still in

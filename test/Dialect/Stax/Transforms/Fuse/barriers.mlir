@@ -83,3 +83,24 @@ func.func @through_a_kernel_around_an_external(%x: tensor<4x8xf32>, %z: tensor<4
   %m2 = tp.sum %zp {dims = array<i64: 1, 2>, keepdim = true} : tensor<4x8x8xf32> -> tensor<4x1x1xf32>
   return %t, %m2 : tensor<4x8xf32>, tensor<4x1x1xf32>
 }
+
+// Loops of one iteration are not shared loops: a kernel over only them
+// (here the unit batch) would run each node whole before the next, with
+// no value kept in cache and no thread for the nodes' own loops. exp and
+// its elementwise reader fuse over all three loops; the transposed reader
+// stays out.
+// CHECK-IR-LABEL: func.func @unit_outer_loop
+// CHECK-IR-NEXT: %[[K:.*]]:2 = stax.kernel [1, 512, 1024] : tensor<1x512x1024xf32>, tensor<1x512x1024xf32> {
+// CHECK-IR-COUNT-2: stax.pointwise layout <[524288, 1024, 1]>
+// CHECK-IR: stax.pointwise layout <[524288, 512, 1]> : tensor<1x1024x512xf32>
+// CHECK-IR-NOT: stax.kernel
+// CHECK-IR: return
+// CHECK-REMARK: remark: fused 'stax.pointwise' into the kernel of 'stax.pointwise' (outer ranges [1, 512, 1024]): saves 2097152 bytes
+// CHECK-REMARK: remark: not fused with 'stax.pointwise': no shared outer loop of more than one iteration
+func.func @unit_outer_loop(%x: tensor<1x512x1024xf32>) -> (tensor<1x1024x512xf32>, tensor<1x512x1024xf32>) {
+  %e = tp.exp %x : tensor<1x512x1024xf32> -> tensor<1x512x1024xf32>
+  %t = tp.transpose %e {dim0 = 1 : i64, dim1 = 2 : i64} : tensor<1x512x1024xf32> -> tensor<1x1024x512xf32>
+  %a = tp.add.Scalar %t {other = 1.0 : f64} : tensor<1x1024x512xf32> -> tensor<1x1024x512xf32>
+  %b = tp.mul.Scalar %e {other = 2.0 : f64} : tensor<1x512x1024xf32> -> tensor<1x512x1024xf32>
+  return %a, %b : tensor<1x1024x512xf32>, tensor<1x512x1024xf32>
+}
