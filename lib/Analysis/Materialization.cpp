@@ -150,4 +150,3 @@ LayoutAttr stax::lowering::chooseLayout(PointwiseOp node) {
   }
   return LayoutAttr::get(ctx, strides, 0, false);
 }
-

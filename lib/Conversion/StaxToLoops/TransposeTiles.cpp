@@ -1,9 +1,9 @@
 //===- TransposeTiles.cpp - tiles for pointwise nodes reading transposed --===//
 #include "TransposeTiles.h"
 #include "LinearIndex.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -72,9 +72,9 @@ SmallVector<LoadOp> codegen::stagedTransposeLoads(PointwiseOp op,
   return loads;
 }
 
-/// Moves `b` to where an allocation runs once per thread:
-/// the outermost of the scf.for/scf.if ops around `block`, stopping at a
-/// parallel loop or function body. MLIR 22 makes scf.for an automatic
+/// Moves `b` before the outermost of the scf.for/scf.if ops around its
+/// insertion point, stopping at a parallel loop or function body: an
+/// allocation there runs once per thread. MLIR 22 makes scf.for an automatic
 /// allocation scope, so the canonicalizer moves allocas out of a
 /// memref.alloca_scope into the loop body, but scf-to-cf does not free
 /// them per iteration: an alloca in a loop body grows the stack on every

@@ -114,12 +114,11 @@ static NodePtr swapLastTwo(const NodePtr &node) {
   SmallVector<int64_t> shape(node->type.getShape());
   std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
   auto type = RankedTensorType::get(shape, node->type.getElementType());
-  return std::make_shared<ViewNode>(
-      type, node, [](ArrayRef<AffineExpr> index) {
-        SmallVector<AffineExpr> swapped(index);
-        std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
-        return swapped;
-      });
+  return std::make_shared<ViewNode>(type, node, [](ArrayRef<AffineExpr> index) {
+    SmallVector<AffineExpr> swapped(index);
+    std::swap(swapped[swapped.size() - 2], swapped[swapped.size() - 1]);
+    return swapped;
+  });
 }
 
 Value FunctionLowering::materializeForContraction(Value v, const NodePtr &node,
@@ -143,8 +142,9 @@ Value FunctionLowering::materializeForContraction(Value v, const NodePtr &node,
   if (remarks)
     emitRemark(loc) << "materialized: read from memory by matmuls, stored "
                        "transposed (its reads run along its rows)";
-  return emitNode(swapLastTwo(RuleContext::rowMajorBuffer(stored.getResult())), loc,
-                  LayoutAttr::getRowMajor(b.getContext(), node->type.getShape()))
+  return emitNode(
+             swapLastTwo(RuleContext::rowMajorBuffer(stored.getResult())), loc,
+             LayoutAttr::getRowMajor(b.getContext(), node->type.getShape()))
       .getResult();
 }
 

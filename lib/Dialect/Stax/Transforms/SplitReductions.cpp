@@ -37,10 +37,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoopUtils.h"
-#include "Stax/Dialect/Tp/IR/Functional.h"
+#include "Stax/Analysis/SplitFactor.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
-#include "Stax/Analysis/SplitFactor.h"
+#include "Stax/Dialect/Tp/IR/Functional.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include <numeric>
@@ -206,7 +206,8 @@ bool readsContiguousRows(ReductionOp op) {
     for (auto [d, extent] : llvm::enumerate(extents)) {
       if (extent == 1)
         continue;
-      std::optional<int64_t> c = loops::coefficientOf(apply, body.getArgument(d));
+      std::optional<int64_t> c =
+          loops::coefficientOf(apply, body.getArgument(d));
       if (!c || *c != want[d])
         return false;
     }
@@ -494,9 +495,8 @@ void split(ReductionOp op, SplitPlan plan) {
     return; // nothing to gain: at most one element per segment
   OpBuilder b(op);
   bool tail = rem != 0;
-  ReductionOp first =
-      buildFirstLevel(b, op, k, /*cloneBody=*/tail, plan.segmentOuter,
-                      plan.interleaved);
+  ReductionOp first = buildFirstLevel(b, op, k, /*cloneBody=*/tail,
+                                      plan.segmentOuter, plan.interleaved);
   ReductionOp second =
       tail ? buildSecondLevelWithTail(b, op, first, k, seg, rem,
                                       plan.segmentOuter)

@@ -276,7 +276,8 @@ static Value selectAtIndices(OpBuilder &b, Location loc, Value g, Value idx,
   along[dim] = size;
   positions = ViewOp::create(b, loc, positions, b.getDenseI64ArrayAttr(along));
   Value elsewhere = NeOp::create(b, loc, positions, idx);
-  return MaskedFillScalarOp::create(b, loc, broadcastTo(b, loc, g, in.getShape()),
+  return MaskedFillScalarOp::create(b, loc,
+                                    broadcastTo(b, loc, g, in.getShape()),
                                     elsewhere, f64Attr(b, 0.0));
 }
 
@@ -302,8 +303,8 @@ template <typename OpT> struct ValueIndexRule {
       out.push_back(gk);
       return success();
     }
-    out.push_back(selectAtIndices(b, loc, gk, idx, in,
-                                  *normalizeDim(dim, in.getRank())));
+    out.push_back(
+        selectAtIndices(b, loc, gk, idx, in, *normalizeDim(dim, in.getRank())));
     return success();
   }
   static LogicalResult jvp(OpT op, OpBuilder &b, ValueRange tangents,

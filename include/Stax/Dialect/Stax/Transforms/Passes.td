@@ -216,8 +216,8 @@ def StaxSplitReductions : Pass<"stax-split-reductions", "::mlir::func::FuncOp"> 
     line (`x[N, C].sum(0)` for C < 16 f32) splits into
     R = line / gcd(line, C) interleaved rows (segment j sums rows j,
     j + R, ...), so that the partials `[R, C]` are whole lines that the
-    vector code reads with full vectors. Reductions of at most `no-split-threshold` elements never
-    split. When `k` does not divide the outermost reduction loop, the
+    vector code reads with full vectors. Reductions of at most
+    `no-split-threshold` elements never split. When `k` does not divide the outermost reduction loop, the
     fewest leading reduction loops whose product has a divisor within
     `k / 2` of `k` are merged into one, split that many ways, and the inner
     loops stay (so accesses contiguous only along them, a broadcast
