@@ -128,9 +128,10 @@ Value FunctionLowering::materializeForContraction(Value v, const NodePtr &node,
       !llvm::all_of(v.getUsers(),
                     [](Operation *u) { return isa<tp::MmOp, tp::BmmOp>(u); }))
     return {};
-  // The transpose, stored row-major: kept when the node's reads run
-  // along its rows, and a copy at all (the transpose of a buffer is read
-  // with a flag as it is).
+  // The transpose, stored row-major. Dropped when it would only copy a
+  // buffer (BLAS reads the transpose of a buffer with a flag as it is) or
+  // when the node's reads do not run longer along its rows than along its
+  // last dim.
   NodePtr t = swapLastTwo(node);
   PointwiseOp stored = emitNode(
       t, loc, LayoutAttr::getRowMajor(b.getContext(), t->type.getShape()));

@@ -31,6 +31,11 @@
 // welford_combine (already a second level) and nodes inside a stax.kernel
 // (whose loops the kernel fixes) never split.
 //
+// On the CPU, a reduction over contiguous rows of fewer outputs than a
+// 64-byte line splits into interleaved segments instead: segment j takes
+// rows j, j + k, ... (r0 = r0' * k + j), so that the partials [k, ...]
+// are whole lines read with full vectors (cpuInterleaveFor).
+//
 // Splitting changes the combine order (class 2): the segmented sum error
 // bound ((n/k - 1) + (k - 1)) u sum|a_i| replaces (n - 1) u sum|a_i|.
 // max, min, any, all and integer sums are exact, so bitwise unchanged.
@@ -42,6 +47,7 @@
 #include "Stax/Dialect/Stax/Transforms/Passes.h"
 #include "Stax/Dialect/Tp/IR/Functional.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include <numeric>
 
@@ -184,20 +190,14 @@ constexpr int64_t kLineBytes = 64;
 bool readsContiguousRows(ReductionOp op) {
   Block &body = op.getBody().front();
   ArrayRef<int64_t> outer = op.getIterationRanges();
+  ArrayRef<int64_t> red = op.getReductionRanges();
   SmallVector<int64_t> extents(outer);
-  llvm::append_range(extents, op.getReductionRanges());
+  llvm::append_range(extents, red);
   // Row-major strides of the outputs, then of the reduction loops scaled
   // by numel (the rows outermost).
-  SmallVector<int64_t> want(extents.size());
-  int64_t stride = 1;
-  auto assign = [&](unsigned first, unsigned last) {
-    for (unsigned d = last; d > first; --d) {
-      want[d - 1] = stride;
-      stride *= extents[d - 1];
-    }
-  };
-  assign(0, outer.size());
-  assign(outer.size(), extents.size());
+  SmallVector<int64_t> want = computeSuffixProduct(outer);
+  for (int64_t s : computeSuffixProduct(red))
+    want.push_back(s * product(outer));
   bool reads = false;
   for (LoadOp load : body.getOps<LoadOp>()) {
     auto apply = load.getAddress().getDefiningOp<affine::AffineApplyOp>();
