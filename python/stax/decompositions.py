@@ -303,15 +303,17 @@ def _sinc(x):
     return torch.where(zero, one, torch.sin(p) / p)
 
 
-def _with_slope(value, x, slope, curvature=None):
+def _with_slope(value, x, slope, curvature=None, passes=None):
     """value's values, whose derivative in x is slope and whose second
     derivative is curvature (0 if None; all three detached here): value
     minus the zero (t.detach() - t), t = u (slope + u curvature / 2) with
     u = x - x.detach(), so that the gradient is the incoming one times
     slope, rounded once as an eager backward kernel's (the other terms of
     the product rule are zeros), and a signed zero of value survives
-    (v - +0 is v). x must be finite where the result is used: inf - inf
-    is NaN."""
+    (v - +0 is v). Where the mask passes is false the gradient is
+    selected away, not multiplied by 0, as eager's backward kernels
+    select it: an infinite or NaN incoming gradient gives 0 there, not
+    NaN. x must be finite where the result is used: inf - inf is NaN."""
     u = x - x.detach()
     m = slope.detach()
     if curvature is not None:
@@ -320,6 +322,8 @@ def _with_slope(value, x, slope, curvature=None):
         c = curvature.detach()
         m = m + torch.where(c != 0, u * (c * 0.5), torch.zeros_like(c))
     t = u * m
+    if passes is not None:
+        t = torch.where(passes, t, torch.zeros_like(t))
     return value.detach() - (t.detach() - t)
 
 
@@ -345,8 +349,10 @@ def _hardsigmoid(x):
     w = _opmath(x)
     v = torch.clamp(w + 3, 0, 6) / 6
     sixth = torch.full((), float(np.float32(1 / 6)), dtype=w.dtype)
-    slope = torch.where((w > -3) & (w < 3), sixth, torch.zeros_like(sixth))
-    return _finite_or_detached(w, v, _with_slope(v, w, slope)).to(x.dtype)
+    inside = (w > -3) & (w < 3)
+    slope = torch.where(inside, sixth, torch.zeros_like(sixth))
+    return _finite_or_detached(
+        w, v, _with_slope(v, w, slope, passes=inside)).to(x.dtype)
 
 
 @_register(aten.hardswish.default)
@@ -356,7 +362,9 @@ def _hardswish(x):
     3 and the gradient itself above (the product's derivative rounds
     differently). At 3 eager's scalar loop gives 1.5 (this, and PyTorch's
     reference decomposition) and its vector loop 1; at an infinite x the
-    gradient here is 0 (eager passes it at +inf)."""
+    gradient here is 0 (eager passes it at +inf), and an infinite incoming
+    gradient strictly inside (-3, 3) gives NaN (eager: inf): the second
+    derivative's term of the product rule multiplies it by u = 0."""
     w = _opmath(x)
     v = w * torch.clamp(w + 3, 0, 6) / 6
     one, zero = torch.ones((), dtype=w.dtype), torch.zeros((), dtype=w.dtype)
@@ -365,7 +373,7 @@ def _hardswish(x):
     # eager's second derivative: 1/3 strictly inside (-3, 3)
     curvature = torch.where((w > -3) & (w < 3), one / 3, zero)
     return _finite_or_detached(
-        w, v, _with_slope(v, w, slope, curvature)).to(x.dtype)
+        w, v, _with_slope(v, w, slope, curvature, passes=~(w < -3))).to(x.dtype)
 
 
 @_register(aten.heaviside.default)

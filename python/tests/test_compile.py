@@ -2221,6 +2221,58 @@ def test_gradients_at_kinks_are_eagers(fn):
     assert torch.all((g - gw).nan_to_num().abs() <= 16 * U * (gw.abs().nan_to_num() + 1))
 
 
+_SELECTING = [
+    F.hardtanh, F.relu6, lambda x: x.clamp(-1, 1), lambda x: x.clamp_min(0.5),
+    lambda x: x.clamp(max=0.5), lambda x: torch.maximum(x, x.flip(0).round()),
+    lambda x: torch.minimum(x.round(), x), lambda x: torch.logit(x, 0.1),
+    F.hardsigmoid,
+]
+
+
+@pytest.mark.parametrize("fn", _SELECTING, ids=[
+    "hardtanh", "relu6", "clamp", "clamp_min", "clamp_max", "maximum",
+    "minimum", "logit_eps", "hardsigmoid"])
+def test_selected_gradients_drop_infinite_cotangents(fn):
+    """Eager's backward of clamp, hardtanh, maximum/minimum and the like
+    selects the gradient (where(mask, grad, 0)) rather than multiplying
+    it by a 0/1 mask, so an infinite or NaN incoming gradient gives 0
+    where the input is not taken, not NaN. Stax's rules select too; every
+    value and its NaN-ness is eager's."""
+    x = torch.tensor([-30., -6., -3., -1.5, -1., -0.5, -0., 0., 0.1, 0.5, 1.,
+                      1.5, 3., 6., 30., float("nan"), -float("inf"),
+                      float("inf")], dtype=torch.float64)
+    for c in (float("inf"), -float("inf"), float("nan")):
+        results = []
+        for f in (fn, stax.compile(fn)):
+            xs = x.clone().requires_grad_()
+            y = f(xs)
+            cot = torch.ones(y.shape, dtype=y.dtype)
+            cot[::2] = c
+            results.append(torch.autograd.grad(y, xs, cot)[0])
+        want, got = results
+        assert torch.equal(want.isnan(), got.isnan()), (c, want, got)
+        assert torch.equal(want.nan_to_num(), got.nan_to_num()), (c, want, got)
+
+
+def test_sqrt_of_a_clamp_has_a_zero_gradient_where_clamped():
+    """The distance idiom sqrt(clamp(d, min=0)): sqrt'(0) is inf, and the
+    clamp's gradient where d < 0 is eager's 0, not 0 * inf = NaN."""
+    def fn(a, b):
+        d = (a * a).sum(1) - 2 * (a * b).sum(1) + (b * b).sum(1)
+        return torch.sqrt(torch.clamp(d - 1.0, min=0.0)).sum()
+    a = torch.tensor([[0.0, 0.0], [3.0, 4.0], [0.5, 0.25]])
+    b = torch.tensor([[0.0, 0.5], [0.0, 0.0], [0.5, 0.25]])
+    (want_a, want_b), (got_a, got_b) = (
+        _grads(f, a, b) for f in (fn, stax.compile(fn)))
+    assert not got_a.isnan().any() and not got_b.isnan().any()
+    assert torch.equal(want_a, got_a) and torch.equal(want_b, got_b)
+
+
+def _grads(f, *inputs):
+    xs = [x.clone().requires_grad_() for x in inputs]
+    return torch.autograd.grad(f(*xs), xs)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
 @pytest.mark.parametrize("fn", [F.hardsigmoid, F.hardswish])
 def test_hard_activations_have_eagers_gradient_bit_for_bit(fn, dtype):
@@ -2229,13 +2281,21 @@ def test_hard_activations_have_eagers_gradient_bit_for_bit(fn, dtype):
     float32, also in float64; x / 3 + 1/2), where the derivative of the
     clamp formula divided by 6 or summed a product's two terms, and
     bfloat16 rounds once from float32. x = 3 is left out for hardswish:
-    eager's own vector and scalar loops disagree there."""
+    eager's own vector and scalar loops disagree there. Some cotangents
+    at saturated inputs (|x| >= 3) are infinite or NaN: where eager's
+    kernel selects 0 the gradient is 0 (NaN before), where it passes the
+    cotangent it is inf or NaN. (Inside (-3, 3) hardswish's second
+    derivative term makes an infinite cotangent's gradient NaN, not
+    eager's inf.)"""
     g = torch.Generator().manual_seed(5)
     x = torch.cat([torch.randn(4096, generator=g) * 4, _KINKS, torch.tensor(
         [float("nan"), -float("inf")])]).to(dtype)
     if fn is F.hardswish:
         x = x[x != 3]
     cot = torch.randn(x.shape, generator=g).to(dtype)
+    saturated = x.float().abs() >= 3
+    cot[saturated & (torch.arange(x.numel()) % 3 == 0)] = float("inf")
+    cot[saturated & (torch.arange(x.numel()) % 3 == 1)] = float("nan")
     results = []
     for f in (fn, stax.compile(fn)):
         xs = x.clone().requires_grad_()

@@ -33,25 +33,41 @@ Value fitTo(OpBuilder &b, Location loc, Value v, RankedTensorType t) {
                 t.getElementType());
 }
 
-/// A bool mask as 0/1 values of element type `elt`.
-Value maskAs(OpBuilder &b, Location loc, Value mask, Type elt) {
-  return castTo(b, loc, mask, elt);
-}
-
 /// A partial derivative dy/dx_i = scale * mulBy / divBy (absent factors are
-/// 1). `isZero` marks a structural zero (no dependence: rounding, integer
+/// 1), selected to 0 where the bool mask `passes` (if any) is false.
+/// `isZero` marks a structural zero (no dependence: rounding, integer
 /// division), for which nothing is built. A constant 0 (`x * 0`, alpha = 0)
 /// is not one: PyTorch multiplies the gradient by it, so a NaN or inf in the
-/// gradient, or an inf met further back (sqrt'(0)), still gives NaN.
+/// gradient, or an inf met further back (sqrt'(0)), still gives NaN. Where
+/// eager's backward selects instead (clamp, hardtanh, maximum), `passes`
+/// does too: sqrt(clamp(x, min=0))'s gradient is 0, not 0 * inf, at x < 0.
 struct Partial {
   Value mulBy, divBy;
   double scale = 1.0;
   bool isZero = false;
+  Value passes;
 
-  static Partial zero() { return {Value(), Value(), 0.0, true}; }
-  static Partial constant(double c) { return {Value(), Value(), c}; }
-  static Partial times(Value v, double c = 1.0) { return {v, Value(), c}; }
-  static Partial over(Value v, double c = 1.0) { return {Value(), v, c}; }
+  static Partial ratio(Value mulBy, Value divBy, double c = 1.0) {
+    Partial p;
+    p.mulBy = mulBy;
+    p.divBy = divBy;
+    p.scale = c;
+    return p;
+  }
+  static Partial zero() {
+    Partial p = constant(0.0);
+    p.isZero = true;
+    return p;
+  }
+  static Partial constant(double c) { return ratio(Value(), Value(), c); }
+  static Partial times(Value v, double c = 1.0) { return ratio(v, Value(), c); }
+  static Partial over(Value v, double c = 1.0) { return ratio(Value(), v, c); }
+  /// 1 where `mask` holds, selected 0 elsewhere.
+  static Partial where(Value mask) {
+    Partial p = constant(1.0);
+    p.passes = mask;
+    return p;
+  }
 
   /// `v` (an adjoint or a tangent) times this partial; null for zero.
   Value apply(OpBuilder &b, Location loc, Value v) const {
@@ -63,6 +79,10 @@ struct Partial {
       v = div(b, loc, v, divBy);
     if (scale != 1.0)
       v = mulScalar(b, loc, v, scale);
+    if (passes) {
+      auto zero = RankedTensorType::get({}, tensorType(v).getElementType());
+      v = WhereOp::create(b, loc, passes, v, full(b, loc, zero, 0.0));
+    }
     return v;
   }
 };
@@ -343,9 +363,7 @@ template <> struct Partials<HardtanhOp> {
         b, loc, x, f64Attr(b, op.getMinVal().convertToDouble()));
     Value belowMax = LtScalarOp::create(
         b, loc, x, f64Attr(b, op.getMaxVal().convertToDouble()));
-    Value inside = LogicalAndOp::create(b, loc, aboveMin, belowMax);
-    return Partial::times(
-        maskAs(b, loc, inside, tensorType(op.getResult()).getElementType()));
+    return Partial::where(LogicalAndOp::create(b, loc, aboveMin, belowMax));
   }
 };
 
@@ -361,8 +379,7 @@ template <> struct Partials<ClampOp> {
       Value le = LeScalarOp::create(b, loc, x, *hi);
       mask = mask ? Value(LogicalAndOp::create(b, loc, mask, le)) : le;
     }
-    return Partial::times(
-        maskAs(b, loc, mask, tensorType(op.getResult()).getElementType()));
+    return Partial::where(mask);
   }
 };
 
@@ -401,21 +418,26 @@ template <> struct Partials<DivOp> {
   }
 };
 
-/// maximum/minimum: 1 for the operand that is selected, 1/2 each on ties.
+/// maximum/minimum: 1 for the operand that is selected, 1/2 each on ties,
+/// a selected 0 for the other (eager's `where(self == other, grad / 2,
+/// grad).masked_fill_(loses, 0)`; a NaN operand passes the gradient to
+/// both).
 template <typename OpT, bool isMax> struct ExtremumPartials {
   static Partial get(OpT op, OpBuilder &b, unsigned i) {
     Location loc = op.getLoc();
-    Type elt = tensorType(op.getResult()).getElementType();
+    auto scalar =
+        RankedTensorType::get({}, tensorType(op.getResult()).getElementType());
     Value a = op.getSelf(), c = op.getOther();
-    // self wins where self > other (max) or self < other (min); other
-    // wins in the swapped comparison.
+    // self loses where self < other (max) or self > other (min); other
+    // loses in the swapped comparison.
     bool selfGreater = (i == 0) == isMax;
-    Value wins = selfGreater ? Value(GtOp::create(b, loc, a, c))
-                             : Value(LtOp::create(b, loc, a, c));
+    Value loses = selfGreater ? Value(LtOp::create(b, loc, a, c))
+                              : Value(GtOp::create(b, loc, a, c));
     Value tie = EqOp::create(b, loc, a, c);
-    Value winsMask = maskAs(b, loc, wins, elt);
-    Value halfTie = mulScalar(b, loc, maskAs(b, loc, tie, elt), 0.5);
-    return Partial::times(add(b, loc, winsMask, halfTie));
+    Partial p = Partial::times(WhereOp::create(
+        b, loc, tie, full(b, loc, scalar, 0.5), full(b, loc, scalar, 1.0)));
+    p.passes = LogicalNotOp::create(b, loc, loses);
+    return p;
   }
 };
 template <>
@@ -468,7 +490,7 @@ template <> struct Partials<Atan2Op> {
     Value aSquared = mul(b, loc, a, a);
     Value cSquared = mul(b, loc, c, c);
     Value denom = add(b, loc, aSquared, cSquared);
-    return {i == 0 ? c : a, denom, i == 0 ? 1.0 : -1.0};
+    return Partial::ratio(i == 0 ? c : a, denom, i == 0 ? 1.0 : -1.0);
   }
 };
 

@@ -222,39 +222,39 @@ func.func @where(%c: tensor<4xi1>, %a: tensor<4xf32> {tp.requires_grad}, %b: ten
   return %y : tensor<4xf32>
 }
 
-// maximum: ā = t * ((a > b) + 0.5 * (a == b)), b̄ = t * ((a < b) + 0.5 * (a == b)).
+// maximum: eager's where(a == b, t / 2, t) selected to 0 where the operand
+// loses (a < b for ā, a > b for b̄): a select, not a 0/1 factor, so that an
+// infinite t gives 0, not NaN, where the operand is not taken.
 // CHECK-LABEL: func.func @maximum
 // CHECK-SAME: (%[[A:.*]]: tensor<4xf32> {tp.requires_grad}, %[[B:.*]]: tensor<4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<4xf32> {tp.tangent})
 // CHECK-NEXT: %[[Y:.*]] = tp.maximum %[[A]], %[[B]] {
-// CHECK-NEXT: %[[GT:.*]] = tp.gt %[[A]], %[[B]] {
-// CHECK-NEXT: %[[EQ:.*]] = tp.eq %[[A]], %[[B]] {
-// CHECK-NEXT: %[[GTF:.*]] = tp._to_copy %[[GT]] {dtype = f32{{.*}}}
-// CHECK-NEXT: %[[EQF:.*]] = tp._to_copy %[[EQ]] {dtype = f32{{.*}}}
-// CHECK-NEXT: %[[HALF:.*]] = tp.mul.Scalar %[[EQF]] {other = 5.000000e-01 : f64{{.*}}}
-// CHECK-NEXT: %[[DA:.*]] = tp.add %[[GTF]], %[[HALF]] {
-// CHECK-NEXT: %[[GA:.*]] = tp.mul %[[T]], %[[DA]] {
 // CHECK-NEXT: %[[LT:.*]] = tp.lt %[[A]], %[[B]] {
-// CHECK-NEXT: %[[EQ2:.*]] = tp.eq %[[A]], %[[B]] {
-// CHECK-NEXT: %[[LTF:.*]] = tp._to_copy %[[LT]] {dtype = f32{{.*}}}
-// CHECK-NEXT: %[[EQF2:.*]] = tp._to_copy %[[EQ2]] {dtype = f32{{.*}}}
-// CHECK-NEXT: %[[HALF2:.*]] = tp.mul.Scalar %[[EQF2]] {other = 5.000000e-01 : f64{{.*}}}
-// CHECK-NEXT: %[[DB:.*]] = tp.add %[[LTF]], %[[HALF2]] {
-// CHECK-NEXT: %[[GB:.*]] = tp.mul %[[T]], %[[DB]] {
+// CHECK-NEXT: %[[EQ:.*]] = tp.eq %[[A]], %[[B]] {
+// CHECK-NEXT: %[[HALF:.*]] = tp.full {{.*}}value = 5.000000e-01 : f64{{.*}} : tensor<f32>
+// CHECK-NEXT: %[[ONE:.*]] = tp.full {{.*}}value = 1.000000e+00 : f64{{.*}} : tensor<f32>
+// CHECK-NEXT: %[[DA:.*]] = tp.where %[[EQ]], %[[HALF]], %[[ONE]] {
+// CHECK-NEXT: %[[KEEPA:.*]] = tp.logical_not %[[LT]] {
+// CHECK-NEXT: %[[TA:.*]] = tp.mul %[[T]], %[[DA]] {
+// CHECK-NEXT: %[[ZERO:.*]] = tp.full {{.*}}value = 0.000000e+00 : f64{{.*}} : tensor<f32>
+// CHECK-NEXT: %[[GA:.*]] = tp.where %[[KEEPA]], %[[TA]], %[[ZERO]] {
+// CHECK-NEXT: %[[GT:.*]] = tp.gt %[[A]], %[[B]] {
+// CHECK:      %[[KEEPB:.*]] = tp.logical_not %[[GT]] {
+// CHECK:      %[[GB:.*]] = tp.where %[[KEEPB]], %{{.*}}, %{{.*}} {
 // CHECK-NEXT: return %[[Y]], %[[GA]], %[[GB]] :
 func.func @maximum(%a: tensor<4xf32> {tp.requires_grad}, %b: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
   %y = tp.maximum %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
 
-// clamp: t where min <= x <= max (closed interval), as a 0/1 factor.
+// clamp: t selected where min <= x <= max (closed interval), 0 elsewhere.
 // CHECK-LABEL: func.func @clamp
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {tp.requires_grad}, %[[T:.*]]: tensor<4xf32> {tp.tangent})
 // CHECK-NEXT: %[[Y:.*]] = tp.clamp %[[X]] {
 // CHECK-NEXT: %[[GE:.*]] = tp.ge.Scalar %[[X]] {other = -5.000000e-01 : f64{{.*}}}
 // CHECK-NEXT: %[[LE:.*]] = tp.le.Scalar %[[X]] {other = 5.000000e-01 : f64{{.*}}}
 // CHECK-NEXT: %[[IN:.*]] = tp.logical_and %[[GE]], %[[LE]] {
-// CHECK-NEXT: %[[INF:.*]] = tp._to_copy %[[IN]] {dtype = f32{{.*}}}
-// CHECK-NEXT: %[[G:.*]] = tp.mul %[[T]], %[[INF]] {
+// CHECK-NEXT: %[[ZERO:.*]] = tp.full {{.*}}value = 0.000000e+00 : f64{{.*}} : tensor<f32>
+// CHECK-NEXT: %[[G:.*]] = tp.where %[[IN]], %[[T]], %[[ZERO]] {
 // CHECK-NEXT: return %[[Y]], %[[G]] :
 func.func @clamp(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
   %y = tp.clamp %x {min = -0.5 : f64, max = 0.5 : f64} : tensor<4xf32> -> tensor<4xf32>
