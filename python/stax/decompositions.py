@@ -1365,6 +1365,14 @@ def _vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
         return torch.sum(a, dims, keepdim=keepdim)
     if ord == 2:
         return _norm_root(torch.sum(a * a, dims, keepdim=keepdim), 2)
+    if ord < 1:
+        # |x|^ord has an infinite slope at 0, where eager's norm_backward
+        # masks the gradient to 0 (the zero vector's norm, or one zero
+        # entry of a 1/2-norm): the power of 0 is taken of 1 and selected.
+        zero = a == 0
+        safe = torch.where(zero, torch.ones((), dtype=a.dtype), a)
+        terms = torch.where(zero, torch.pow(a, ord).detach(), torch.pow(safe, ord))
+        return _norm_root(torch.sum(terms, dims, keepdim=keepdim), ord)
     return _norm_root(torch.sum(torch.pow(a, ord), dims, keepdim=keepdim), ord)
 
 
@@ -1705,7 +1713,24 @@ def _block_diag(tensors):
 @_register(aten._cdist_forward.default)
 def _cdist(x1, x2, p, compute_mode=None):
     d = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    if p == math.inf:
+        return _max_distance(d)
     return _vector_norm(d, p, -1)
+
+
+def _max_distance(d):
+    """max |d| over the last dim, with eager's cdist_backward for p = inf:
+    the gradient times sign(d) goes to every coordinate that attains the
+    maximum, in full (the infinity norm's own rule splits it among ties).
+    The value is the max; the derivative flows through a zero-valued sum
+    (as _with_slope's), selected to the maximal coordinates."""
+    a = d.abs()
+    dist = torch.amax(a, -1)
+    at_max = a == dist.unsqueeze(-1)
+    u = d - d.detach()
+    t = torch.where(at_max, u * torch.sign(d).detach(), torch.zeros((), dtype=d.dtype))
+    t = t.sum(-1)
+    return dist.detach() - (t.detach() - t)
 
 
 # ---------------------------------------------------------------------------

@@ -2149,14 +2149,22 @@ def test_new_tensor_inside_compiles():
     lambda x: torch.cdist(x, x),
     lambda x: F.normalize(x, dim=1),
     lambda x: torch.renorm(x, 2, 0, 1.0),
+    lambda x: torch.linalg.vector_norm(x, 0.5, dim=1),
+    lambda x: torch.linalg.vector_norm(x, -1, dim=1),
+    lambda x: torch.cdist(x, x.flip(0), p=float("inf")),
 ], ids=["norm_dim", "p3", "all_zero", "dist_to_itself", "cdist", "normalize",
-        "renorm"])
+        "renorm", "p_half", "p_minus_one", "cdist_inf_ties"])
 def test_norm_gradient_at_zero_is_eagers_subgradient(fn):
     """The gradient of a norm that is 0 (a zero row, a point's distance to
     itself) is 0 in eager (norm_backward masks it); the decomposition's
     root chained with |x|^p's zero derivative gave NaN, a silent NaN in
-    every parameter downstream. Values bitwise, gradients eager's."""
-    x = torch.tensor([[0.0, 0.0], [3.0, 4.0]], requires_grad=True)
+    every parameter downstream. For p < 1 the zero entries' gradient is 0
+    also in a nonzero norm (|x|^p's slope is infinite there). cdist with
+    p = inf gives every coordinate that attains the maximum the whole
+    gradient (the infinity norm splits it). Values bitwise, gradients
+    eager's."""
+    x = torch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 4.0], [3.0, -3.0]],
+                     requires_grad=True)
     got = stax.compile(fn)(x)
     want = fn(x)
     assert torch.equal(got, want)
