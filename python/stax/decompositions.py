@@ -216,10 +216,22 @@ def _as_strided_scatter(x, src, size, stride, storage_offset=None):
 
 @_register(aten.acosh.default)
 def _acosh(x):
+    """log1p(t + sqrt(t (t + 2))), t = x - 1 (accurate near 1); log(2 x)
+    where t^2 would overflow (acosh(1e20) in float32 is 46.7, not inf);
+    NaN below 1 (the formula is finite again below -1). The gradient is
+    eager's, the incoming one times rsqrt(x^2 - 1): inf at 1 (the
+    formula's product rule gave 0 * inf), 0 at inf."""
     x = _as_float(x)
-    # log1p(t + sqrt(t * (t + 2))), t = x - 1: accurate near 1.
-    t = x - 1
-    return torch.log1p(t + torch.sqrt(t * (t + 2)))
+    one = torch.ones((), dtype=x.dtype)
+    large = x > 2.0 ** 28
+    t = torch.where(large, one, x) - 1
+    small = torch.log1p(t + torch.sqrt(t * (t + 2)))
+    big = torch.log(torch.where(large, x, one)) + math.log(2.0)
+    v = torch.where(x < 1, torch.full((), math.nan, dtype=x.dtype),
+                    torch.where(large, big, small))
+    slope = torch.rsqrt(x * x - 1)
+    return _finite_or_detached(
+        x, v, _with_any_slope(v, x, slope, -x * slope * slope * slope))
 
 
 @_register(aten.asinh.default)
@@ -228,13 +240,15 @@ def _asinh(x):
     x * s with s = -1 below 0 and 1 elsewhere: the same values, and the
     derivative 1 at 0 (abs's is 0 there, which made the gradient at 0 0,
     or NaN through the large branch's log(0) that where leaves
-    unselected); the large branch reads a only where it is selected, and
-    a zero is itself (its sign kept, as eager's)."""
+    unselected); each branch reads a only where it is selected (an
+    infinite x's gradient is 0, not inf / inf), and a zero is itself
+    (its sign kept, as eager's)."""
     x = _as_float(x)
     s = torch.where(x < 0, -1.0, 1.0).to(x.dtype)
     a = x * s
-    r = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
     large = a > 2.0 ** 28                 # a * a overflows
+    m = torch.where(large, torch.ones_like(a), a)
+    r = torch.log1p(m + m * m / (1 + torch.sqrt(1 + m * m)))
     big = torch.log(torch.where(large, a, torch.ones_like(a))) + math.log(2.0)
     # asinh(-0) is -0, which the sum above rounds to +0.
     return torch.where(x == 0, x, torch.where(large, big, r) * s)
@@ -242,8 +256,13 @@ def _asinh(x):
 
 @_register(aten.atanh.default)
 def _atanh(x):
+    """0.5 log1p(2 x / (1 - x)), with eager's gradient, the incoming one
+    times 1 / (1 - x^2): infinite at +-1 (the formula's gave 0 / 0)."""
     x = _as_float(x)
-    return 0.5 * torch.log1p(2 * x / (1 - x))
+    v = 0.5 * torch.log1p(2 * x / (1 - x))
+    slope = 1 / (1 - x * x)
+    return _finite_or_detached(
+        x, v, _with_any_slope(v, x, slope, 2 * x * slope * slope))
 
 
 @_register(aten.signbit.default)
@@ -327,6 +346,25 @@ def _with_slope(value, x, slope, curvature=None, passes=None):
     return value.detach() - (t.detach() - t)
 
 
+def _with_any_slope(value, x, slope, curvature):
+    """_with_slope where the slope may be infinite (a pole of the
+    derivative: acosh at 1, atanh at +-1): there the gradient is the
+    incoming one times +-inf, as eager's, through sqrt(u)'s infinite
+    derivative at u = x - x.detach() = 0 (whose value adds 0); sqrt reads
+    1 elsewhere so that its derivative stays finite where not selected."""
+    pole = torch.isinf(slope)
+    zero = torch.zeros((), dtype=slope.dtype)
+    u = x - x.detach()
+    root = torch.sqrt(torch.where(pole, u, torch.ones_like(u)))
+    steep = value.detach() + torch.where(slope > 0, root, -root)
+    # (An infinite x's curvature, inf * 0, would leak NaN into the
+    # gradient that _finite_or_detached selects away.)
+    flat = pole | torch.isinf(x)
+    gentle = _with_slope(value, x, torch.where(pole, zero, slope),
+                         torch.where(flat, zero, curvature))
+    return torch.where(pole, steep, gentle)
+
+
 def _finite_or_detached(x, value, with_slope):
     return torch.where(torch.isinf(x), value.detach(), with_slope)
 
@@ -374,6 +412,51 @@ def _hardswish(x):
     curvature = torch.where((w > -3) & (w < 3), one / 3, zero)
     return _finite_or_detached(
         w, v, _with_slope(v, w, slope, curvature, passes=~(w < -3))).to(x.dtype)
+
+
+@_register(aten.clamp.Tensor)
+def _clamp_tensor(x, min=None, max=None):
+    """clamp with tensor bounds, with eager's clamp_backward and
+    clamp_backward_min_max: self's gradient where min <= x <= max, min's
+    where x < min < max, max's where x > max or max < min, 0 elsewhere (at
+    a NaN in particular, which PyTorch's own decomposition passes to x).
+    Each select takes the value eager's clamp gives there; what no mask
+    covers (NaN, x < min == max) takes the plain value, detached."""
+    from torch._prims_common import (
+        ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes)
+    _, dtype = elementwise_dtypes(
+        x, *[b for b in (min, max) if b is not None],
+        type_promotion_kind=ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT)
+    x = x.to(dtype)
+    lo = None if min is None else min.to(dtype)
+    hi = None if max is None else max.to(dtype)
+    v = x
+    if lo is not None:
+        v = torch.where(torch.isnan(v) | (v >= lo), v, lo)
+    if hi is not None:
+        v = torch.where(torch.isnan(v) | (v <= hi), v, hi)
+    rest = v.detach()
+    if lo is not None and hi is not None:
+        takes_self = (x >= lo) & (x <= hi)
+        takes_lo = (x < lo) & (lo < hi)
+        takes_hi = (x > hi) | (hi < lo)
+        return torch.where(takes_self, x, torch.where(
+            takes_lo, lo, torch.where(takes_hi, hi, rest)))
+    if lo is not None:
+        return torch.where(x >= lo, x, torch.where(x < lo, lo, rest))
+    if hi is not None:
+        return torch.where(x <= hi, x, torch.where(x > hi, hi, rest))
+    return x.clone()
+
+
+@_register(aten.clamp_min.Tensor)
+def _clamp_min_tensor(x, min):
+    return _clamp_tensor(x, min=min)
+
+
+@_register(aten.clamp_max.Tensor)
+def _clamp_max_tensor(x, max):
+    return _clamp_tensor(x, max=max)
 
 
 @_register(aten.heaviside.default)

@@ -10,6 +10,7 @@ n * u by the magnitude of what was summed.
 
 import copy
 import itertools
+import math
 import re
 import time
 import warnings
@@ -3420,3 +3421,66 @@ def test_asinh_at_zero_has_eagers_derivatives_and_sign():
         derivs.append((g, g2))
     for got, want in zip(*derivs):
         torch.testing.assert_close(got, want, rtol=1e-14, atol=1e-300)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_inverse_hyperbolic_functions_at_their_edges(dtype):
+    """acosh read t (t + 2), t = x - 1, which overflows (acosh(1e20) in
+    float32 was inf, not 46.7) and is finite again below -1 (acosh(-1e30)
+    was 0 or inf, not NaN); now log(2 x) takes over above 2^28 and x < 1
+    is NaN. The derivative poles are eager's: acosh'(1) and atanh'(+-1)
+    are infinite (NaN before: 0 * inf in the formulas' chain rule), and
+    at an infinite x acosh', asinh' and atanh' are 0. Second derivatives
+    (float64) are eager's away from the poles."""
+    tol = dict(rtol=4 * torch.finfo(dtype).eps, atol=0)
+    x = torch.tensor([1e20, 3e38, 1e10, 2.0 ** 28, 1.5, 1.0 + 2 ** -20, 1.0,
+                      0.5, -5.0, -1e30, math.inf, -math.inf], dtype=dtype)
+    torch.testing.assert_close(stax.compile(torch.acosh)(x), torch.acosh(x),
+                               equal_nan=True, **tol)
+    for fn, pts in ((torch.acosh, [1.0, 1.5, 1e10, math.inf, -math.inf]),
+                    (torch.asinh, [0.5, -3e9, math.inf, -math.inf]),
+                    (torch.atanh, [1.0, -1.0, 0.5, -0.25, math.inf])):
+        xs = torch.tensor(pts, dtype=dtype)
+        cot = torch.linspace(0.5, 1.5, len(pts), dtype=dtype)
+        (got,), (want,) = (_grad_with(f, xs, cot) for f in (stax.compile(fn), fn))
+        torch.testing.assert_close(got, want, equal_nan=True, **tol)
+    x = torch.tensor([1.5, 3.0, 1e10], dtype=torch.float64)
+    for fn, xs in ((torch.acosh, x), (torch.atanh, 1 / x - 0.1)):
+        second = []
+        for f in (stax.compile(fn), fn):
+            v = xs.clone().requires_grad_()
+            (g,) = torch.autograd.grad(f(v).sum(), v, create_graph=True)
+            second.append(torch.autograd.grad(g.sum(), v)[0])
+        torch.testing.assert_close(*second, rtol=1e-13, atol=0)
+
+
+def _grad_with(f, x, cot):
+    xs = x.clone().requires_grad_()
+    return torch.autograd.grad(f(xs), xs, cot)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x, lo, hi: torch.clamp(x, lo, hi),
+    lambda x, lo, hi: torch.clamp_min(x, lo),
+    lambda x, lo, hi: torch.clamp_max(x, hi),
+    lambda x, lo, hi: torch.clamp(x, max=hi),
+], ids=["clamp", "clamp_min", "clamp_max", "clamp_only_max"])
+def test_clamp_with_tensor_bounds_has_eagers_gradients(fn):
+    """Tensor-bound clamps: values and the gradients of x and both bounds
+    are eager's at NaNs (0 for everyone; PyTorch's decomposition passed
+    x's), at ties with a bound and where min > max (max wins)."""
+    nan = math.nan
+    x = torch.tensor([0.5, -2.0, 3.0, nan, 1.0, 0.0, 2.0, -1.0, 0.7], dtype=torch.float64)
+    lo = torch.tensor([0.0, 0.0, 0.0, 0.0, nan, 0.0, 3.0, 1.0, 0.7], dtype=torch.float64)
+    hi = torch.tensor([1.0, 1.0, 1.0, 1.0, 2.0, 0.0, 1.0, 1.0, nan], dtype=torch.float64)
+    results = []
+    for f in (fn, stax.compile(fn)):
+        xs = [t.clone().requires_grad_() for t in (x, lo, hi)]
+        y = f(*xs)
+        cot = torch.linspace(0.5, 1.5, y.numel(), dtype=y.dtype)
+        grads = torch.autograd.grad(y, xs, cot, allow_unused=True)
+        results.append([y.detach()] + [torch.zeros_like(x) if g is None else g
+                                       for g in grads])
+    for want, got in zip(*results):
+        assert torch.equal(want.isnan(), got.isnan()), (want, got)
+        assert torch.equal(want.nan_to_num(), got.nan_to_num()), (want, got)
