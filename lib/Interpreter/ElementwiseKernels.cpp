@@ -39,11 +39,11 @@ Type scalarCommonType(const KernelContext &ctx, Type a, TypedAttr s) {
 FailureOr<Tensor> unary(Operation *op, const Tensor &x, const KernelContext &ctx,
                         const FloatFn &f, const IntFn &i = nullptr) {
   Tensor out = ctx.result(op);
-  Type ct = accumulationType(out.elementType());
+  Type elt = out.elementType(), ct = accumulationType(elt);
   FloatMath m{ct};
   if (out.isFloat()) {
     for (int64_t k = 0; k < out.numel(); ++k)
-      out.setF(k, f(m, roundToFloatType(x.getF(k), ct)));
+      out.setF(k, f(m, roundToFloatType(roundToFloatType(x.getF(k), elt), ct)));
     return out;
   }
   if (!i)
@@ -70,8 +70,10 @@ FailureOr<Tensor> binary(Operation *op, const Tensor &a, const Tensor &b,
       return;
     int64_t ia = dot(idx, sa), ib = dot(idx, sb);
     if (isFloat) {
-      out.setF(k, f(m, roundToFloatType(a.getF(ia), act),
-                    roundToFloatType(b.getF(ib), act)));
+      // Each operand is cast to `ct` first, as eager's: an integer rounds
+      // to float16 before the float32 arithmetic.
+      out.setF(k, f(m, roundToFloatType(roundToFloatType(a.getF(ia), ct), act),
+                    roundToFloatType(roundToFloatType(b.getF(ib), ct), act)));
       return;
     }
     if (!i) {

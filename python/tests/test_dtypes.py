@@ -295,6 +295,21 @@ def test_half_rounds_each_result(dtype):
     _check(lambda t: t.to(dtype), ties)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=_name)
+@pytest.mark.parametrize("itype", [torch.int32, torch.int64, torch.int16],
+                         ids=_name)
+def test_integers_round_to_half_before_mixed_arithmetic(dtype, itype):
+    """int op half: eager casts the integer to the half type first, then
+    computes in float32 (-46000 + 10 is -46016 + 10 -> -46016 in float16,
+    not -45990 -> -45984); comparisons compare the rounded integer
+    (2049 == 2048.0 in float16). Interpreted, lowered and compiled."""
+    i = torch.tensor([-32000 if itype == torch.int16 else -46000, 2049, 30001,
+                      257, -129, 7], dtype=itype)
+    h = torch.tensor([10.0, 2048.0, 3.0, 256.0, -128.0, 0.5], dtype=dtype)
+    _check(lambda a, b: (a + b, b - a, a * b, a == b, a > b,
+                         torch.maximum(a, b), a / b), i, h)
+
+
 # ---------------------------------------------------------------------------
 # The bridge
 # ---------------------------------------------------------------------------

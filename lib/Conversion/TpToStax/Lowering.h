@@ -193,6 +193,11 @@ llvm::SmallVector<AffineExpr> broadcastIndex(llvm::ArrayRef<int64_t> inShape,
 /// The type values of element type `t` are computed in: f32 for f16/bf16.
 Type computeType(Type t);
 
+/// `v` as an operand of arithmetic in `ct`: converted to `ct` (eager casts
+/// every operand to the common dtype, rounding an integer to float16
+/// there), then widened to computeType(ct).
+Value toComputeType(BodyBuilder &bb, Value v, Type ct);
+
 } // namespace mlir::stax::lowering
 
 #endif // STAX_LIB_CONVERSION_TPTOSTAX_LOWERING_H

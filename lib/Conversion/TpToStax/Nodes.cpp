@@ -288,3 +288,7 @@ Type stax::lowering::computeType(Type t) {
     return Float32Type::get(t.getContext());
   return t;
 }
+
+Value stax::lowering::toComputeType(BodyBuilder &bb, Value v, Type ct) {
+  return bb.convert(bb.convert(v, ct), computeType(ct));
+}

@@ -113,8 +113,7 @@ RuleFn unary(FloatUnary f, FloatUnary i = nullptr) {
       return failure();
     return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
       if (isa<FloatType>(elt)) {
-        Value x = bb.convert(in[0], computeType(elt));
-        return bb.convert(f(bb, x), elt);
+        return bb.convert(f(bb, toComputeType(bb, in[0], elt)), elt);
       }
       return bb.convert(i(bb, bb.convert(in[0], elt)), elt);
     }));
@@ -290,8 +289,9 @@ NodePtr binaryNode(RankedTensorType rt, SmallVector<NodePtr> inputs, Type ct,
   bool isFloat = isa<FloatType>(ct);
   Type act = isFloat ? computeType(ct) : ct;
   return pointwise(rt, inputs, [=](BodyBuilder &bb, ArrayRef<Value> in) {
-    Value a = bb.convert(in[0], act);
-    Value b = scalar ? scalarConstant(bb, scalar, ct, act) : bb.convert(in[1], act);
+    Value a = toComputeType(bb, in[0], ct);
+    Value b = scalar ? scalarConstant(bb, scalar, ct, act)
+                     : toComputeType(bb, in[1], ct);
     if (reversed)
       std::swap(a, b);
     Value v = isFloat ? fns.f(bb, a, b) : fns.i(bb, a, b);
@@ -712,9 +712,11 @@ void registerBinary(RuleTable &r) {
     Type act = computeType(elt);
     double e = FloatAttr::get(elt, tp::getScalarAsDouble(other)).getValueAsDouble();
     e = FloatAttr::get(act, e).getValueAsDouble();
-    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
-      return bb.convert(powConstant(bb, bb.convert(in[0], act), e), elt);
-    }));
+    return one(pointwise(
+        rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
+          return bb.convert(powConstant(bb, toComputeType(bb, in[0], elt), e),
+                            elt);
+        }));
   };
 }
 
