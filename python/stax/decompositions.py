@@ -399,10 +399,10 @@ def _hardswish(x):
     hardswish_backward: 0 below -3, the gradient times x / 3 + 1/2 up to
     3 and the gradient itself above (the product's derivative rounds
     differently). At 3 eager's scalar loop gives 1.5 (this, and PyTorch's
-    reference decomposition) and its vector loop 1; at an infinite x the
-    gradient here is 0 (eager passes it at +inf), and an infinite incoming
-    gradient strictly inside (-3, 3) gives NaN (eager: inf): the second
-    derivative's term of the product rule multiplies it by u = 0."""
+    reference decomposition) and its vector loop 1. +inf is itself (its
+    gradient passes, as eager's), -inf NaN with gradient 0. An infinite
+    incoming gradient strictly inside (-3, 3) gives NaN (eager: inf): the
+    second derivative's term of the product rule multiplies it by 0."""
     w = _opmath(x)
     v = w * torch.clamp(w + 3, 0, 6) / 6
     one, zero = torch.ones((), dtype=w.dtype), torch.zeros((), dtype=w.dtype)
@@ -410,8 +410,8 @@ def _hardswish(x):
     slope = torch.where(w < -3, zero, middle)
     # eager's second derivative: 1/3 strictly inside (-3, 3)
     curvature = torch.where((w > -3) & (w < 3), one / 3, zero)
-    return _finite_or_detached(
-        w, v, _with_slope(v, w, slope, curvature, passes=~(w < -3))).to(x.dtype)
+    return torch.where(w == math.inf, w, _finite_or_detached(
+        w, v, _with_slope(v, w, slope, curvature, passes=~(w < -3)))).to(x.dtype)
 
 
 @_register(aten.clamp.Tensor)
