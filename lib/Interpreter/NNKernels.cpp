@@ -62,7 +62,11 @@ FailureOr<Tensor> softmax(OpT op, Inputs in, const KernelContext &ctx,
   Tensor out = ctx.result(op);
   Type rt = out.elementType();
   FloatMath m{accumulationType(rt)};
-  for (const auto &idx : slicesAlong(x.shape(), static_cast<int64_t>(op.getDim()))) {
+  int64_t rank = x.shape().size();
+  int64_t dim = static_cast<int64_t>(op.getDim());
+  // Along the last dim eager multiplies by 1 / sum (its lastdim kernel).
+  bool last = dim + (dim < 0 ? rank : 0) >= rank - 1;
+  for (const auto &idx : slicesAlong(x.shape(), dim)) {
     double mx = -INFINITY;
     for (int64_t i : idx)
       mx = m.max(mx, loadAs(x, i, rt));
@@ -81,8 +85,9 @@ FailureOr<Tensor> softmax(OpT op, Inputs in, const KernelContext &ctx,
         e.push_back(m.exp(m.sub(loadAs(x, i, rt), mx)));
         s = m.add(s, e.back());
       }
+      double r = m.div(1.0, s);
       for (auto [k, i] : llvm::enumerate(idx))
-        out.setF(i, m.div(e[k], s));
+        out.setF(i, last ? m.mul(e[k], r) : m.div(e[k], s));
     }
   }
   return out;

@@ -29,7 +29,7 @@ func.func @main(%x: tensor<4x6xf32>, %t: tensor<4xi64>, %w: tensor<6xf32>,
         tensor<4x6xf32>
 }
 
-// CHECK: result #0: tensor<4x6xf32> min=0.0632378608 max=0.424985737 mean=0.166666671
+// CHECK: result #0: tensor<4x6xf32> min=0.0632378682 max=0.424985737 mean=0.166666673
 // CHECK: result #1: tensor<4x6xf32> min=-2.7608521 max=-0.855699718 mean=-1.91914665
 // CHECK: result #2: tensor<f32> min=4.33307362 max=4.33307362 mean=4.33307362
 // CHECK: result #3: tensor<f32> min=0.186495915 max=0.186495915 mean=0.186495915
@@ -37,7 +37,7 @@ func.func @main(%x: tensor<4x6xf32>, %t: tensor<4xi64>, %w: tensor<6xf32>,
 // CHECK: result #5: tensor<4x6xf32> min=-4.14043522 max=1.20254183 mean=-3.10440858e-10
 // CHECK: result #6: tensor<4xf32> min=0 max=2.52040339 mean=1.30769831
 // CHECK: result #7: tensor<f32> min=0.388983697 max=0.388983697 mean=0.388983697
-// CHECK: result #8: tensor<4x6xf32> min=-0.0733656362 max=0.0759158209 mean=-0.025040014
+// CHECK: result #8: tensor<4x6xf32> min=-0.0733656362 max=0.0759158209 mean=-0.0250400137
 // F64: result #0: tensor<4x6xf64> min=0.0632378602 max=0.424985715 mean=0.166666667
 // F64: result #1: tensor<4x6xf64> min=-2.7608521 max=-0.855699723 mean=-1.91914665
 // F64: result #2: tensor<f64> min=4.33307301 max=4.33307301 mean=4.33307301

@@ -507,13 +507,19 @@ FailureOr<Results> logsumexp(OpBuilder &b, tp::LogsumexpOp op) {
 // Softmax (NNKernels.cpp)
 //===----------------------------------------------------------------------===//
 
-// e = exp(x - amax(x)); e / sum(e).
+// e = exp(x - amax(x)); e * (1 / sum(e)) along the last dim (eager's
+// lastdim kernel: one division per slice), e / sum(e) along any other.
 FailureOr<Results> softmax(OpBuilder &b, tp::SoftmaxOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.load(op.getSelf());
-  SmallVector<int64_t> dim{static_cast<int64_t>(op.getDim())};
+  int64_t rank = shapeOf(x).size();
+  int64_t axis = static_cast<int64_t>(op.getDim());
+  SmallVector<int64_t> dim{axis};
   Value e = d.exp(d.sub(x, d.amax(x, dim, true)));
-  return Results{d.done(d.div(e, d.sum(e, dim, true)))};
+  Value s = d.sum(e, dim, true);
+  if (axis + (axis < 0 ? rank : 0) >= rank - 1)
+    return Results{d.done(d.mul(e, d.reciprocal(s)))};
+  return Results{d.done(d.div(e, s))};
 }
 
 // (x - amax(x)) - log(sum(exp(x - amax(x)))).

@@ -19,7 +19,9 @@ def Tp_SoftmaxOp : Tp_Op<"_softmax", [Tp_Reduction]> {
     `exp(x - max) / sum(exp(x - max))` along `dim`, computed as eager's
     kernel does (the maximum subtracted first). `half_to_float` is eager's
     flag for f16 inputs with an f32 result. `--stax-decompose` expands it
-    into `tp.amax`, `tp.sub`, `tp.exp`, `tp.sum` and `tp.div` unless kept.
+    into `tp.amax`, `tp.sub`, `tp.exp`, `tp.sum` and `tp.div` (along the
+    last dim `tp.reciprocal` of the sum and `tp.mul`, as eager's lastdim
+    kernel) unless kept.
 
     ```mlir
     func.func @example(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {

@@ -6,10 +6,35 @@
 // CHECK-NEXT: %[[D:.*]] = tp.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[E:.*]] = tp.exp %[[D]]
 // CHECK-NEXT: %[[S:.*]] = tp.sum %[[E]] {dims = array<i64: 1>, keepdim = true}
-// CHECK-NEXT: %[[R:.*]] = tp.div %[[E]], %[[S]]
+// CHECK-NEXT: %[[INV:.*]] = tp.reciprocal %[[S]]
+// CHECK-NEXT: %[[R:.*]] = tp.mul %[[E]], %[[INV]]
 // CHECK-NEXT: return %[[R]]
 func.func @softmax(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %0 = tp._softmax %x {dim = 1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+// Along another dim than the last (eager's non-lastdim kernel): e / sum(e).
+// CHECK-LABEL: func.func @softmax_inner
+// CHECK: %[[E:.*]] = tp.exp
+// CHECK-NEXT: %[[S:.*]] = tp.sum %[[E]] {dims = array<i64: 0>, keepdim = true}
+// CHECK-NEXT: %[[R:.*]] = tp.div %[[E]], %[[S]]
+// CHECK-NEXT: return %[[R]]
+func.func @softmax_inner(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %0 = tp._softmax %x {dim = 0 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+// A negative dim naming the last one is the last dim.
+// CHECK-LABEL: func.func @softmax_minus_one
+// CHECK: tp.reciprocal
+// CHECK-NEXT: tp.mul
+func.func @softmax_minus_one(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %0 = tp._softmax %x {dim = -1 : i64} : tensor<4x6xf32> -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
 }
 
