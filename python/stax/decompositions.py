@@ -358,8 +358,9 @@ def _with_any_slope(value, x, slope, curvature):
     root = torch.sqrt(torch.where(pole, u, torch.ones_like(u)))
     steep = value.detach() + torch.where(slope > 0, root, -root)
     # (An infinite x's curvature, inf * 0, would leak NaN into the
-    # gradient that _finite_or_detached selects away.)
-    flat = pole | torch.isinf(x)
+    # gradient that _finite_or_detached selects away; an overflowing one,
+    # logit's near 0, into the value through u * inf.)
+    flat = pole | torch.isinf(x) | torch.isinf(curvature)
     gentle = _with_slope(value, x, torch.where(pole, zero, slope),
                          torch.where(flat, zero, curvature))
     return torch.where(pole, steep, gentle)
@@ -412,6 +413,24 @@ def _hardswish(x):
     curvature = torch.where((w > -3) & (w < 3), one / 3, zero)
     return torch.where(w == math.inf, w, _finite_or_detached(
         w, v, _with_slope(v, w, slope, curvature, passes=~(w < -3)))).to(x.dtype)
+
+
+@_register(aten.logit.default)
+def _logit(x, eps=None):
+    """log(z / (1 - z)), z = x clamped to [eps, 1 - eps] when eps is given
+    (the clamp selects the gradient away outside, as eager's). Without
+    eps, eager's logit_backward: the incoming gradient over x (1 - x),
+    infinite at 0 and 1 (the quotient's chain rule gave 0 * inf) and NaN
+    outside [0, 1] (it was finite there)."""
+    x = _as_float(x)
+    if eps is not None:
+        z = torch.clamp(x, eps, 1 - eps)
+        return torch.log(z / (1 - z))
+    v = torch.log(x / (1 - x))
+    slope = 1 / (x * (1 - x))
+    inside = (x >= 0) & (x <= 1)
+    slope = torch.where(inside, slope, torch.full((), math.nan, dtype=x.dtype))
+    return _with_any_slope(v, x, slope, (2 * x - 1) * slope * slope)
 
 
 @_register(aten.clamp.Tensor)

@@ -3484,3 +3484,33 @@ def test_clamp_with_tensor_bounds_has_eagers_gradients(fn):
     for want, got in zip(*results):
         assert torch.equal(want.isnan(), got.isnan()), (want, got)
         assert torch.equal(want.nan_to_num(), got.nan_to_num()), (want, got)
+
+
+@pytest.mark.parametrize("eps", [None, 1e-6, 0.25])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_logit_gradient_is_eagers_at_its_poles_and_outside(eps, dtype):
+    """logit's gradient is eager's logit_backward: grad / (x (1 - x)),
+    infinite at 0 and 1 (NaN before: the quotient's chain rule made
+    0 * inf), NaN outside [0, 1] without eps (finite before), 0 outside
+    [eps, 1 - eps] with it; values, including 1e-300 (whose second
+    derivative overflows), as eager's. (With eps, eager's gradient at a
+    NaN x is NaN in its scalar loop and 0 in its vector loop: left out.)"""
+    x = torch.tensor([0.0, 1.0, 0.5, 0.1, 0.9, 1e-300, 1e-7, -0.5, 1.5]
+                     + ([math.nan] if eps is None else []), dtype=dtype)
+    fn = (lambda t: torch.logit(t)) if eps is None else (lambda t: torch.logit(t, eps))
+    cot = torch.linspace(0.5, 1.5, x.numel(), dtype=dtype)
+    results = []
+    for f in (fn, stax.compile(fn)):
+        xs = x.clone().requires_grad_()
+        y = f(xs)
+        results.append((y.detach(), torch.autograd.grad(y, xs, cot)[0]))
+    tol = dict(rtol=4 * torch.finfo(dtype).eps, atol=0, equal_nan=True)
+    for want, got in zip(*results):
+        torch.testing.assert_close(got, want, **tol)
+    x2 = torch.tensor([0.2, 0.5, 0.7], dtype=torch.float64)
+    second = []
+    for f in (fn, stax.compile(fn)):
+        v = x2.clone().requires_grad_()
+        (g,) = torch.autograd.grad(f(v).sum(), v, create_graph=True)
+        second.append(torch.autograd.grad(g.sum(), v)[0])
+    torch.testing.assert_close(*second, rtol=1e-13, atol=0)
