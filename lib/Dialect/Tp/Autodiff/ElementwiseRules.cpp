@@ -434,8 +434,11 @@ template <typename OpT, bool isMax> struct ExtremumPartials {
     Value loses = selfGreater ? Value(LtOp::create(b, loc, a, c))
                               : Value(GtOp::create(b, loc, a, c));
     Value tie = EqOp::create(b, loc, a, c);
-    Partial p = Partial::times(WhereOp::create(
-        b, loc, tie, full(b, loc, scalar, 0.5), full(b, loc, scalar, 1.0)));
+    // Built in sequence (argument evaluation order would differ between
+    // compilers, and with it the IR).
+    Value half = full(b, loc, scalar, 0.5);
+    Value one = full(b, loc, scalar, 1.0);
+    Partial p = Partial::times(WhereOp::create(b, loc, tie, half, one));
     p.passes = LogicalNotOp::create(b, loc, loses);
     return p;
   }
