@@ -766,8 +766,11 @@ static vector::CombiningKind horizontalKind(ReductionKind kind, bool isFloat) {
 /// strict extreme, as the scalar combine does), then one horizontal
 /// combine picks the first NaN, else the extreme with the smallest
 /// position; the scalar tail (later positions) continues from there.
-/// Returns the combine state (value, position, count). Positions are
-/// exact, so the result is bitwise the scalar loop's.
+/// Four independent (value, position) accumulators run first, merged lane
+/// by lane by position: one alone makes every step wait for the previous
+/// compare and select. Returns the combine state (value, position,
+/// count). Positions are exact, so the result is bitwise the scalar
+/// loop's.
 static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
                                           ValueRange idx, ValueRange init,
                                           const DenseMap<Value, Lanes> &lanes,
@@ -782,53 +785,105 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   auto itype = VectorType::get({width}, i64);
   int64_t n = op.getReductionRanges().back();
   int64_t end = n / width * width;
+  int64_t unroll = n >= 4 * width ? 4 : 1;
+  int64_t endU = n / (unroll * width) * (unroll * width);
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto lanePositions = llvm::to_vector(llvm::seq<int64_t>(0, width));
   Value iota = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(itype, ArrayRef<int64_t>(lanePositions)));
+  auto fcmp = [&](arith::CmpFPredicate p, Value x, Value y) -> Value {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  };
+  auto icmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  // Whether `v` replaces `best` in a lane: a NaN, or a strict extreme,
+  // unless `best` is a NaN already.
+  auto replaces = [&](Value v, Value best) -> Value {
+    if (!isFloat)
+      return icmp(isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+                  v, best);
+    Value nanOrBetter = fcmp(
+        isMax ? arith::CmpFPredicate::UGT : arith::CmpFPredicate::ULT, v, best);
+    Value ordered = fcmp(arith::CmpFPredicate::ORD, best, best);
+    return arith::AndIOp::create(b, loc, ordered, nanOrBetter);
+  };
+  // Whether lane state (v, p) wins over (bestV, bestP), which holds other
+  // positions: the first NaN, else the extreme, else the first position.
+  auto wins = [&](Value v, Value p, Value bestV, Value bestP) -> Value {
+    Value earlier = icmp(arith::CmpIPredicate::slt, p, bestP);
+    if (!isFloat) {
+      Value better =
+          icmp(isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, v,
+               bestV);
+      Value tie = icmp(arith::CmpIPredicate::eq, v, bestV);
+      Value earlierTie = arith::AndIOp::create(b, loc, tie, earlier);
+      return arith::OrIOp::create(b, loc, better, earlierTie);
+    }
+    Value nan = fcmp(arith::CmpFPredicate::UNO, v, v);
+    Value bestOrdered = fcmp(arith::CmpFPredicate::ORD, bestV, bestV);
+    Value better =
+        fcmp(isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v,
+             bestV);
+    Value tie = fcmp(arith::CmpFPredicate::OEQ, v, bestV);
+    Value earlierTie = arith::AndIOp::create(b, loc, tie, earlier);
+    Value number = arith::OrIOp::create(b, loc, better, earlierTie);
+    Value nanFirst = arith::OrIOp::create(b, loc, bestOrdered, earlier);
+    Value numberWins = arith::AndIOp::create(b, loc, bestOrdered, number);
+    return arith::SelectOp::create(b, loc, nan, nanFirst, numberWins);
+  };
   Value bestV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
   Value bestI0 = vector::BroadcastOp::create(b, loc, itype, init[1]);
   VectorBody vb(b, body, lanes, buffers, width);
-  Value lb = cst(0), ub = cst(end), step = cst(width); // in order
-  auto loop = scf::ForOp::create(
-      b, loc, lb, ub, step, ValueRange{bestV0, bestI0},
-      [&](OpBuilder &nb, Location, Value j, ValueRange best) {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        SmallVector<Value> args(idx);
-        args.push_back(j);
-        Value v = vb.emit(args)[0];
-        Value pos = arith::AddIOp::create(
-            b, loc,
-            vector::BroadcastOp::create(
-                b, loc, itype, arith::IndexCastOp::create(b, loc, i64, j)),
-            iota);
-        Value take;
-        if (isFloat) {
-          Value ordered = arith::CmpFOp::create(
-              b, loc, arith::CmpFPredicate::ORD, best[0], best[0]);
-          Value vNan =
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-          Value better = arith::CmpFOp::create(
-              b, loc,
-              isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v,
-              best[0]);
-          take = arith::AndIOp::create(
-              b, loc, ordered, arith::OrIOp::create(b, loc, vNan, better));
-        } else {
-          take = arith::CmpIOp::create(b, loc,
-                                       isMax ? arith::CmpIPredicate::sgt
-                                             : arith::CmpIPredicate::slt,
-                                       v, best[0]);
-        }
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{arith::SelectOp::create(b, loc, take, v, best[0]),
-                       arith::SelectOp::create(b, loc, take, pos, best[1])});
-      });
-  Value bestV = loop.getResult(0), bestI = loop.getResult(1);
+  // Steps the lane states `best` (value, position pairs) over the vectors
+  // at j, j + width, ...
+  auto stepLanes = [&](Value j, ValueRange best) {
+    SmallVector<Value> next;
+    for (int64_t k = 0; k < unroll && 2 * k < int64_t(best.size()); ++k) {
+      Value at =
+          k ? arith::AddIOp::create(b, loc, j, cst(k * width)).getResult() : j;
+      SmallVector<Value> args(idx);
+      args.push_back(at);
+      Value v = vb.emit(args)[0];
+      Value atI64 = arith::IndexCastOp::create(b, loc, i64, at);
+      Value base = vector::BroadcastOp::create(b, loc, itype, atI64);
+      Value pos = arith::AddIOp::create(b, loc, base, iota);
+      Value take = replaces(v, best[2 * k]);
+      next.push_back(arith::SelectOp::create(b, loc, take, v, best[2 * k]));
+      next.push_back(
+          arith::SelectOp::create(b, loc, take, pos, best[2 * k + 1]));
+    }
+    return next;
+  };
+  auto lanesLoop = [&](int64_t lb, int64_t ub, int64_t stride,
+                       ValueRange best) {
+    return scf::ForOp::create(
+        b, loc, cst(lb), cst(ub), cst(stride), best, // in order
+        [&](OpBuilder &nb, Location, Value j, ValueRange iter) {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          scf::YieldOp::create(b, loc, stepLanes(j, iter));
+        });
+  };
+  SmallVector<Value> states;
+  for (int64_t k = 0; k < unroll; ++k)
+    states.append({bestV0, bestI0});
+  auto unrolled = lanesLoop(0, endU, unroll * width, states);
+  Value bestV = unrolled.getResult(0), bestI = unrolled.getResult(1);
+  for (int64_t k = 1; k < unroll; ++k) {
+    Value v = unrolled.getResult(2 * k), p = unrolled.getResult(2 * k + 1);
+    Value take = wins(v, p, bestV, bestI);
+    bestV = arith::SelectOp::create(b, loc, take, v, bestV);
+    bestI = arith::SelectOp::create(b, loc, take, p, bestI);
+  }
+  if (endU < end) {
+    unroll = 1;
+    auto rest = lanesLoop(endU, end, width, ValueRange{bestV, bestI});
+    bestV = rest.getResult(0);
+    bestI = rest.getResult(1);
+  }
   // The lanes' combine: the extreme value, then its first position.
   Value none = arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(itype, b.getI64IntegerAttr(INT64_MAX)));

@@ -117,24 +117,38 @@ func.func @short_rows(%x: tensor<100x15xf32>) -> tensor<100xf32> {
   return %1 : tensor<100xf32>
 }
 
-// Argmax along one loop: each lane keeps a (value, position) pair, in
-// vectors, then the lanes combine: the first NaN position (minsi over the
-// NaN lanes), else the maximum (maximumf over the others) and the first
-// position holding it (minsi), then the scalar tail (none here: 64 = 4 x 16).
+// Argmax along one loop: four independent (value, position) accumulators
+// of 16 lanes (a NaN, or a strict maximum, replaces a lane's pair unless
+// it holds a NaN), merged lane by lane (the first NaN, else the larger
+// value, else the first position); a one-accumulator loop for the vectors
+// left (64 to 96); then the lanes combine: the first NaN position (minsi
+// over the NaN lanes), else the maximum (maximumf over the others) and the
+// first position holding it (minsi); then the scalar tail (96 to 100).
 // CHECK-LABEL: func.func @argmax
-// CHECK: %[[BEST:.*]]:2 = scf.for {{.*}} -> (vector<16xf32>, vector<16xi64>) {
+// CHECK: %[[ACC:.*]]:8 = scf.for {{.*}} -> (vector<16xf32>, vector<16xi64>, vector<16xf32>, vector<16xi64>, vector<16xf32>, vector<16xi64>, vector<16xf32>, vector<16xi64>) {
 // CHECK: %[[V:.*]] = vector.load
-// CHECK: arith.cmpf uno, %[[V]], %[[V]] : vector<16xf32>
-// CHECK: arith.select {{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK: arith.select {{.*}} : vector<16xi1>, vector<16xi64>
+// CHECK: %[[NANORMORE:.*]] = arith.cmpf ugt, %[[V]], %[[A0:.*]] : vector<16xf32>
+// CHECK: %[[ORD:.*]] = arith.cmpf ord, %[[A0]], %[[A0]] : vector<16xf32>
+// CHECK: %[[TAKE:.*]] = arith.andi %[[ORD]], %[[NANORMORE]] : vector<16xi1>
+// CHECK: arith.select %[[TAKE]], %[[V]], %[[A0]] : vector<16xi1>, vector<16xf32>
+// CHECK: arith.select %[[TAKE]], {{.*}} : vector<16xi1>, vector<16xi64>
+// CHECK-COUNT-3: vector.load
+// CHECK: scf.yield
+// CHECK: %[[EARLIER:.*]] = arith.cmpi slt, %[[ACC]]#3, %[[ACC]]#1 : vector<16xi64>
+// CHECK: arith.cmpf uno, %[[ACC]]#2, %[[ACC]]#2 : vector<16xf32>
+// CHECK: arith.cmpf ogt, %[[ACC]]#2, %[[ACC]]#0 : vector<16xf32>
+// CHECK: arith.cmpf oeq, %[[ACC]]#2, %[[ACC]]#0 : vector<16xf32>
+// CHECK: arith.select {{.*}}, %[[ACC]]#2, %[[ACC]]#0 : vector<16xi1>, vector<16xf32>
+// CHECK: arith.select {{.*}}, %[[ACC]]#3, %[[ACC]]#1 : vector<16xi1>, vector<16xi64>
+// CHECK: %[[BEST:.*]]:2 = scf.for %{{.*}} = %c64{{.*}} to %c96{{.*}} step %c16{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xi64>) {
 // CHECK: %[[NANS:.*]] = arith.cmpf uno, %[[BEST]]#0, %[[BEST]]#0 : vector<16xf32>
 // CHECK: vector.reduction <minsi>, %{{.*}} : vector<16xi64> into i64
 // CHECK: %[[MAX:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
 // CHECK: vector.reduction <minsi>, %{{.*}} : vector<16xi64> into i64
-// CHECK: scf.for {{.*}} -> (f32, i64, i64)
+// CHECK: scf.for %{{.*}} = %c96{{.*}} to %c100{{.*}} step %c1{{.*}} iter_args({{.*}}) -> (f32, i64, i64)
 // CHECK: return
-func.func @argmax(%x: tensor<8x64xf32>) -> tensor<8xi64> {
-  %0 = tp.argmax %x {dim = 1 : i64} : tensor<8x64xf32> -> tensor<8xi64>
+func.func @argmax(%x: tensor<8x100xf32>) -> tensor<8xi64> {
+  %0 = tp.argmax %x {dim = 1 : i64} : tensor<8x100xf32> -> tensor<8xi64>
   return %0 : tensor<8xi64>
 }
 
