@@ -1106,8 +1106,13 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     if (freshTail)
       accS = init[0];
     // Four independent accumulators first: one alone makes the loop wait
-    // on the add latency instead of on memory.
-    int64_t unroll = n >= 4 * width ? 4 : 1;
+    // on the add latency instead of on memory. A float max/min step is a
+    // chain of five to six instructions (LLVM's expansion of IEEE maximum:
+    // zeros ordered by sign, NaN propagated): eight accumulators. They are
+    // exact in any order.
+    bool longStep =
+        isFloat && (kind == ReductionKind::Max || kind == ReductionKind::Min);
+    int64_t unroll = longStep && n >= 8 * width ? 8 : n >= 4 * width ? 4 : 1;
     int64_t endU = n / (unroll * width) * (unroll * width);
     auto unrolledLoop = [&](Value lb, Value ub, ValueRange accs) {
       Value uStep = cst(unroll * width);

@@ -117,6 +117,21 @@ func.func @short_rows(%x: tensor<100x15xf32>) -> tensor<100xf32> {
   return %1 : tensor<100xf32>
 }
 
+// A float max step is LLVM's IEEE maximum (zeros ordered by sign, NaN
+// propagated), five or six dependent instructions: eight accumulators,
+// exact in any order, combined pairwise; 136 = 128 + 8, no vector left.
+// CHECK-LABEL: func.func @row_max
+// CHECK: %[[ACC:.*]]:8 = scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK-COUNT-8: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: scf.yield
+// CHECK-COUNT-7: arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: vector.reduction <maximumf>
+// CHECK: return
+func.func @row_max(%x: tensor<8x136xf32>) -> tensor<8xf32> {
+  %0 = tp.amax %x {dims = array<i64: -1>} : tensor<8x136xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
 // Argmax along one loop: four independent (value, position) accumulators
 // of 16 lanes (a NaN, or a strict maximum, replaces a lane's pair unless
 // it holds a NaN), merged lane by lane (the first NaN, else the larger
