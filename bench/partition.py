@@ -58,12 +58,11 @@ import time
 import warnings
 from pathlib import Path
 
-import torch
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 
-import stax  # noqa: E402
+import stax  # noqa: E402  (first: idle OpenMP workers sleep, stax/__init__.py)
+import torch  # noqa: E402
 from stax import corpus  # noqa: E402
 
 # The stax-opt next to the library in use (STAX_LIB_DIR=<build>/lib).

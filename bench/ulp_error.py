@@ -40,10 +40,10 @@ import sys
 import time
 
 import numpy as np
+
+import stax  # first: idle OpenMP workers of both runtimes sleep (stax/__init__.py)
 import torch
 import torch.nn.functional as F
-
-import stax
 from stax._capi import Executable
 
 F32_TINY = float(np.finfo(np.float32).tiny)  # smallest normal, 2^-126

@@ -16,8 +16,14 @@ import sys as _sys
 # compiled call, a compiled one 3.5 -> 10 ms after eager ops). Both
 # runtimes read OMP_WAIT_POLICY when they start: when stax is imported
 # before torch, idle workers sleep. A value the user set is kept.
+# Imported after torch, stax cannot change that (GNU's runtime read its
+# settings when torch loaded it): say so once, with the fix, rather than
+# leave compiled calls 2-4x slower than they should be without a word.
 if "torch" not in _sys.modules:
     _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+else:
+    from ._threads import warn_if_gnu_openmp_spins as _warn_if_spins
+    _warn_if_spins()
 
 from ._capi import StaxError, has_kernel, is_differentiable, list_operations
 from ._capi import run_pipeline as _run_pipeline
