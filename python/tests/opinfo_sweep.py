@@ -78,10 +78,10 @@ from typing import Dict, List, Optional
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "stubs"))
 
 import numpy as np  # noqa: E402
+
+import stax  # noqa: E402  (first: idle OpenMP workers sleep, stax/__init__.py)
 import torch  # noqa: E402
 from torch.utils import _pytree as pytree  # noqa: E402
-
-import stax  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
