@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import sys
 import time
@@ -84,6 +85,21 @@ import torch  # noqa: E402
 from torch.utils import _pytree as pytree  # noqa: E402
 
 warnings.filterwarnings("ignore")
+
+# PyTorch 1.13's sample generator for nn.functional.cross_entropy calls
+# random.sample on a set, which Python 3.11 rejects (a sequence is
+# required): sample from the set's elements sorted instead, so that the
+# entry is checked rather than failing before any Stax code runs.
+_random_sample = random.sample
+
+
+def _sample_any_population(population, k, **kw):
+    if isinstance(population, (set, frozenset)):
+        population = sorted(population)
+    return _random_sample(population, k, **kw)
+
+
+random.sample = _sample_any_population
 
 # ---------------------------------------------------------------------------
 # Scope: the exclusions of the coverage issue, one reason per entry.

@@ -31,6 +31,7 @@ SLICE = [
     "nn.functional.celu", "nn.functional.threshold", "logit",
     "nn.functional.smooth_l1_loss", "nn.functional.huber_loss",
     "nn.functional.binary_cross_entropy", "nn.functional.logsigmoid",
+    "nn.functional.cross_entropy",
     "nn.functional.batch_norm", "nn.functional.group_norm",
     "nn.functional.conv1d", "nn.functional.conv2d",
     "nn.functional.conv_transpose2d", "nn.functional.avg_pool2d",
