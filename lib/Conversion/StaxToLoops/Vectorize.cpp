@@ -785,7 +785,7 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   auto itype = VectorType::get({width}, i64);
   int64_t n = op.getReductionRanges().back();
   int64_t end = n / width * width;
-  int64_t unroll = n >= 4 * width ? 4 : 1;
+  const int64_t unroll = n >= 4 * width ? 4 : 1;
   int64_t endU = n / (unroll * width) * (unroll * width);
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -837,11 +837,11 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   Value bestV0 = vector::BroadcastOp::create(b, loc, vtype, init[0]);
   Value bestI0 = vector::BroadcastOp::create(b, loc, itype, init[1]);
   VectorBody vb(b, body, lanes, buffers, width);
-  // Steps the lane states `best` (value, position pairs) over the vectors
-  // at j, j + width, ...
+  // Steps each lane state of `best` (value, position pairs) over its
+  // vector: the k-th pair over the one at j + k * width.
   auto stepLanes = [&](Value j, ValueRange best) {
     SmallVector<Value> next;
-    for (int64_t k = 0; k < unroll && 2 * k < int64_t(best.size()); ++k) {
+    for (int64_t k = 0; 2 * k < int64_t(best.size()); ++k) {
       Value at =
           k ? arith::AddIOp::create(b, loc, j, cst(k * width)).getResult() : j;
       SmallVector<Value> args(idx);
@@ -859,8 +859,13 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
   };
   auto lanesLoop = [&](int64_t lb, int64_t ub, int64_t stride,
                        ValueRange best) {
+    // Bounds in named locals: argument evaluation order differs between
+    // compilers, and the IR must not.
+    Value lower = cst(lb);
+    Value upper = cst(ub);
+    Value step = cst(stride);
     return scf::ForOp::create(
-        b, loc, cst(lb), cst(ub), cst(stride), best, // in order
+        b, loc, lower, upper, step, best, // in order
         [&](OpBuilder &nb, Location, Value j, ValueRange iter) {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
@@ -879,7 +884,6 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
     bestI = arith::SelectOp::create(b, loc, take, p, bestI);
   }
   if (endU < end) {
-    unroll = 1;
     auto rest = lanesLoop(endU, end, width, ValueRange{bestV, bestI});
     bestV = rest.getResult(0);
     bestI = rest.getResult(1);
