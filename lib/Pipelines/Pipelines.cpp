@@ -126,6 +126,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   StaxToLoopsOptions loops;
   loops.parallel = options.parallel;
   loops.grain = options.grain;
+  loops.callGrain = options.callGrain;
   loops.vectorWidth = options.vectorWidth;
   loops.nontemporalBytes = options.nontemporalBytes;
   loops.checkNan = options.checkNan;

@@ -11,10 +11,10 @@
 // RUN: FileCheck %s --input-file=%t.interp
 // RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 math-kernels=f64" | sed 1d > %t.scalar
 // RUN: diff %t.interp %t.scalar
-// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1 math-kernels=f64" --num-threads=4 | sed 1d > %t.threads
+// RUN: stax-run %s --entry=softmax --random-inputs --print=hash --jit --pipeline-options="vector-width=1 grain=1 call-grain=0 math-kernels=f64" --num-threads=4 | sed 1d > %t.threads
 // RUN: diff %t.interp %t.threads
 // The scratch replaces the arena: the module allocates none.
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=1" %s | FileCheck %s --check-prefix=CHECK-IR
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=1 call-grain=0" %s | FileCheck %s --check-prefix=CHECK-IR
 
 // CHECK: result #0: tensor<37x53xf32> fnv1a64=0x{{[0-9a-f]+}}
 // CHECK-IR-LABEL: func.func @softmax(

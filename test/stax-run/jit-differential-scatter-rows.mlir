@@ -13,7 +13,7 @@
 // RUN: diff %t.rows.interp %t.rows.scalar
 // RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit | sed 1d > %t.rows.default
 // RUN: diff %t.rows.interp %t.rows.default
-// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit --pipeline-options="grain=1 vector-width=8" --num-threads=4 | sed 1d > %t.rows.threads
+// RUN: stax-run %s --entry=rows --random-inputs --int-low=-50 --int-high=50 --print=hash --jit --pipeline-options="grain=1 call-grain=0 vector-width=8" --num-threads=4 | sed 1d > %t.rows.threads
 // RUN: diff %t.rows.interp %t.rows.threads
 //
 // The vector code: a vector.store per 16 lanes of a row (after a
@@ -30,7 +30,7 @@
 // lanes), each running every row in order: rows are multiples of 37
 // elements apart, so no two chunks write one element (the threads run
 // above is bitwise equal).
-// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="vector-width=8 grain=1" | FileCheck %s --check-prefix=CHECK-PAR
+// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="vector-width=8 grain=1 call-grain=0" | FileCheck %s --check-prefix=CHECK-PAR
 // CHECK-PAR-LABEL: func.func @rows(
 // CHECK-PAR: %[[FIVE:.*]] = arith.constant 5 : index
 // CHECK-PAR: scf.parallel (%[[CHUNK:.*]]) = (%{{.*}}) to (%[[FIVE]])
@@ -65,9 +65,9 @@ func.func @rows(%x: tensor<50x37xf32>, %i: tensor<40xi64>, %v: tensor<40x37xf32>
 // RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash | sed 1d > %t.dim0.interp
 // RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash --jit | sed 1d > %t.dim0.default
 // RUN: diff %t.dim0.interp %t.dim0.default
-// RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash --jit --pipeline-options="grain=1" --num-threads=4 | sed 1d > %t.dim0.threads
+// RUN: stax-run %s --entry=dim0 --random-inputs --int-low=0 --int-high=3 --print=hash --jit --pipeline-options="grain=1 call-grain=0" --num-threads=4 | sed 1d > %t.dim0.threads
 // RUN: diff %t.dim0.interp %t.dim0.threads
-// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="grain=1" | FileCheck %s --check-prefix=CHECK-DIM0
+// RUN: stax-opt %s --stax-lowering-pipeline --stax-to-loops="grain=1 call-grain=0" | FileCheck %s --check-prefix=CHECK-DIM0
 // CHECK-DIM0-LABEL: func.func @dim0(
 // CHECK-DIM0: scf.parallel
 // CHECK-DIM0: scf.for %{{.*}} = %{{.*}} to %c40
@@ -92,7 +92,7 @@ func.func @dim1(%x: tensor<37x3xf32>, %i: tensor<37x40xi64>, %v: tensor<37x40xf3
 
 // An empty index scatters nothing (and has no columns to split).
 // RUN: stax-run %s --entry=empty_dim0 --random-inputs --print=hash | sed 1d > %t.empty.interp
-// RUN: stax-run %s --entry=empty_dim0 --random-inputs --print=hash --jit --pipeline-options="grain=1" | sed 1d > %t.empty.jit
+// RUN: stax-run %s --entry=empty_dim0 --random-inputs --print=hash --jit --pipeline-options="grain=1 call-grain=0" | sed 1d > %t.empty.jit
 // RUN: diff %t.empty.interp %t.empty.jit
 func.func @empty_dim0(%x: tensor<3x5xf32>, %i: tensor<2x0xi64>, %v: tensor<2x0xf32>) -> tensor<3x5xf32> {
   %0 = tp.scatter_add %x, %i, %v {dim = 0 : i64} : (tensor<3x5xf32>, tensor<2x0xi64>, tensor<2x0xf32>) -> tensor<3x5xf32>

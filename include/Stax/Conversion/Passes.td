@@ -178,6 +178,11 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
            "Run the outer loops of large nodes in parallel (scf.parallel) (default: true)">,
     Option<"grain", "grain", "int64_t", /*default=*/"32768",
            "Fewest body evaluations for a node to run in parallel (default: 32768)">,
+    Option<"callGrain", "call-grain", "int64_t", /*default=*/"262144",
+           "target=cpu: a function whose ops do fewer body evaluations in "
+           "all runs every loop serially, because waking OpenMP's sleeping "
+           "workers once per call costs more than its parallel loops "
+           "would save; 0 decides by `grain` alone (default: 262144)">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "Lanes of the vectorized innermost loops; 0 picks the host's "
            "(16 f32 lanes with AVX-512), 1 disables vectorization (default: 0)">,

@@ -68,6 +68,13 @@ struct PipelineOptions : public LoweringPipelineOptions {
                         llvm::cl::desc("Fewest body evaluations for a node "
                                        "to run in parallel (default: 32768)"),
                         llvm::cl::init(32768)};
+  Option<int64_t> callGrain{
+      *this, "call-grain",
+      llvm::cl::desc("target=cpu: a function whose ops do fewer body "
+                     "evaluations in all runs every loop serially (waking "
+                     "sleeping OpenMP workers costs more); 0: by grain "
+                     "alone (default: 262144)"),
+      llvm::cl::init(262144)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Lanes of vectorized innermost loops (0: the host's, "

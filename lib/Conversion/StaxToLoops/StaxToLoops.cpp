@@ -23,7 +23,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Host.h"
+#include <limits>
 
 namespace mlir::stax {
 #define GEN_PASS_DEF_STAXTOLOOPS
@@ -827,6 +829,26 @@ int64_t hostVectorWidth() {
   return 4;
 }
 
+/// What the loops of `fn` could share among threads: the nodes' body
+/// evaluations, and for any other op (sorts, scans, CTC, matmuls) the
+/// elements of its largest tensor, which over-counts rather than take
+/// threads from a large external.
+int64_t parallelWorkOf(func::FuncOp fn) {
+  int64_t total = 0;
+  for (Operation &op : fn.getBody().getOps()) {
+    int64_t work = codegen::workOf(&op);
+    if (work == 0)
+      for (Type t :
+           llvm::concat<const Type>(op.getOperandTypes(), op.getResultTypes()))
+        if (auto tensor = dyn_cast<RankedTensorType>(t))
+          if (tensor.hasStaticShape())
+            work = std::max(work, tensor.getNumElements());
+    if (llvm::AddOverflow(total, work, total))
+      return std::numeric_limits<int64_t>::max();
+  }
+  return total;
+}
+
 struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -839,6 +861,7 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
       return ok;
     };
     bool valid = check(grain >= 1, "grain", 1, grain);
+    valid &= check(callGrain >= 0, "call-grain", 0, callGrain);
     valid &= check(vectorWidth >= 0, "vector-width", 0, vectorWidth);
     valid &= check(threadsPerBlock >= 1, "threads-per-block", 1,
                    threadsPerBlock);
@@ -859,9 +882,13 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
     for (auto fn : module.getOps<func::FuncOp>())
       if (!fn.isExternal())
         fns.push_back(fn);
-    for (func::FuncOp fn : fns)
-      if (failed(FunctionConversion(fn, state, options).run()))
+    for (func::FuncOp fn : fns) {
+      LoopOptions fnOptions = options;
+      if (!gpu && parallelWorkOf(fn) < callGrain)
+        fnOptions.parallel = false;
+      if (failed(FunctionConversion(fn, state, fnOptions).run()))
         return signalPassFailure();
+    }
     if (!state.errorSites.empty())
       module->setAttr(kErrorSitesAttr,
                       ArrayAttr::get(module.getContext(), state.errorSites));

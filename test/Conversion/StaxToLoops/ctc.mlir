@@ -1,5 +1,5 @@
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=10" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-PAR
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=10 call-grain=0" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-PAR
 // RUN: stax-opt --stax-to-loops="target=cuda" %s -verify-diagnostics -o /dev/null
 
 // tp.ctc_loss and tp.ctc_loss_backward stay tp through the lowering

@@ -1,6 +1,6 @@
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1" %s | FileCheck %s
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 call-grain=0" %s | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 parallel=false" %s | FileCheck %s --check-prefix=CHECK-SEQ
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=1000" %s | FileCheck %s --check-prefix=CHECK-GRAIN
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 grain=1000 call-grain=0" %s | FileCheck %s --check-prefix=CHECK-GRAIN
 
 // A node runs its outer loops as one scf.parallel when parallel is set
 // (the default) and it does at least `grain` body evaluations (default

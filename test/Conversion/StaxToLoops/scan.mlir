@@ -1,4 +1,4 @@
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="grain=100" %s 2>/dev/null | FileCheck %s
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="grain=100 call-grain=0" %s 2>/dev/null | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=1 parallel=false" %s 2>/dev/null | FileCheck %s --check-prefix=SCALAR
 // RUN: stax-opt --stax-lowering-pipeline="target=cuda" --stax-to-loops="target=cuda" %s 2>/dev/null | FileCheck %s --check-prefix=GPU
 

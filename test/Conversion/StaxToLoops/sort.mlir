@@ -1,6 +1,6 @@
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s
 // RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-DECL
-// RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1 grain=100" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-PAR
+// RUN: stax-opt --stax-lowering-pipeline="fuse=false" --stax-to-loops="vector-width=1 grain=100 call-grain=0" %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-PAR
 
 // tp.sort stays tp through the lowering (an external call) and becomes a
 // call of the runtime's stax_rt_sort_<type>(outer, len, inner, descending,

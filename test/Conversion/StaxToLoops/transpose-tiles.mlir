@@ -1,5 +1,5 @@
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 grain=1" %s | FileCheck %s --check-prefix=CHECK-PAR
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 grain=1 call-grain=0" %s | FileCheck %s --check-prefix=CHECK-PAR
 
 // A pointwise node that stores contiguously along its last loop but reads
 // a buffer contiguous along its second-to-last (a transpose) runs its last
