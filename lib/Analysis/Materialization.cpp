@@ -104,8 +104,8 @@ static SmallVector<int64_t> readWeights(PointwiseOp node) {
   return weights;
 }
 
-int64_t stax::lowering::unitStrideRun(PointwiseOp node, unsigned dim,
-                                      int64_t limit) {
+int64_t stax::lowering::wholeVectorRun(PointwiseOp node, unsigned dim,
+                                       int64_t limit) {
   unsigned rank = node.getType().getRank();
   int64_t steps = std::min(node.getType().getDimSize(dim), limit);
   int64_t run = steps;
@@ -113,12 +113,17 @@ int64_t stax::lowering::unitStrideRun(PointwiseOp node, unsigned dim,
     SmallVector<int64_t> point(rank, 0);
     int64_t base = eval(point);
     point[dim] = 1;
-    if (steps <= 1 || eval(point) == base)
+    int64_t stride = eval(point) - base;
+    if (steps <= 1 || stride == 0)
       return; // does not move along dim
+    if (!readsWholeVectors(stride)) {
+      run = 1;
+      return;
+    }
     int64_t k = 1;
     while (k < steps) {
       point[dim] = k;
-      if (eval(point) != base + k)
+      if (eval(point) != base + k * stride)
         break;
       ++k;
     }

@@ -36,12 +36,25 @@ std::string materializationReason(const BodyStats &stats, unsigned users,
 /// row-major order), stored densely in that order.
 LayoutAttr chooseLayout(PointwiseOp node);
 
+/// The largest lane stride that CPU vector code reads as contiguous vectors
+/// and shuffles (StaxToLoops' vectorizer) instead of gathering lane by lane.
+constexpr int64_t kMaxShuffledStride = 4;
+
+/// Whether CPU vector code reads lanes `stride` elements apart as whole
+/// vectors: contiguous (1), reversed (-1) or deinterleaved from a few
+/// contiguous vectors (2 .. kMaxShuffledStride).
+constexpr bool readsWholeVectors(int64_t stride) {
+  return stride == 1 || stride == -1 ||
+         (stride > 1 && stride <= kMaxShuffledStride);
+}
+
 /// How many consecutive elements along `dim`, from the origin of `node`'s
-/// index space, every load that moves along `dim` reads at consecutive
-/// addresses (at most `limit` and the dim's size; loads that do not move
-/// along `dim` do not shorten it). A copy whose innermost loop runs along a
-/// dim with a short run reads scattered elements.
-int64_t unitStrideRun(PointwiseOp node, unsigned dim, int64_t limit = 64);
+/// index space, every load that moves along `dim` reads at one stride that
+/// vector code reads as whole vectors (readsWholeVectors: at most `limit`
+/// and the dim's size; loads that do not move along `dim` do not shorten
+/// it). A copy whose innermost loop runs along a dim with a short run
+/// reads scattered elements.
+int64_t wholeVectorRun(PointwiseOp node, unsigned dim, int64_t limit = 64);
 
 } // namespace mlir::stax::lowering
 

@@ -2,13 +2,14 @@
 #include "Vectorize.h"
 #include "Combiner.h"
 #include "LinearIndex.h"
+#include "Stax/Analysis/Materialization.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include <limits>
 
 using namespace mlir;
@@ -251,6 +252,8 @@ private:
     if (stride == 1)
       return vector::MaskedLoadOp::create(b, loc, type, mem, ValueRange{a0},
                                           mask, pass);
+    if (readsContiguousParts(stride))
+      return contiguousParts(loc, mem, a0, type, stride, mask);
     auto idxType = VectorType::get({width}, b.getIndexType());
     Value idx = vector::BroadcastOp::create(b, loc, idxType, a0);
     if (stride != 0)
@@ -258,6 +261,107 @@ private:
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     return vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
                                     mask, pass);
+  }
+
+  /// Whether a load at lane stride `stride` is read as contiguous vectors
+  /// and shuffles rather than gathered: a flip (-1) or a small stride
+  /// (more parts would cost more shuffles than a gather's lane loads save;
+  /// materialization decisions assume the same, readsWholeVectors).
+  bool readsContiguousParts(int64_t stride) const {
+    return stride != 1 && lowering::readsWholeVectors(stride) && stride < width;
+  }
+
+  /// The lanes of a load at lane stride -1 (a flip) or a small stride s > 1
+  /// (a strided slice, a pooling window, a strided convolution's im2col):
+  /// the elements a0 - width + 1 .. a0, or the s vectors from a0, loaded
+  /// contiguously and shuffled into place, instead of a gather's load per
+  /// lane (the same cache lines are read either way). Under lane mask
+  /// `laneMask` each part reads only the elements of the lanes it enables;
+  /// without one (null), only the last part of s > 1 is masked, to its
+  /// lanes' elements: those after the last lane's, a0 + s * (width - 1),
+  /// may lie past the buffer.
+  Value contiguousParts(Location loc, Value mem, Value a0, VectorType type,
+                        int64_t stride, Value laneMask) {
+    int64_t parts = stride == -1 ? 1 : stride;
+    Value first = a0;
+    if (stride == -1)
+      first = arith::SubIOp::create(
+          b, loc, a0, arith::ConstantIndexOp::create(b, loc, width - 1));
+    SmallVector<Value> loaded;
+    for (int64_t k = 0; k < parts; ++k) {
+      // Element e of part k (e = k * width + j from `first`) is lane e / s
+      // (stride s) or lane width - 1 - j (a flip), or no lane's.
+      SmallVector<int64_t> laneOf;
+      for (int64_t j = 0; j < width; ++j) {
+        int64_t e = k * width + j;
+        laneOf.push_back(stride == -1      ? width - 1 - j
+                         : e % stride == 0 ? e / stride
+                                           : -1);
+      }
+      Value at = first;
+      if (k > 0)
+        at = arith::AddIOp::create(
+            b, loc, first, arith::ConstantIndexOp::create(b, loc, k * width));
+      Value mask = partMask(loc, laneOf, laneMask,
+                            /*lastPart=*/k + 1 == parts && stride > 1);
+      if (!mask) {
+        loaded.push_back(
+            vector::LoadOp::create(b, loc, type, mem, ValueRange{at}));
+        continue;
+      }
+      Value pass = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+      loaded.push_back(vector::MaskedLoadOp::create(
+          b, loc, type, mem, ValueRange{at}, mask, pass));
+    }
+    if (stride == -1) {
+      SmallVector<int64_t> reverse;
+      for (int64_t i = 0; i < width; ++i)
+        reverse.push_back(width - 1 - i);
+      return vector::ShuffleOp::create(b, loc, loaded[0], loaded[0], reverse);
+    }
+    // Lane i is element s * i: lane (s * i) % width of part (s * i) / width.
+    // Each shuffle fills the lanes one more part holds (indices >= width
+    // select from its second operand); the others keep what they hold.
+    Value lanesSoFar = loaded[0];
+    for (int64_t k = 1; k < parts; ++k) {
+      SmallVector<int64_t> pick;
+      for (int64_t i = 0; i < width; ++i) {
+        int64_t e = stride * i;
+        pick.push_back(e / width == k        ? width + e % width
+                       : k == 1 && e < width ? e
+                                             : i);
+      }
+      lanesSoFar =
+          vector::ShuffleOp::create(b, loc, lanesSoFar, loaded[k], pick);
+    }
+    return lanesSoFar;
+  }
+
+  /// The mask of one contiguous part whose element j belongs to lane
+  /// laneOf[j] (-1: none); null for an unmasked load of all its elements.
+  Value partMask(Location loc, ArrayRef<int64_t> laneOf, Value laneMask,
+                 bool lastPart) {
+    auto maskType = VectorType::get({width}, b.getI1Type());
+    if (!laneMask) {
+      // Every lane reads: the parts before the last are in the buffer
+      // (elements between two lanes' are read and dropped); the last one
+      // reads only its lanes' elements.
+      if (!lastPart)
+        return Value();
+      SmallVector<bool> needed;
+      for (int64_t l : laneOf)
+        needed.push_back(l >= 0);
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(maskType, needed));
+    }
+    // The lane mask moved to the elements: index `width` reads the first
+    // lane of an all-false vector.
+    SmallVector<int64_t> pick;
+    for (int64_t l : laneOf)
+      pick.push_back(l >= 0 ? l : width);
+    Value none = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(maskType, false));
+    return vector::ShuffleOp::create(b, loc, laneMask, none, pick);
   }
 
   /// The lanes of a load at a Gathered address: one gather, masked by the
@@ -417,6 +521,8 @@ private:
       } else if (l.stride == 0) {
         v = vector::BroadcastOp::create(b, loc, type,
                                         memref::LoadOp::create(b, loc, mem, a0));
+      } else if (readsContiguousParts(l.stride)) {
+        v = contiguousParts(loc, mem, a0, type, l.stride, /*laneMask=*/{});
       } else {
         // Operands in named locals: the order in which a call's arguments
         // are evaluated (and so the IR's op order) differs between GCC and

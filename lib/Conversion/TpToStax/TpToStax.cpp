@@ -136,7 +136,7 @@ Value FunctionLowering::materializeForContraction(Value v, const NodePtr &node,
   PointwiseOp stored = emitNode(
       t, loc, LayoutAttr::getRowMajor(b.getContext(), t->type.getShape()));
   if (stored.getRowMajorSource(/*transposed=*/false) ||
-      unitStrideRun(stored, rank - 1) <= unitStrideRun(stored, rank - 2)) {
+      wholeVectorRun(stored, rank - 1) <= wholeVectorRun(stored, rank - 2)) {
     stored.erase();
     return {};
   }

@@ -5,7 +5,8 @@
 
 // With vector-width > 1 the innermost loop of a pointwise node that stores
 // contiguously runs 16 lanes at a time: unit-stride reads are vector.load,
-// other strides vector.gather, the store vector.store, and a scalar loop
+// strides -1 and 2 to 4 vector loads and shuffles, other strides
+// vector.gather, the store vector.store, and a scalar loop
 // does the tail. A sum whose innermost reduction loop reads contiguously
 // keeps a vector accumulator and combines its lanes once
 // (vector.reduction). vector-width=1 emits no vector code at all.
@@ -187,11 +188,15 @@ func.func @where(%c: tensor<2x64xi1>, %x: tensor<2x64xf32>) -> tensor<2x64xf32> 
 
 // A reshape of a transpose reads element i at i * 3 - (i floordiv 20) * 59,
 // not a constant stride across lanes; loop normalization splits the loop
-// at 20 (i = 20 a + b), after which the lanes along b read at stride 3: a
-// gather.
+// at 20 (i = 20 a + b), after which the lanes along b read at stride 3:
+// three contiguous loads (the last masked to its lanes' elements) and two
+// shuffles (jit-differential-strided-reads.mlir runs them).
 // CHECK-LABEL: func.func @reshape_of_transpose
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 {
-// CHECK: vector.gather
+// CHECK-COUNT-2: vector.load
+// CHECK: vector.maskedload
+// CHECK-COUNT-2: vector.shuffle
+// CHECK-NOT: vector.gather
 // CHECK: vector.store
 // CHECK: return
 func.func @reshape_of_transpose(%x: tensor<20x3xf32>) -> tensor<60xf32> {
