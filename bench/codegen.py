@@ -16,7 +16,6 @@ reuse (docs: TOOLCHAIN.md); the table is what to quote, not assertions.
 
 import argparse
 import math
-import os
 import re
 import time
 import warnings
@@ -127,6 +126,51 @@ def math_functions(n, reps):
               f"{n / tl / 1e9:8.3f} {te / ts:9.2f}x {tl / ts:8.2f}x")
 
 
+class _ResidualCNN(torch.nn.Module):
+    """A stem and two residual blocks (the second strided, with a 1x1
+    downsampling branch), 8 and 16 channels, global pooling, a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.stem = nn.Conv2d(3, 8, 3, padding=1)
+        self.blocks = nn.ModuleList([
+            nn.ModuleDict({"c1": nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+                           "b1": nn.BatchNorm2d(cout),
+                           "c2": nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+                           "b2": nn.BatchNorm2d(cout),
+                           "down": (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                                  nn.BatchNorm2d(cout))
+                                    if stride != 1 or cin != cout else nn.Identity())})
+            for cin, cout, stride in [(8, 8, 1), (8, 16, 2)]])
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        F = torch.nn.functional
+        x = F.relu(self.stem(x))
+        for b in self.blocks:
+            y = F.relu(b["b1"](b["c1"](x)))
+            x = F.relu(b["b2"](b["c2"](y)) + b["down"](x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class _SmallUNet(torch.nn.Module):
+    """Two convolutions down, a transposed convolution up, a skip
+    concatenation and a 1x1 head."""
+
+    def __init__(self):
+        super().__init__()
+        nn = torch.nn
+        self.d1, self.d2 = nn.Conv2d(2, 4, 3, padding=1), nn.Conv2d(4, 8, 3, padding=1)
+        self.up, self.out = nn.ConvTranspose2d(8, 4, 2, 2), nn.Conv2d(8, 1, 1)
+
+    def forward(self, x):
+        F = torch.nn.functional
+        a = F.relu(self.d1(x))
+        b = F.relu(self.d2(F.max_pool2d(a, 2)))
+        return torch.sigmoid(self.out(torch.cat([a, self.up(b)], 1)))
+
+
 def models(reps):
     torch.manual_seed(0)
     cases = []
@@ -148,6 +192,11 @@ def models(reps):
                         nn.Linear(64 * 8 * 8, 10))
     cases.append(("CNN 2x(conv3x3,BN,ReLU,pool)+Linear, b32", cnn,
                   (torch.randn(32, 3, 32, 32),)))
+    # Few channels: im2col products of 8-16 rows (SkinnyContraction.h).
+    cases.append(("residual CNN, 8-16 channels, b32", _ResidualCNN(),
+                  (torch.randn(32, 3, 32, 32),)))
+    cases.append(("UNet-style, 4-8 channels, 8x2x64x64", _SmallUNet(),
+                  (torch.randn(8, 2, 64, 64),)))
     enc = torch.nn.TransformerEncoderLayer(128, 4, 256, dropout=0.0, batch_first=True)
     cases.append(("TransformerEncoderLayer d=128 (2x64 tokens)", enc,
                   (torch.randn(2, 64, 128),)))

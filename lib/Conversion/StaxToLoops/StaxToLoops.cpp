@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "NodeLoops.h"
 #include "ScanLoops.h"
+#include "SkinnyContraction.h"
 #include "Stax/Conversion/Passes.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
@@ -389,9 +390,6 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   int64_t k = lhsT.getDimSize(batched ? 2 : 1);
   if (options.gpu)
     return emitContractionLoops(op, batch, m, n, k);
-  Type i64 = b.getI64Type();
-  func::FuncOp callee = state.declare(
-      ("stax_rt_matmul_" + suffix).str(), {i64, i64, i64, i64, i64, i64, i64, i64, i64});
   // An absorbed transpose: pass its source and a transpose flag.
   auto operand = [&](unsigned i) -> std::pair<Value, int64_t> {
     Value v = op->getOperand(i);
@@ -409,6 +407,17 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
     std::swap(m, n);
     out = t->getResult(0);
   }
+  ContractionShape shape{batch, m, n, k, transA != 0};
+  if (transB == 0 && isSkinnyContraction(elt, shape, options)) {
+    emitSkinnyContraction(b, loc, storageOf(lhs), storageOf(rhs),
+                          storageOf(out), shape, options);
+    emitBufferNanCheck(b, loc, op, storageOf(out), *this, options);
+    return success();
+  }
+  Type i64 = b.getI64Type();
+  func::FuncOp callee =
+      state.declare(("stax_rt_matmul_" + suffix).str(),
+                    {i64, i64, i64, i64, i64, i64, i64, i64, i64});
   SmallVector<Value> args;
   for (int64_t v : {batch, m, n, k, transA, transB})
     args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
