@@ -919,6 +919,9 @@ def _convolution(x, w, bias, stride, padding, dilation, transposed,
         y = _conv(x, w, bias, stride, padding, dilation, groups)
         return y.squeeze(0) if unbatched else y
     output_padding = list(output_padding) * (nsp if len(output_padding) == 1 else 1)
+    if any(st > 1 for st in stride):
+        return _conv_transpose_fold(x, w, bias, stride, padding, dilation,
+                                    output_padding, groups)
     # A transposed convolution is the convolution of the input dilated by
     # the stride, padded by d(k - 1) - p (plus output_padding on the high
     # side), with the kernel flipped and its in/out channels swapped.
@@ -935,6 +938,60 @@ def _convolution(x, w, bias, stride, padding, dilation, transposed,
     wt = wt.reshape(groups * og, cin // groups, *kernel)
     wt = _flip(wt, list(range(2, 2 + nsp)))
     return _conv(xd, wt, bias, [1] * nsp, [0] * nsp, dilation, groups)
+
+
+def _conv_transpose_fold(x, w, bias, stride, padding, dilation,
+                         output_padding, groups):
+    """A strided transposed convolution as the adjoint of a convolution's
+    im2col: one product gives every input element's contribution to each
+    kernel offset ([N, O, K, *in]), and each offset's contributions are
+    added at their strided output positions (col2im, a sum of one
+    zero-embedding per offset: one gather-form loop over the output). The
+    convolution of the zero-dilated input would multiply stride^nsp times
+    as many terms, most of them zeros."""
+    nsp = x.dim() - 2
+    kernel = list(w.shape[2:])
+    n, cin = x.shape[0], x.shape[1]
+    spatial = list(x.shape[2:])
+    og = w.shape[1]
+    k = math.prod(kernel)
+    length = math.prod(spatial)
+    if (cin // groups) * og * k <= _DIRECT_CONV_MAX_GROUP_MACS:
+        # A few products per input element (depthwise): one reduction.
+        wv = w.reshape(1, groups, cin // groups, og * k, 1)
+        xv = x.reshape(n, groups, cin // groups, 1, length)
+        cols = (wv * xv).sum(2).reshape(n, groups * og, k, *spatial)
+    else:
+        # [G, OG*K, CIN/G] x [G, CIN/G, N*L] per group.
+        wg = w.reshape(groups, cin // groups, og * k).transpose(1, 2)
+        xg = x.reshape(n, groups, cin // groups, length).permute(1, 2, 0, 3)
+        xg = xg.reshape(groups, cin // groups, n * length)
+        cols = torch.bmm(wg, xg).reshape(groups * og, k, n, *spatial)
+        cols = cols.movedim(2, 0)                       # [N, O, K, *in]
+    full = [(spatial[a] - 1) * stride[a] + dilation[a] * (kernel[a] - 1) + 1
+            + output_padding[a] for a in range(nsp)]
+    y = None
+    for offset in range(k):
+        term = cols[:, :, offset]
+        at = offset
+        position = []
+        for a in reversed(range(nsp)):
+            position.insert(0, at % kernel[a])
+            at //= kernel[a]
+        for a in range(nsp):
+            start = position[a] * dilation[a]
+            sizes = list(term.shape)
+            sizes[2 + a] = full[a]
+            term = torch.ops.aten.slice_backward(
+                term, sizes, 2 + a, start,
+                start + (spatial[a] - 1) * stride[a] + 1, stride[a])
+        y = term if y is None else y + term
+    for a in range(nsp):
+        out = full[a] - 2 * padding[a]
+        y = y.narrow(2 + a, padding[a], out)
+    if bias is not None:
+        y = y + bias.view(groups * og, *([1] * nsp))
+    return y
 
 
 def _pool_geometry(x, kernel, stride, padding, dilation, ceil_mode, nsp):
@@ -1151,8 +1208,17 @@ def _upsample_nearest(x, output_size, scales, nsp, exact=False):
         output_size = [int(math.floor(spatial[a] * scales[a])) for a in range(nsp)]
     for a in range(nsp):
         sc = scales[a] if scales else None
-        idx = _nearest_source(spatial[a], output_size[a], sc, exact)
-        x = x.index_select(2 + a, torch.tensor(idx, dtype=torch.int64))
+        n, o = spatial[a], output_size[a]
+        idx = _nearest_source(n, o, sc, exact)
+        if o % n == 0 and idx == [i // (o // n) for i in range(o)]:
+            # An integer factor repeats each element: a broadcast view,
+            # whose gradient is a sum over the repeats (not a scatter).
+            d = 2 + a
+            shape = list(x.shape)
+            x = x.unsqueeze(d + 1).expand(*shape[:d + 1], o // n, *shape[d + 1:])
+            x = x.reshape(*shape[:d], o, *shape[d + 1:])
+        else:
+            x = x.index_select(2 + a, torch.tensor(idx, dtype=torch.int64))
     return x
 
 
