@@ -1389,18 +1389,25 @@ LogicalResult NodeEmitter::kernelStrips(KernelOp op, ValueRange mid, Value lb,
     args.push_back(iv);
     return args;
   };
+  // One index at a time: every node, in order.
+  auto scalar = [&](Value iv) {
+    each(at(iv), [&](Operation *node, ValueRange a) {
+      return emit(node, a, /*parallel=*/false);
+    });
+  };
+  // Strips start where every node's lane pattern repeats.
+  int64_t period = 1;
+  for (Operation &node : op.getBody().front().without_terminator())
+    if (auto p = dyn_cast<PointwiseOp>(node))
+      period = std::max(period, vectorPeriod(p, options.vectorWidth));
+  Value start = periodicStart(b, loc, lb, ub, period, scalar);
   stripMine(
-      b, loc, lb, ub, options.vectorWidth,
+      b, loc, start, ub, options.vectorWidth,
       [&](Value iv) {
         each(at(iv),
              [&](Operation *node, ValueRange a) { return nodeLanes(node, a); });
       },
-      // The last indices, one at a time: every node, in order.
-      [&](Value iv) {
-        each(at(iv), [&](Operation *node, ValueRange a) {
-          return emit(node, a, /*parallel=*/false);
-        });
-      });
+      scalar);
   return status;
 }
 

@@ -3,6 +3,7 @@
 #include "Combiner.h"
 #include "LinearIndex.h"
 #include "Stax/Analysis/Materialization.h"
+#include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -21,14 +22,30 @@ namespace {
 /// How a body value varies along the vectorized loop. `Gathered` index
 /// values depend on data per lane (an indirect index of loaded values and
 /// the addresses computed from it): a vector of indices.
+///
+/// `Periodic` index values are quasi-affine in the lane (a floordiv or mod
+/// of it by a constant: nearest upsampling, a strided slice's gradient, a
+/// transposed convolution's input): when every vector starts at a lane
+/// index that is a multiple of `period`, lane l holds lane 0's value plus
+/// `pattern[l]`.
 struct Lanes {
-  enum Kind { Uniform, Strided, Vector, Gathered } kind = Uniform;
+  enum Kind { Uniform, Strided, Vector, Gathered, Periodic };
+  Lanes(Kind kind = Uniform, int64_t stride = 0) : kind(kind), stride(stride) {}
+
+  Kind kind;
   int64_t stride = 0; ///< for Strided (index) values: the per-lane step
+  int64_t period = 0; ///< for Periodic values
+  SmallVector<int64_t> pattern; ///< for Periodic values: width offsets
+  /// For Periodic values that do not depend on where the vector starts (a
+  /// remainder by a divisor of the period): lane 0's value.
+  std::optional<int64_t> laneZero;
 };
 
 /// The `stride` of a load whose address is Gathered: no step relates one
 /// lane's address to the next (a gather, as any stride but 0 and 1).
 constexpr int64_t kDataDependentStride = std::numeric_limits<int64_t>::min();
+/// The `stride` of a load whose address is Periodic.
+constexpr int64_t kPeriodicStride = kDataDependentStride + 1;
 
 /// The lane stride of an affine.apply given its operands' strides, or
 /// failure when the map is not linear in a varying operand (the uniform
@@ -38,6 +55,8 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
   int64_t stride = 0;
   for (auto [k, operand] : llvm::enumerate(apply.getOperands())) {
     const Lanes &l = lanes.at(operand);
+    if (l.kind == Lanes::Periodic)
+      return failure();
     if (l.kind == Lanes::Uniform || l.stride == 0)
       continue;
     std::optional<int64_t> c = linearCoefficientOf(apply, k);
@@ -48,12 +67,149 @@ FailureOr<int64_t> applyStride(affine::AffineApplyOp apply,
   return stride;
 }
 
+/// An affine expression at lane index `period` m + l (l < width, m any
+/// integer): `uniform`, which does not depend on l (the lane index replaced
+/// by `period` m, m a dim after the map's), plus `lanes[l]`.
+struct LaneSplit {
+  AffineExpr uniform;
+  SmallVector<int64_t> lanes;
+};
+
+/// Splits quasi-affine expressions of a lane index as LaneSplit.
+class LaneSplitter {
+public:
+  LaneSplitter(AffineMap map, ArrayRef<bool> isLaneOperand, int64_t period,
+               int64_t width)
+      : map(map), isLaneOperand(isLaneOperand), period(period), width(width) {}
+
+  /// Fails where a floordiv or mod of a lane-dependent operand does not
+  /// divide its uniform part (its lanes then do not repeat with the period).
+  std::optional<LaneSplit> split(AffineExpr e) const {
+    MLIRContext *ctx = e.getContext();
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      return LaneSplit{getAffineConstantExpr(0, ctx),
+                       SmallVector<int64_t>(width, c.getValue())};
+    if (isLane(e)) {
+      LaneSplit lane{getAffineDimExpr(map.getNumDims(), ctx) * period, {}};
+      for (int64_t l = 0; l < width; ++l)
+        lane.lanes.push_back(l);
+      return lane;
+    }
+    bool laneFree = true;
+    e.walk([&](AffineExpr sub) { laneFree &= !isLane(sub); });
+    if (laneFree)
+      return LaneSplit{e, SmallVector<int64_t>(width)};
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    std::optional<LaneSplit> lhs = split(bin.getLHS());
+    if (!lhs)
+      return std::nullopt;
+    if (e.getKind() == AffineExprKind::Add) {
+      std::optional<LaneSplit> rhs = split(bin.getRHS());
+      if (!rhs)
+        return std::nullopt;
+      for (int64_t l = 0; l < width; ++l)
+        lhs->lanes[l] += rhs->lanes[l];
+      lhs->uniform = simplified(lhs->uniform + rhs->uniform);
+      return lhs;
+    }
+    // Products, quotients and remainders of a lane-dependent operand are
+    // affine only by a constant (the right operand in canonical form).
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!c)
+      return std::nullopt;
+    int64_t k = c.getValue();
+    if (e.getKind() == AffineExprKind::Mul) {
+      for (int64_t &v : lhs->lanes)
+        v *= k;
+      lhs->uniform = simplified(lhs->uniform * k);
+      return lhs;
+    }
+    // (u + g) floordiv k = u / k + g floordiv k, (u + g) mod k = g mod k
+    // when k divides u.
+    if (k <= 0 || lhs->uniform.getLargestKnownDivisor() % k != 0)
+      return std::nullopt;
+    for (int64_t &v : lhs->lanes) {
+      switch (e.getKind()) {
+      case AffineExprKind::FloorDiv:
+        v = llvm::divideFloorSigned(v, k);
+        break;
+      case AffineExprKind::CeilDiv:
+        v = llvm::divideCeilSigned(v, k);
+        break;
+      default:
+        v = (v % k + k) % k;
+        break;
+      }
+    }
+    lhs->uniform = e.getKind() == AffineExprKind::Mod
+                       ? getAffineConstantExpr(0, ctx)
+                       : simplified(lhs->uniform.floorDiv(k));
+    return lhs;
+  }
+
+private:
+  bool isLane(AffineExpr e) const {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return d.getPosition() < map.getNumDims() &&
+             isLaneOperand[d.getPosition()];
+    if (auto s = dyn_cast<AffineSymbolExpr>(e))
+      return isLaneOperand[map.getNumDims() + s.getPosition()];
+    return false;
+  }
+
+  AffineExpr simplified(AffineExpr e) const {
+    return simplifyAffineExpr(e, map.getNumDims() + 1, map.getNumSymbols());
+  }
+
+  AffineMap map;
+  ArrayRef<bool> isLaneOperand;
+  int64_t period, width;
+};
+
+/// The Periodic lanes of an affine.apply of the lane index (and uniform
+/// values) that applyStride rejected, with the smallest power-of-two
+/// period dividing `width` that makes its lanes repeat; or failure.
+FailureOr<Lanes> periodicLanes(affine::AffineApplyOp apply, Value lane,
+                               const DenseMap<Value, Lanes> &lanes,
+                               int64_t width) {
+  AffineMap map = apply.getAffineMap();
+  SmallVector<bool> isLaneOperand;
+  for (Value operand : apply.getOperands()) {
+    const Lanes &l = lanes.at(operand);
+    bool varying = l.kind != Lanes::Uniform &&
+                   !(l.kind == Lanes::Strided && l.stride == 0);
+    if (varying && operand != lane)
+      return failure();
+    isLaneOperand.push_back(varying);
+  }
+  for (int64_t period = 2; period <= width; period *= 2) {
+    if (width % period != 0)
+      break;
+    std::optional<LaneSplit> split =
+        LaneSplitter(map, isLaneOperand, period, width).split(map.getResult(0));
+    if (!split)
+      continue;
+    Lanes periodic(Lanes::Periodic);
+    periodic.period = period;
+    // A constant uniform part (a remainder): the lanes are known.
+    if (auto c = dyn_cast<AffineConstantExpr>(split->uniform))
+      periodic.laneZero = c.getValue() + split->lanes.front();
+    for (int64_t v : split->lanes)
+      periodic.pattern.push_back(v - split->lanes.front());
+    return periodic;
+  }
+  return failure();
+}
+
 /// Classifies the values of `body` along block argument `lane`; fails on
 /// anything the vector emitter does not handle. Index results (a
 /// scatter's address) are allowed only with `indexResults`.
+/// With `periodicWidth` (the vector width; 0: none), an affine.apply of
+/// the lane that is not linear in it may be Periodic.
 FailureOr<DenseMap<Value, Lanes>>
 analyze(Block &body, Value lane, bool indexResults = false,
-        const DenseMap<Operation *, bool> *known = nullptr) {
+        const DenseMap<Operation *, bool> *known = nullptr,
+        int64_t periodicWidth = 0) {
   DenseMap<Value, Lanes> lanes;
   auto of = [&](Value v) -> Lanes {
     auto it = lanes.find(v);
@@ -110,14 +266,24 @@ analyze(Block &body, Value lane, bool indexResults = false,
       continue;
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
-      lanes[load.getResult()] = Lanes{Lanes::Vector, of(load.getAddress()).stride};
+      const Lanes &address = of(load.getAddress());
+      lanes[load.getResult()] = Lanes{
+          Lanes::Vector,
+          address.kind == Lanes::Periodic ? kPeriodicStride : address.stride};
       continue;
     }
     if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
       FailureOr<int64_t> s = applyStride(apply, lanes);
-      if (failed(s))
+      if (succeeded(s)) {
+        lanes[apply.getResult()] = Lanes{Lanes::Strided, *s};
+        continue;
+      }
+      FailureOr<Lanes> periodic =
+          periodicWidth ? periodicLanes(apply, lane, lanes, periodicWidth)
+                        : FailureOr<Lanes>(failure());
+      if (failed(periodic))
         return failure();
-      lanes[apply.getResult()] = Lanes{Lanes::Strided, *s};
+      lanes[apply.getResult()] = *periodic;
       continue;
     }
     if (op.getNumRegions() != 0 || op.getNumResults() != 1 ||
@@ -142,6 +308,19 @@ bool hasGather(Block &body, const DenseMap<Value, Lanes> &lanes) {
         return true;
     }
   return false;
+}
+
+/// The value of every element of the buffer `load` reads, when that buffer
+/// is a splat constant (a pooling divisor, a scale): the load folds to it,
+/// as LLVM folds a scalar load of a constant but not a vector one.
+TypedAttr splatValue(LoadOp load) {
+  auto constant = load.getBuffer().getDefiningOp<tp::ConstantOp>();
+  if (!constant)
+    return {};
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValueAttr());
+  if (!dense || !dense.isSplat() || dense.getElementType() != load.getType())
+    return {};
+  return dyn_cast<TypedAttr>(dense.getSplatValue<Attribute>());
 }
 
 /// Emits one vector evaluation of a body whose lane argument is at `iv`
@@ -185,6 +364,19 @@ public:
     if (it != lanes.end() && it->second.kind == Lanes::Strided &&
         it->second.stride != 0)
       splat = arith::AddIOp::create(b, loc, splat, steps(loc, it->second.stride));
+    if (it != lanes.end() && it->second.kind == Lanes::Periodic) {
+      const Lanes &l = it->second;
+      SmallVector<int64_t> values(l.pattern);
+      if (l.laneZero) {
+        // A constant: masks built from it fold.
+        for (int64_t &v : values)
+          v += *l.laneZero;
+        return arith::ConstantOp::create(b, loc, b.getIndexVectorAttr(values));
+      }
+      Value pattern =
+          arith::ConstantOp::create(b, loc, b.getIndexVectorAttr(values));
+      splat = arith::AddIOp::create(b, loc, splat, pattern);
+    }
     return splat;
   }
 
@@ -252,6 +444,20 @@ private:
     if (stride == 1)
       return vector::MaskedLoadOp::create(b, loc, type, mem, ValueRange{a0},
                                           mask, pass);
+    if (stride == 0) {
+      // One element, read when some lane is enabled, for all of them (not
+      // a gather of the same address per lane).
+      Value any =
+          vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, mask);
+      auto oneType = VectorType::get({1}, load.getType());
+      Value oneMask = vector::BroadcastOp::create(
+          b, loc, VectorType::get({1}, b.getI1Type()), any);
+      Value one = vector::MaskedLoadOp::create(
+          b, loc, oneType, mem, ValueRange{a0}, oneMask, zeroOf(load, oneType));
+      Value element = vector::ExtractOp::create(b, loc, one, 0);
+      Value all = vector::BroadcastOp::create(b, loc, type, element);
+      return arith::SelectOp::create(b, loc, mask, all, pass);
+    }
     if (readsContiguousParts(stride))
       return contiguousParts(loc, mem, a0, type, stride, mask);
     auto idxType = VectorType::get({width}, b.getIndexType());
@@ -362,6 +568,103 @@ private:
     Value none = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(maskType, false));
     return vector::ShuffleOp::create(b, loc, laneMask, none, pick);
+  }
+
+  /// The lanes of a load at a Periodic address, lane l at a0 + pattern[l]
+  /// (a0 lane 0's address): the elements from the lowest to the highest
+  /// address, at most two vectors, loaded contiguously and shuffled into
+  /// place (a gather beyond that). Elements past the highest address are
+  /// not read (they may lie past the buffer); under lane mask `laneMask`
+  /// an element is read when an enabled lane reads it, and masked-off lanes
+  /// are 0, as in scalar code.
+  Value periodicLoad(LoadOp load, ArrayRef<int64_t> pattern, Value laneMask) {
+    Location loc = load.getLoc();
+    Value mem = buffers.storageOf(load.getBuffer());
+    Value a0 = scalar.lookupOrDefault(load.getAddress());
+    auto type = VectorType::get({width}, load.getType());
+    auto [lo, hi] = std::minmax_element(pattern.begin(), pattern.end());
+    int64_t span = *hi - *lo + 1;
+    if (span > 2 * width) {
+      auto maskType = VectorType::get({width}, b.getI1Type());
+      Value mask = laneMask
+                       ? laneMask
+                       : arith::ConstantOp::create(
+                             b, loc, DenseElementsAttr::get(maskType, true));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      return vector::GatherOp::create(b, loc, type, mem, ValueRange{zero},
+                                      asVector(load.getAddress()), mask,
+                                      zeroOf(load, type));
+    }
+    Value first = arith::AddIOp::create(
+        b, loc, a0, arith::ConstantIndexOp::create(b, loc, *lo));
+    int64_t parts = llvm::divideCeil(span, width);
+    SmallVector<Value> loaded;
+    for (int64_t k = 0; k < parts; ++k) {
+      // The lanes reading element j of part k.
+      SmallVector<SmallVector<int64_t>> lanesOf(width);
+      for (int64_t l = 0; l < width; ++l) {
+        int64_t e = pattern[l] - *lo - k * width;
+        if (e >= 0 && e < width)
+          lanesOf[e].push_back(l);
+      }
+      Value at = first;
+      if (k > 0)
+        at = arith::AddIOp::create(
+            b, loc, first, arith::ConstantIndexOp::create(b, loc, k * width));
+      Value mask = periodicPartMask(loc, lanesOf, laneMask,
+                                    /*past=*/span - k * width);
+      if (!mask) {
+        loaded.push_back(
+            vector::LoadOp::create(b, loc, type, mem, ValueRange{at}));
+        continue;
+      }
+      loaded.push_back(vector::MaskedLoadOp::create(
+          b, loc, type, mem, ValueRange{at}, mask, zeroOf(load, type)));
+    }
+    SmallVector<int64_t> pick;
+    for (int64_t p : pattern)
+      pick.push_back(p - *lo);
+    Value v =
+        vector::ShuffleOp::create(b, loc, loaded.front(), loaded.back(), pick);
+    if (!laneMask || llvm::all_of(pattern, [&](int64_t p) {
+          return llvm::count(pattern, p) == 1;
+        }))
+      return v;
+    // An element two lanes read is loaded when either is enabled.
+    return arith::SelectOp::create(b, loc, laneMask, v, zeroOf(load, type));
+  }
+
+  /// The mask of one contiguous part of a Periodic load whose element j
+  /// lanes lanesOf[j] read, and whose elements from `past` on lie past the
+  /// highest address; null for an unmasked load of every element.
+  Value periodicPartMask(Location loc, ArrayRef<SmallVector<int64_t>> lanesOf,
+                         Value laneMask, int64_t past) {
+    auto maskType = VectorType::get({width}, b.getI1Type());
+    if (!laneMask) {
+      if (past >= width)
+        return Value();
+      SmallVector<bool> inside;
+      for (int64_t j = 0; j < width; ++j)
+        inside.push_back(j < past);
+      return arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(maskType, inside));
+    }
+    // The lane mask moved to the elements, once per lane reading the same
+    // element (index `width`: the first lane of an all-false vector).
+    Value none = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(maskType, false));
+    size_t readers = 0;
+    for (const SmallVector<int64_t> &l : lanesOf)
+      readers = std::max(readers, l.size());
+    Value mask;
+    for (size_t r = 0; r < std::max<size_t>(readers, 1); ++r) {
+      SmallVector<int64_t> pick;
+      for (const SmallVector<int64_t> &l : lanesOf)
+        pick.push_back(r < l.size() ? l[r] : width);
+      Value m = vector::ShuffleOp::create(b, loc, laneMask, none, pick);
+      mask = mask ? arith::OrIOp::create(b, loc, mask, m) : m;
+    }
+    return mask;
   }
 
   /// The lanes of a load at a Gathered address: one gather, masked by the
@@ -492,6 +795,16 @@ private:
       return;
     }
     Location loc = op.getLoc();
+    if (auto load = dyn_cast<LoadOp>(op); load && splatValue(load)) {
+      auto type = VectorType::get({width}, load.getType());
+      Value v = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, splatValue(load)));
+      if (Value mask = load.getMask())
+        v = arith::SelectOp::create(b, loc, asVector(mask), v,
+                                    zeroOf(load, type));
+      vector[load.getResult()] = v;
+      return;
+    }
     if (auto load = dyn_cast<LoadOp>(op)) {
       Value mem = buffers.storageOf(load.getBuffer());
       Value a0 = scalar.lookupOrDefault(load.getAddress());
@@ -504,6 +817,10 @@ private:
           [&](const PrefetchedLoad &p) { return p.load == &op; });
       if (l.stride == kDataDependentStride) {
         v = gatheredLanes(load);
+      } else if (l.stride == kPeriodicStride) {
+        Value mask = load.getMask();
+        v = periodicLoad(load, lanes.at(load.getAddress()).pattern,
+                         mask ? asVector(mask) : Value());
       } else if (Value mask = load.getMask()) {
         // Masked-off lanes read nothing (their address may be out of
         // range: concatenation, padding) and are 0, as in scalar code.
@@ -581,7 +898,8 @@ void codegen::stripMine(OpBuilder &b, Location loc, Value lb, Value ub,
 /// unsigned elements (stored widened), and a body `analyze` accepts.
 static FailureOr<DenseMap<Value, Lanes>>
 analyzePointwise(PointwiseOp op, int64_t width,
-                 const DenseMap<Operation *, bool> *known = nullptr) {
+                 const DenseMap<Operation *, bool> *known = nullptr,
+                 bool periodic = false) {
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width ||
@@ -590,7 +908,41 @@ analyzePointwise(PointwiseOp op, int64_t width,
     return failure();
   Block &body = op.getBody().front();
   return analyze(body, body.getArguments().back(), /*indexResults=*/false,
-                 known);
+                 known, periodic ? width : 0);
+}
+
+/// The period every vector of a body with `lanes` must start at a multiple
+/// of (1: any start).
+static int64_t periodOf(const DenseMap<Value, Lanes> &lanes) {
+  int64_t period = 1;
+  for (const auto &[value, l] : lanes)
+    if (l.kind == Lanes::Periodic)
+      period = std::max(period, l.period);
+  return period;
+}
+
+int64_t codegen::vectorPeriod(PointwiseOp op, int64_t width) {
+  FailureOr<DenseMap<Value, Lanes>> lanes =
+      analyzePointwise(op, width, /*known=*/nullptr, /*periodic=*/true);
+  return succeeded(lanes) ? periodOf(*lanes) : 1;
+}
+
+Value codegen::periodicStart(OpBuilder &b, Location loc, Value lb, Value ub,
+                             int64_t period,
+                             function_ref<void(Value)> scalarTail) {
+  if (period == 1)
+    return lb;
+  Value below = arith::ConstantIndexOp::create(b, loc, period - 1);
+  Value raised = arith::AddIOp::create(b, loc, lb, below);
+  Value multiple = arith::AndIOp::create(
+      b, loc, raised, arith::ConstantIndexOp::create(b, loc, -period));
+  Value start = arith::MinSIOp::create(b, loc, multiple, ub);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto prologue = scf::ForOp::create(b, loc, lb, start, one);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(prologue.getBody());
+  scalarTail(prologue.getInductionVar());
+  return start;
 }
 
 namespace {
@@ -602,8 +954,26 @@ struct LaneCompare {
 };
 } // namespace
 
-/// The comparisons of the lane index with constants in `op`'s body
-/// (concatenation and padding masks), as the range each one holds on.
+/// c when `v` is the lane index plus a constant c (an affine.apply of the
+/// lane alone: a shifted window's bounds check).
+static std::optional<int64_t> laneOffset(Value v, Value lane) {
+  if (v == lane)
+    return 0;
+  auto apply = v.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply || apply.getNumOperands() != 1 || apply.getOperand(0) != lane)
+    return std::nullopt;
+  AffineMap map = apply.getAffineMap();
+  AffineExpr offset =
+      simplifyAffineExpr(map.getResult(0) - getAffineDimExpr(0, v.getContext()),
+                         map.getNumDims(), map.getNumSymbols());
+  if (auto c = dyn_cast<AffineConstantExpr>(offset))
+    return c.getValue();
+  return std::nullopt;
+}
+
+/// The comparisons of the lane index (or the lane index plus a constant)
+/// with constants in `op`'s body (concatenation and padding masks), as the
+/// range of lane indices each one holds on.
 static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
   Block &body = op.getBody().front();
   Value lane = body.getArguments().back();
@@ -619,7 +989,11 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
     Value other = cmp.getRhs();
     if (cmp.getLhs() == cmp.getRhs())
       continue;
-    if (cmp.getRhs() == lane) { // c <pred> lane is lane <swapped pred> c
+    std::optional<int64_t> shift = laneOffset(cmp.getLhs(), lane);
+    if (!shift) { // c <pred> lane is lane <swapped pred> c
+      shift = laneOffset(cmp.getRhs(), lane);
+      if (!shift)
+        continue;
       other = cmp.getLhs();
       switch (pred) {
       case P::slt: pred = P::sgt; break;
@@ -632,10 +1006,16 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
       case P::uge: pred = P::ule; break;
       default: break;
       }
-    } else if (cmp.getLhs() != lane) {
-      continue;
     }
-    auto c = getConstantIntValue(other);
+    // lane + shift may be negative, where unsigned order differs.
+    if (*shift != 0 &&
+        (pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge))
+      continue;
+    auto bound = getConstantIntValue(other);
+    // lane + shift <pred> bound is lane <pred> bound - shift.
+    std::optional<int64_t> c;
+    if (bound && *bound != highest && *bound != lowest)
+      c = *bound - *shift;
     if (!c || *c < 0 || *c == highest)
       continue;
     // Lane indices are non-negative, so signed and unsigned agree.
@@ -761,11 +1141,12 @@ vectorizePieces(OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb,
     for (const LaneCompare &c : compares)
       piece.knownCompares[c.op] = c.lo <= from && from < c.hi;
     FailureOr<DenseMap<Value, Lanes>> lanes =
-        analyzePointwise(op, width, &piece.knownCompares);
+        analyzePointwise(op, width, &piece.knownCompares, /*periodic=*/true);
     if (failed(lanes))
       return failure();
     Value start = k ? clamp(cuts[k - 1]) : lb;
     Value end = k < cuts.size() ? clamp(cuts[k]) : ub;
+    start = periodicStart(b, loc, start, end, periodOf(*lanes), scalarTail);
     stripMine(
         b, loc, start, end, width,
         [&](Value iv) {
@@ -784,12 +1165,17 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
                             int64_t width, function_ref<void(Value)> scalarTail,
                             function_ref<void(Value, Value)> checkStore,
                             const VectorPlan &plan) {
-  FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
+  FailureOr<DenseMap<Value, Lanes>> lanes =
+      analyzePointwise(op, width, /*known=*/nullptr, /*periodic=*/true);
   if (failed(lanes))
     return failure();
   Location loc = op.getLoc();
-  int64_t align =
-      plan.nontemporal ? nontemporalAlignment(op, buffers, width) : 0;
+  int64_t period = periodOf(*lanes);
+  // Vectors of a Periodic body start at multiples of its period, not at
+  // aligned addresses.
+  int64_t align = plan.nontemporal && period == 1
+                      ? nontemporalAlignment(op, buffers, width)
+                      : 0;
   Value start = lb;
   if (align) {
     // Scalar elements up to the first aligned one.
@@ -805,6 +1191,7 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
   if (!compares.empty())
     return vectorizePieces(b, op, fixed, lb, ub, buffers, width, scalarTail,
                            checkStore, plan, compares);
+  start = periodicStart(b, loc, start, ub, period, scalarTail);
   stripMine(
       b, loc, start, ub, width,
       [&](Value iv) {
@@ -825,7 +1212,8 @@ LogicalResult
 codegen::vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
                                  BufferMap &buffers, int64_t width,
                                  function_ref<void(Value, Value)> checkStore) {
-  FailureOr<DenseMap<Value, Lanes>> lanes = analyzePointwise(op, width);
+  FailureOr<DenseMap<Value, Lanes>> lanes =
+      analyzePointwise(op, width, /*known=*/nullptr, /*periodic=*/true);
   if (failed(lanes))
     return failure();
   storeLanes(b, op, *lanes, args, buffers, width, checkStore);

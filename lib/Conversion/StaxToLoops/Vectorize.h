@@ -69,13 +69,25 @@ LogicalResult vectorizePointwise(OpBuilder &b, PointwiseOp op,
                                  const VectorPlan &plan = VectorPlan());
 
 /// Emits one vector evaluation of pointwise `op` at its loop indices
-/// `args`, the last one lane 0 of `width` consecutive lanes, and stores the
-/// `width` results (`checkStore(vector, address)` first). Fails, emitting
-/// nothing, under the conditions of vectorizePointwise.
+/// `args`, the last one lane 0 of `width` consecutive lanes (a multiple of
+/// vectorPeriod(op, width)), and stores the `width` results
+/// (`checkStore(vector, address)` first). Fails, emitting nothing, under
+/// the conditions of vectorizePointwise.
 LogicalResult
 vectorizePointwiseLanes(OpBuilder &b, PointwiseOp op, ValueRange args,
                         BufferMap &buffers, int64_t width,
                         function_ref<void(Value, Value)> checkStore);
+
+/// The period (a power of two dividing `width`) that the first lane of
+/// each vector of `op` must be a multiple of: more than 1 where its body
+/// reads at a floordiv or mod of the lane index (the gradient of a strided
+/// slice); 1 for any other node.
+int64_t vectorPeriod(PointwiseOp op, int64_t width);
+
+/// The first index in [lb, ub) that is a multiple of `period` (a power of
+/// two), or ub, with `scalarTail(iv)` emitted for the indices before it.
+Value periodicStart(OpBuilder &b, Location loc, Value lb, Value ub,
+                    int64_t period, function_ref<void(Value)> scalarTail);
 
 /// True when vectorizeScatterLanes would emit vector code for `op`: its
 /// last loop has at least `width` iterations, consecutive addresses along
