@@ -223,11 +223,13 @@ analyze(Block &body, Value lane, bool indexResults = false,
     // index_select) is computed once per vector; one that varies gives a
     // vector of indices, which only addresses (affine.apply) and the loads
     // at them (gathers) may use.
-    if (isa<IndirectIndexOp>(op) && of(op.getOperand(0)).kind != Lanes::Uniform) {
+    if (isa<IndirectIndexOp>(op) &&
+        of(op.getOperand(0)).kind != Lanes::Uniform) {
       lanes[op.getResult(0)] = Lanes{Lanes::Gathered, 0};
       continue;
     }
-    if (isa<affine::AffineApplyOp>(op) && llvm::any_of(op.getOperands(), gathered)) {
+    if (isa<affine::AffineApplyOp>(op) &&
+        llvm::any_of(op.getOperands(), gathered)) {
       lanes[op.getResult(0)] = Lanes{Lanes::Gathered, 0};
       continue;
     }
@@ -251,9 +253,9 @@ analyze(Block &body, Value lane, bool indexResults = false,
       return failure();
     // A ui8 element is read widened (i8 in memory, an i16 value).
     if (auto load = dyn_cast<LoadOp>(op);
-        load && load.getType() !=
-                    cast<RankedTensorType>(load.getBuffer().getType())
-                        .getElementType())
+        load &&
+        load.getType() !=
+            cast<RankedTensorType>(load.getBuffer().getType()).getElementType())
       return failure();
     bool varying = llvm::any_of(op.getOperands(), [&](Value v) {
       return of(v).kind != Lanes::Uniform;
@@ -363,7 +365,8 @@ public:
     auto it = lanes.find(orig);
     if (it != lanes.end() && it->second.kind == Lanes::Strided &&
         it->second.stride != 0)
-      splat = arith::AddIOp::create(b, loc, splat, steps(loc, it->second.stride));
+      splat =
+          arith::AddIOp::create(b, loc, splat, steps(loc, it->second.stride));
     if (it != lanes.end() && it->second.kind == Lanes::Periodic) {
       const Lanes &l = it->second;
       SmallVector<int64_t> values(l.pattern);
@@ -421,9 +424,9 @@ private:
     if (!mask)
       return memref::LoadOp::create(b, loc, mem, addr);
     Type t = load.getType();
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{t},
-                                  scalar.lookupOrDefault(mask),
-                                  /*withElseRegion=*/true);
+    auto ifOp =
+        scf::IfOp::create(b, loc, TypeRange{t}, scalar.lookupOrDefault(mask),
+                          /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value read = memref::LoadOp::create(b, loc, mem, addr);
@@ -678,8 +681,8 @@ private:
       mask = asVector(mask);
     } else {
       auto maskType = VectorType::get({width}, b.getI1Type());
-      mask = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(maskType, true));
+      mask = arith::ConstantOp::create(b, loc,
+                                       DenseElementsAttr::get(maskType, true));
     }
     Value pass = zeroOf(load, type);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -699,8 +702,8 @@ private:
   /// an affine.apply of one, evaluated lane-wise on vector<N x index>.
   void emitGathered(Operation &op) {
     if (auto index = dyn_cast<IndirectIndexOp>(op)) {
-      vector[index.getResult()] = emitIndirectIndexLanes(
-          b, index, asVector(index.getValue()), buffers);
+      vector[index.getResult()] =
+          emitIndirectIndexLanes(b, index, asVector(index.getValue()), buffers);
       return;
     }
     auto apply = cast<affine::AffineApplyOp>(op);
@@ -709,10 +712,9 @@ private:
     for (Value v : apply.getOperands())
       operands.push_back(asVector(v));
     ArrayRef<Value> all(operands);
-    vector[apply.getResult()] =
-        laneExpr(apply.getLoc(), map.getResult(0),
-                 all.take_front(map.getNumDims()),
-                 all.drop_front(map.getNumDims()));
+    vector[apply.getResult()] = laneExpr(apply.getLoc(), map.getResult(0),
+                                         all.take_front(map.getNumDims()),
+                                         all.drop_front(map.getNumDims()));
   }
 
   /// `e` over vector<N x index> dims and symbols, with arith's lane-wise
@@ -766,6 +768,112 @@ private:
     return vector::LoadOp::create(b, loc, type, s.tile, ValueRange{addr});
   }
 
+  /// The conjuncts of i1 `v` (through arith.andi), the uniform ones and
+  /// the ones that vary along the lane.
+  void conjuncts(Value v, SmallVectorImpl<Value> &uniform,
+                 SmallVectorImpl<Value> &varying) {
+    auto it = lanes.find(v);
+    if (it == lanes.end() || it->second.kind == Lanes::Uniform) {
+      uniform.push_back(v);
+      return;
+    }
+    if (auto andOp = v.getDefiningOp<arith::AndIOp>()) {
+      conjuncts(andOp.getLhs(), uniform, varying);
+      conjuncts(andOp.getRhs(), uniform, varying);
+      return;
+    }
+    varying.push_back(v);
+  }
+
+  /// The lanes of `load` (Vector lanes `l`). The uniform conjuncts of its
+  /// mask (one piece of a concatenation along an outer dim, one kernel
+  /// offset's slice in a col2im) decide once whether anything is read; the
+  /// others mask the lanes.
+  Value maskedLoadLanes(LoadOp load, const Lanes &l) {
+    Value mask = load.getMask();
+    SmallVector<Value> uniform, varying;
+    if (mask)
+      conjuncts(mask, uniform, varying);
+    Location loc = load.getLoc();
+    Value laneMask;
+    for (Value v : varying) {
+      Value m = asVector(v);
+      laneMask = laneMask ? arith::AndIOp::create(b, loc, laneMask, m) : m;
+    }
+    if (uniform.empty() || l.stride == kDataDependentStride)
+      return loadLanes(load, l, mask ? asVector(mask) : Value());
+    Value holds;
+    for (Value v : uniform) {
+      Value c = scalar.lookupOrDefault(v);
+      holds = holds ? arith::AndIOp::create(b, loc, holds, c) : c;
+    }
+    auto type = VectorType::get({width}, load.getType());
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, holds,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, loadLanes(load, l, laneMask));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, zeroOf(load, type));
+    return ifOp.getResult(0);
+  }
+
+  /// The lanes of `load` (Vector lanes `l`) under the vector `laneMask`
+  /// (null: every lane reads; a Gathered load takes its own mask).
+  Value loadLanes(LoadOp load, const Lanes &l, Value laneMask) {
+    Location loc = load.getLoc();
+    Operation &op = *load;
+    Value mem = buffers.storageOf(load.getBuffer());
+    Value a0 = scalar.lookupOrDefault(load.getAddress());
+    auto type = VectorType::get({width}, load.getType());
+    Value v;
+    const StagedLoad *stage = llvm::find_if(
+        plan.staged, [&](const StagedLoad &s) { return s.load == &op; });
+    const PrefetchedLoad *prefetch =
+        llvm::find_if(plan.prefetched,
+                      [&](const PrefetchedLoad &p) { return p.load == &op; });
+    if (l.stride == kDataDependentStride) {
+      v = gatheredLanes(load);
+    } else if (l.stride == kPeriodicStride) {
+      v = periodicLoad(load, lanes.at(load.getAddress()).pattern, laneMask);
+    } else if (laneMask) {
+      // Masked-off lanes read nothing (their address may be out of
+      // range: concatenation, padding) and are 0, as in scalar code.
+      v = maskedLanes(load, l.stride, laneMask);
+    } else if (stage != plan.staged.end()) {
+      v = stagedLanes(*stage, type);
+    } else if (l.stride == 1) {
+      if (prefetch != plan.prefetched.end()) {
+        Value next = arith::AddIOp::create(b, loc, a0, prefetch->offset);
+        memref::PrefetchOp::create(b, loc, mem, ValueRange{next},
+                                   /*isWrite=*/false, /*localityHint=*/3,
+                                   /*isDataCache=*/true);
+      }
+      v = vector::LoadOp::create(b, loc, type, mem, ValueRange{a0});
+    } else if (l.stride == 0) {
+      v = vector::BroadcastOp::create(b, loc, type,
+                                      memref::LoadOp::create(b, loc, mem, a0));
+    } else if (readsContiguousParts(l.stride)) {
+      v = contiguousParts(loc, mem, a0, type, l.stride, /*laneMask=*/{});
+    } else {
+      // Operands in named locals: the order in which a call's arguments
+      // are evaluated (and so the IR's op order) differs between GCC and
+      // Clang.
+      auto idxType = VectorType::get({width}, b.getIndexType());
+      Value base = vector::BroadcastOp::create(b, loc, idxType, a0);
+      Value idx = arith::AddIOp::create(b, loc, base, steps(loc, l.stride));
+      auto maskType = VectorType::get({width}, b.getI1Type());
+      Value all = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(maskType, true));
+      Value pass = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getZeroAttr(load.getType())));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      v = vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
+                                   all, pass);
+    }
+    return v;
+  }
+
   void emitOp(Operation &op) {
     if (auto known = plan.knownCompares.find(&op);
         known != plan.knownCompares.end()) {
@@ -806,59 +914,10 @@ private:
       return;
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
-      Value mem = buffers.storageOf(load.getBuffer());
-      Value a0 = scalar.lookupOrDefault(load.getAddress());
-      auto type = VectorType::get({width}, load.getType());
-      Value v;
-      const StagedLoad *stage = llvm::find_if(
-          plan.staged, [&](const StagedLoad &s) { return s.load == &op; });
-      const PrefetchedLoad *prefetch = llvm::find_if(
-          plan.prefetched,
-          [&](const PrefetchedLoad &p) { return p.load == &op; });
-      if (l.stride == kDataDependentStride) {
-        v = gatheredLanes(load);
-      } else if (l.stride == kPeriodicStride) {
-        Value mask = load.getMask();
-        v = periodicLoad(load, lanes.at(load.getAddress()).pattern,
-                         mask ? asVector(mask) : Value());
-      } else if (Value mask = load.getMask()) {
-        // Masked-off lanes read nothing (their address may be out of
-        // range: concatenation, padding) and are 0, as in scalar code.
-        v = maskedLanes(load, l.stride, asVector(mask));
-      } else if (stage != plan.staged.end()) {
-        v = stagedLanes(*stage, type);
-      } else if (l.stride == 1) {
-        if (prefetch != plan.prefetched.end()) {
-          Value next = arith::AddIOp::create(b, loc, a0, prefetch->offset);
-          memref::PrefetchOp::create(b, loc, mem, ValueRange{next},
-                                     /*isWrite=*/false, /*localityHint=*/3,
-                                     /*isDataCache=*/true);
-        }
-        v = vector::LoadOp::create(b, loc, type, mem, ValueRange{a0});
-      } else if (l.stride == 0) {
-        v = vector::BroadcastOp::create(b, loc, type,
-                                        memref::LoadOp::create(b, loc, mem, a0));
-      } else if (readsContiguousParts(l.stride)) {
-        v = contiguousParts(loc, mem, a0, type, l.stride, /*laneMask=*/{});
-      } else {
-        // Operands in named locals: the order in which a call's arguments
-        // are evaluated (and so the IR's op order) differs between GCC and
-        // Clang.
-        auto idxType = VectorType::get({width}, b.getIndexType());
-        Value base = vector::BroadcastOp::create(b, loc, idxType, a0);
-        Value idx = arith::AddIOp::create(b, loc, base, steps(loc, l.stride));
-        auto maskType = VectorType::get({width}, b.getI1Type());
-        Value all = arith::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(maskType, true));
-        Value pass = arith::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(type, b.getZeroAttr(load.getType())));
-        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-        v = vector::GatherOp::create(b, loc, type, mem, ValueRange{zero}, idx,
-                                     all, pass);
-      }
-      vector[load.getResult()] = v;
+      vector[load.getResult()] = maskedLoadLanes(load, l);
       return;
     }
+
     OperationState state(loc, op.getName());
     for (Value operand : op.getOperands())
       state.addOperands(asVector(operand));
@@ -996,15 +1055,32 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
         continue;
       other = cmp.getLhs();
       switch (pred) {
-      case P::slt: pred = P::sgt; break;
-      case P::sle: pred = P::sge; break;
-      case P::sgt: pred = P::slt; break;
-      case P::sge: pred = P::sle; break;
-      case P::ult: pred = P::ugt; break;
-      case P::ule: pred = P::uge; break;
-      case P::ugt: pred = P::ult; break;
-      case P::uge: pred = P::ule; break;
-      default: break;
+      case P::slt:
+        pred = P::sgt;
+        break;
+      case P::sle:
+        pred = P::sge;
+        break;
+      case P::sgt:
+        pred = P::slt;
+        break;
+      case P::sge:
+        pred = P::sle;
+        break;
+      case P::ult:
+        pred = P::ugt;
+        break;
+      case P::ule:
+        pred = P::uge;
+        break;
+      case P::ugt:
+        pred = P::ult;
+        break;
+      case P::uge:
+        pred = P::ule;
+        break;
+      default:
+        break;
       }
     }
     // lane + shift may be negative, where unsigned order differs.
@@ -1020,11 +1096,24 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
       continue;
     // Lane indices are non-negative, so signed and unsigned agree.
     switch (pred) {
-    case P::slt: case P::ult: found.push_back({cmp, lowest, *c}); break;
-    case P::sle: case P::ule: found.push_back({cmp, lowest, *c + 1}); break;
-    case P::sgt: case P::ugt: found.push_back({cmp, *c + 1, highest}); break;
-    case P::sge: case P::uge: found.push_back({cmp, *c, highest}); break;
-    default: break;
+    case P::slt:
+    case P::ult:
+      found.push_back({cmp, lowest, *c});
+      break;
+    case P::sle:
+    case P::ule:
+      found.push_back({cmp, lowest, *c + 1});
+      break;
+    case P::sgt:
+    case P::ugt:
+      found.push_back({cmp, *c + 1, highest});
+      break;
+    case P::sge:
+    case P::uge:
+      found.push_back({cmp, *c, highest});
+      break;
+    default:
+      break;
     }
   }
   return found;
@@ -1048,12 +1137,13 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                        const DenseMap<Value, Lanes> &lanes, ValueRange args,
                        BufferMap &buffers, int64_t width,
                        function_ref<void(Value, Value)> checkStore,
-                       const VectorPlan &plan = VectorPlan(), int64_t align = 0) {
+                       const VectorPlan &plan = VectorPlan(),
+                       int64_t align = 0) {
   Location loc = op.getLoc();
   VectorBody vb(b, op.getBody().front(), lanes, buffers, width, plan);
   Value v = vb.emit(args)[0];
-  Value addr = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
-                             args);
+  Value addr =
+      layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(), args);
   checkStore(v, addr);
   vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult()),
                           ValueRange{addr}, /*nontemporal=*/align != 0,
@@ -1090,8 +1180,8 @@ static Value alignedStart(OpBuilder &b, PointwiseOp op, ValueRange fixed,
   };
   SmallVector<Value> args(fixed);
   args.push_back(lb);
-  Value first = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
-                              args);
+  Value first =
+      layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(), args);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, mem);
   Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), first);
@@ -1159,12 +1249,10 @@ vectorizePieces(OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb,
   return success();
 }
 
-LogicalResult
-codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
-                            Value lb, Value ub, BufferMap &buffers,
-                            int64_t width, function_ref<void(Value)> scalarTail,
-                            function_ref<void(Value, Value)> checkStore,
-                            const VectorPlan &plan) {
+LogicalResult codegen::vectorizePointwise(
+    OpBuilder &b, PointwiseOp op, ValueRange fixed, Value lb, Value ub,
+    BufferMap &buffers, int64_t width, function_ref<void(Value)> scalarTail,
+    function_ref<void(Value, Value)> checkStore, const VectorPlan &plan) {
   FailureOr<DenseMap<Value, Lanes>> lanes =
       analyzePointwise(op, width, /*known=*/nullptr, /*periodic=*/true);
   if (failed(lanes))
@@ -1186,8 +1274,8 @@ codegen::vectorizePointwise(OpBuilder &b, PointwiseOp op, ValueRange fixed,
     b.setInsertionPointToStart(prologue.getBody());
     scalarTail(prologue.getInductionVar());
   }
-  SmallVector<LaneCompare> compares = align ? SmallVector<LaneCompare>()
-                                            : laneCompares(op);
+  SmallVector<LaneCompare> compares =
+      align ? SmallVector<LaneCompare>() : laneCompares(op);
   if (!compares.empty())
     return vectorizePieces(b, op, fixed, lb, ub, buffers, width, scalarTail,
                            checkStore, plan, compares);
@@ -1249,9 +1337,11 @@ static vector::CombiningKind horizontalKind(ReductionKind kind, bool isFloat) {
   case ReductionKind::Prod:
     return vector::CombiningKind::MUL;
   case ReductionKind::Max:
-    return isFloat ? vector::CombiningKind::MAXIMUMF : vector::CombiningKind::MAXSI;
+    return isFloat ? vector::CombiningKind::MAXIMUMF
+                   : vector::CombiningKind::MAXSI;
   default:
-    return isFloat ? vector::CombiningKind::MINIMUMF : vector::CombiningKind::MINSI;
+    return isFloat ? vector::CombiningKind::MINIMUMF
+                   : vector::CombiningKind::MINSI;
   }
 }
 
@@ -1439,11 +1529,11 @@ static SmallVector<Value> argExtremeLanes(OpBuilder &b, ReductionOp op,
 /// Chan's combine merges the lanes pairwise, then the scalar state, then
 /// `init`. A reordering (class 2): Section 6.5's Welford bound holds for
 /// any tree of combines. Returns the final state.
-static SmallVector<Value> welfordLanes(
-    OpBuilder &b, ReductionOp op, ValueRange init, VectorBody &vb,
-    SmallVector<Value> &ivs, int64_t width,
-    function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
-    function_ref<SmallVector<Value>(Value)> scalarValues) {
+static SmallVector<Value>
+welfordLanes(OpBuilder &b, ReductionOp op, ValueRange init, VectorBody &vb,
+             SmallVector<Value> &ivs, int64_t width,
+             function_ref<SmallVector<Value>(ValueRange, ValueRange)> step,
+             function_ref<SmallVector<Value>(Value)> scalarValues) {
   Location loc = op.getLoc();
   Block &body = op.getBody().front();
   Type t = body.getTerminator()->getOperand(0).getType();
@@ -1483,15 +1573,15 @@ static SmallVector<Value> welfordLanes(
     next.append(sloop.getResults().begin(), sloop.getResults().end());
     return next;
   };
-  SmallVector<Value> state = carriedLoopNest(
-      b, loc, rranges.drop_back(), start,
-      [&](ValueRange outer, ValueRange iter) {
-        unsigned fixed = ivs.size();
-        ivs.append(outer.begin(), outer.end());
-        SmallVector<Value> next = innermost(iter);
-        ivs.truncate(fixed);
-        return next;
-      });
+  SmallVector<Value> state =
+      carriedLoopNest(b, loc, rranges.drop_back(), start,
+                      [&](ValueRange outer, ValueRange iter) {
+                        unsigned fixed = ivs.size();
+                        ivs.append(outer.begin(), outer.end());
+                        SmallVector<Value> next = innermost(iter);
+                        ivs.truncate(fixed);
+                        return next;
+                      });
   // The lanes' states, merged pairwise (a tree: log2(width) levels).
   SmallVector<SmallVector<Value>> parts;
   for (int64_t lane = 0; lane < width; ++lane) {
@@ -1508,8 +1598,8 @@ static SmallVector<Value> welfordLanes(
       merged.push_back(parts.back());
     parts = std::move(merged);
   }
-  SmallVector<Value> lanes = merge.step(
-      b, loc, parts[0], ValueRange(state).drop_front(3));
+  SmallVector<Value> lanes =
+      merge.step(b, loc, parts[0], ValueRange(state).drop_front(3));
   return merge.step(b, loc, init, lanes);
 }
 
@@ -1524,8 +1614,8 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
   bool welford =
       kind == ReductionKind::Welford || kind == ReductionKind::WelfordCombine;
   if (kind != ReductionKind::Sum && kind != ReductionKind::Prod &&
-      kind != ReductionKind::Max && kind != ReductionKind::Min &&
-      !argExtreme && !welford)
+      kind != ReductionKind::Max && kind != ReductionKind::Min && !argExtreme &&
+      !welford)
     return failure();
   ArrayRef<int64_t> rranges = op.getReductionRanges();
   if (rranges.empty() || rranges.back() < width)
@@ -1538,7 +1628,8 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
   Type t = body.getTerminator()->getOperand(0).getType();
   if (t.isInteger(1))
     return failure();
-  FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, body.getArguments().back());
+  FailureOr<DenseMap<Value, Lanes>> lanes =
+      analyze(body, body.getArguments().back());
   if (failed(lanes))
     return failure();
   // Gathers would make a strided reduction both slower and reordered:
@@ -1625,8 +1716,7 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
               args.push_back(j == 0 ? iv
                                     : Value(arith::AddIOp::create(
                                           b, loc, iv, cst(j * width))));
-              next.push_back(
-                  combine(b, loc, kind, iter[j], vb.emit(args)[0]));
+              next.push_back(combine(b, loc, kind, iter[j], vb.emit(args)[0]));
             }
             scf::YieldOp::create(b, loc, next);
           });
@@ -1707,17 +1797,17 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
     return SmallVector<Value>{v, sAcc};
   };
   SmallVector<Value> accs =
-      fresh ? blockedSumLoopNest(
-                  b, loc, rranges.drop_back(), start, start, outerStep,
-                  [&](ValueRange x, ValueRange y) {
-                    return SmallVector<Value>{
-                        combine(b, loc, kind, x[0], y[0]),
-                        combine(b, loc, kind, x[1], y[1])};
-                  })
-            : carriedLoopNest(b, loc, rranges.drop_back(), start, outerStep);
+      fresh
+          ? blockedSumLoopNest(
+                b, loc, rranges.drop_back(), start, start, outerStep,
+                [&](ValueRange x, ValueRange y) {
+                  return SmallVector<Value>{combine(b, loc, kind, x[0], y[0]),
+                                            combine(b, loc, kind, x[1], y[1])};
+                })
+          : carriedLoopNest(b, loc, rranges.drop_back(), start, outerStep);
   Value accV = accs[0], accS = accs[1];
-  Value lanesCombined = vector::ReductionOp::create(
-      b, loc, horizontalKind(kind, isFloat), accV);
+  Value lanesCombined =
+      vector::ReductionOp::create(b, loc, horizontalKind(kind, isFloat), accV);
   return SmallVector<Value>{combine(b, loc, kind, accS, lanesCombined)};
 }
 
@@ -1909,8 +1999,9 @@ bool codegen::scatterColumnsAreDisjoint(ScatterOp op) {
     return false;
   Value lane = body.getArguments().back();
   int64_t cols = op.getRanges().back();
-  auto apply =
-      body.getTerminator()->getOperand(0).getDefiningOp<affine::AffineApplyOp>();
+  auto apply = body.getTerminator()
+                   ->getOperand(0)
+                   .getDefiningOp<affine::AffineApplyOp>();
   if (!apply || cols < 1) // an empty scatter has no columns to split
     return false;
   FailureOr<SmallVector<int64_t>> coeffs = linearCoefficients(apply);
