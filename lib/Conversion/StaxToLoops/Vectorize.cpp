@@ -794,14 +794,14 @@ private:
     SmallVector<Value> uniform, varying;
     if (mask)
       conjuncts(mask, uniform, varying);
+    if (uniform.empty() || l.stride == kDataDependentStride)
+      return loadLanes(load, l, mask ? asVector(mask) : Value());
     Location loc = load.getLoc();
     Value laneMask;
     for (Value v : varying) {
       Value m = asVector(v);
       laneMask = laneMask ? arith::AndIOp::create(b, loc, laneMask, m) : m;
     }
-    if (uniform.empty() || l.stride == kDataDependentStride)
-      return loadLanes(load, l, mask ? asVector(mask) : Value());
     Value holds;
     for (Value v : uniform) {
       Value c = scalar.lookupOrDefault(v);
