@@ -467,3 +467,31 @@ func.func @long_outer_reduction(%x: tensor<2048x4x32xf32>) -> tensor<4xf32> {
   %1 = tp.sum %x {dims = array<i64: 0, 2>} : tensor<2048x4x32xf32> -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// A concatenation along an outer dim: each load's mask is the same for
+// every lane, so it guards one unmasked vector load with a branch instead
+// of masking all lanes.
+// CHECK-LABEL: func.func @outer_cat(
+// CHECK: scf.if %{{.*}} -> (vector<16xf32>) {
+// CHECK-NEXT: vector.load %arg1
+// CHECK: scf.if %{{.*}} -> (vector<16xf32>) {
+// CHECK-NEXT: vector.load %arg0
+// CHECK-NOT: vector.maskedload
+// CHECK: vector.store
+func.func @outer_cat(%x: tensor<3x40xf32>, %y: tensor<4x40xf32>) -> tensor<7x40xf32> {
+  %c = tp.cat %x, %y {dim = 0 : i64} : (tensor<3x40xf32>, tensor<4x40xf32>) -> tensor<7x40xf32>
+  %r = tp.neg %c : tensor<7x40xf32> -> tensor<7x40xf32>
+  return %r : tensor<7x40xf32>
+}
+
+// A vector load from a splat constant (a pooling divisor) is the constant:
+// LLVM folds a scalar load of a constant global, not a vector one.
+// CHECK-LABEL: func.func @splat_divisor(
+// CHECK: %[[X:.*]] = vector.load %arg0
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<4.000000e+00> : vector<16xf32>
+// CHECK-NEXT: arith.divf %[[X]], %[[C]] : vector<16xf32>
+func.func @splat_divisor(%x: tensor<8x40xf32>) -> tensor<8x40xf32> {
+  %c = tp.constant dense<4.0> : tensor<40xf32>
+  %r = tp.div %x, %c : tensor<8x40xf32>, tensor<40xf32> -> tensor<8x40xf32>
+  return %r : tensor<8x40xf32>
+}
