@@ -84,9 +84,12 @@ def test_avg_pool_gradient(kernel, stride, padding, options):
 
 
 @pytest.mark.parametrize("options", ["", THREADED])
-@pytest.mark.parametrize("scale,dims", [(2, 2), (4, 1), (3, 2), (2, 3)])
-def test_nearest_upsampling(scale, dims, options):
-    shape = [2, 3, 9, 5, 4][:2 + dims]
+@pytest.mark.parametrize("scale,dims,last", [
+    (2, 2, 5), (2, 2, 21), (4, 1, 9), (3, 2, 5), (2, 3, 4), (2, 3, 13)])
+def test_nearest_upsampling(scale, dims, last, options):
+    # Rows of at least 16 (wide ones): the loop over each repeat is merged
+    # with the one over the input's elements and vectorized.
+    shape = [2, 3, 9, 5, 4][:1 + dims] + [last]
     x = _randn(shape, scale, grad=True)
 
     def fn(x):

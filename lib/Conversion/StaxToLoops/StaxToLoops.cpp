@@ -6,6 +6,7 @@
 // NodeLoops to emit each node's loop nest.
 //
 //===----------------------------------------------------------------------===//
+#include "MergeLaneLoops.h"
 #include "NodeLoops.h"
 #include "ScanLoops.h"
 #include "SkinnyContraction.h"
@@ -892,6 +893,8 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
       if (!fn.isExternal())
         fns.push_back(fn);
     for (func::FuncOp fn : fns) {
+      if (width > 1)
+        codegen::mergeShortLaneLoops(fn, width);
       LoopOptions fnOptions = options;
       if (!gpu && parallelWorkOf(fn) < callGrain)
         fnOptions.parallel = false;

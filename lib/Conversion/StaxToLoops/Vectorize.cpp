@@ -201,6 +201,13 @@ FailureOr<Lanes> periodicLanes(affine::AffineApplyOp apply, Value lane,
   return failure();
 }
 
+/// The number of elements from the lowest to the highest a Periodic load
+/// with `pattern` reads.
+int64_t periodicSpan(ArrayRef<int64_t> pattern) {
+  auto [lo, hi] = std::minmax_element(pattern.begin(), pattern.end());
+  return *hi - *lo + 1;
+}
+
 /// Classifies the values of `body` along block argument `lane`; fails on
 /// anything the vector emitter does not handle. Index results (a
 /// scatter's address) are allowed only with `indexResults`.
@@ -269,6 +276,11 @@ analyze(Block &body, Value lane, bool indexResults = false,
     }
     if (auto load = dyn_cast<LoadOp>(op)) {
       const Lanes &address = of(load.getAddress());
+      // Lanes spread over more than two vectors of elements would be
+      // gathered (pixel shuffles): the scalar loop does as well.
+      if (address.kind == Lanes::Periodic &&
+          periodicSpan(address.pattern) > 2 * periodicWidth)
+        return failure();
       lanes[load.getResult()] = Lanes{
           Lanes::Vector,
           address.kind == Lanes::Periodic ? kPeriodicStride : address.stride};
@@ -575,8 +587,8 @@ private:
 
   /// The lanes of a load at a Periodic address, lane l at a0 + pattern[l]
   /// (a0 lane 0's address): the elements from the lowest to the highest
-  /// address, at most two vectors, loaded contiguously and shuffled into
-  /// place (a gather beyond that). Elements past the highest address are
+  /// address, at most two vectors (analyze checks), loaded contiguously and
+  /// shuffled into place. Elements past the highest address are
   /// not read (they may lie past the buffer); under lane mask `laneMask`
   /// an element is read when an enabled lane reads it, and masked-off lanes
   /// are 0, as in scalar code.
@@ -585,28 +597,18 @@ private:
     Value mem = buffers.storageOf(load.getBuffer());
     Value a0 = scalar.lookupOrDefault(load.getAddress());
     auto type = VectorType::get({width}, load.getType());
-    auto [lo, hi] = std::minmax_element(pattern.begin(), pattern.end());
-    int64_t span = *hi - *lo + 1;
-    if (span > 2 * width) {
-      auto maskType = VectorType::get({width}, b.getI1Type());
-      Value mask = laneMask
-                       ? laneMask
-                       : arith::ConstantOp::create(
-                             b, loc, DenseElementsAttr::get(maskType, true));
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      return vector::GatherOp::create(b, loc, type, mem, ValueRange{zero},
-                                      asVector(load.getAddress()), mask,
-                                      zeroOf(load, type));
-    }
+    int64_t lo = *std::min_element(pattern.begin(), pattern.end());
+    int64_t span = periodicSpan(pattern);
+    assert(span <= 2 * width && "analyze rejects wider Periodic loads");
     Value first = arith::AddIOp::create(
-        b, loc, a0, arith::ConstantIndexOp::create(b, loc, *lo));
+        b, loc, a0, arith::ConstantIndexOp::create(b, loc, lo));
     int64_t parts = llvm::divideCeil(span, width);
     SmallVector<Value> loaded;
     for (int64_t k = 0; k < parts; ++k) {
       // The lanes reading element j of part k.
       SmallVector<SmallVector<int64_t>> lanesOf(width);
       for (int64_t l = 0; l < width; ++l) {
-        int64_t e = pattern[l] - *lo - k * width;
+        int64_t e = pattern[l] - lo - k * width;
         if (e >= 0 && e < width)
           lanesOf[e].push_back(l);
       }
@@ -626,7 +628,7 @@ private:
     }
     SmallVector<int64_t> pick;
     for (int64_t p : pattern)
-      pick.push_back(p - *lo);
+      pick.push_back(p - lo);
     Value v =
         vector::ShuffleOp::create(b, loc, loaded.front(), loaded.back(), pick);
     if (!laneMask || llvm::all_of(pattern, [&](int64_t p) {
@@ -1150,8 +1152,9 @@ static void storeLanes(OpBuilder &b, PointwiseOp op,
                           align ? llvm::MaybeAlign(align) : llvm::MaybeAlign());
 }
 
-bool codegen::isVectorizablePointwise(PointwiseOp op, int64_t width) {
-  return succeeded(analyzePointwise(op, width));
+bool codegen::isVectorizablePointwise(PointwiseOp op, int64_t width,
+                                      bool periodic) {
+  return succeeded(analyzePointwise(op, width, /*known=*/nullptr, periodic));
 }
 
 /// The alignment in bytes of `op`'s non-temporal vector stores of `width`

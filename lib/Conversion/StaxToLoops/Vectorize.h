@@ -52,8 +52,11 @@ struct VectorPlan {
   DenseMap<Operation *, bool> knownCompares;
 };
 
-/// True when vectorizePointwise would emit vector code for `op`.
-bool isVectorizablePointwise(PointwiseOp op, int64_t width);
+/// True when vectorizePointwise would emit vector code for `op` (with
+/// `periodic`: also where its vectors must start at a multiple of
+/// vectorPeriod).
+bool isVectorizablePointwise(PointwiseOp op, int64_t width,
+                             bool periodic = false);
 
 /// Emits the innermost loop [lb, ub) of pointwise `op` with the other loop
 /// indices fixed to `fixed`: a vector loop over whole groups of `width`

@@ -495,3 +495,19 @@ func.func @splat_divisor(%x: tensor<8x40xf32>) -> tensor<8x40xf32> {
   %r = tp.div %x, %c : tensor<8x40xf32>, tensor<40xf32> -> tensor<8x40xf32>
   return %r : tensor<8x40xf32>
 }
+
+// Nearest upsampling by 2 along the last dim: normalized loops [4, 20, 2],
+// whose innermost loop of 2 reads one element twice, are merged back into
+// one loop of 40 (MergeLaneLoops.h): each vector reads 8 elements and
+// repeats each of them.
+// CHECK-LABEL: func.func @nearest_upsample(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK: vector.maskedload
+// CHECK-NEXT: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+// CHECK: vector.store
+func.func @nearest_upsample(%x: tensor<4x20xf32>) -> tensor<4x40xf32> {
+  %u = tp.unsqueeze %x {dim = 2 : i64} : tensor<4x20xf32> -> tensor<4x20x1xf32>
+  %e = tp.expand %u {size = array<i64: 4, 20, 2>} : tensor<4x20x1xf32> -> tensor<4x20x2xf32>
+  %r = tp.reshape %e {size = array<i64: 4, 40>} : tensor<4x20x2xf32> -> tensor<4x40xf32>
+  return %r : tensor<4x40xf32>
+}
