@@ -1056,34 +1056,19 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
       if (!shift)
         continue;
       other = cmp.getLhs();
+      // clang-format off
       switch (pred) {
-      case P::slt:
-        pred = P::sgt;
-        break;
-      case P::sle:
-        pred = P::sge;
-        break;
-      case P::sgt:
-        pred = P::slt;
-        break;
-      case P::sge:
-        pred = P::sle;
-        break;
-      case P::ult:
-        pred = P::ugt;
-        break;
-      case P::ule:
-        pred = P::uge;
-        break;
-      case P::ugt:
-        pred = P::ult;
-        break;
-      case P::uge:
-        pred = P::ule;
-        break;
-      default:
-        break;
+      case P::slt: pred = P::sgt; break;
+      case P::sle: pred = P::sge; break;
+      case P::sgt: pred = P::slt; break;
+      case P::sge: pred = P::sle; break;
+      case P::ult: pred = P::ugt; break;
+      case P::ule: pred = P::uge; break;
+      case P::ugt: pred = P::ult; break;
+      case P::uge: pred = P::ule; break;
+      default: break;
       }
+      // clang-format on
     }
     // lane + shift may be negative, where unsigned order differs.
     if (*shift != 0 &&
@@ -1097,26 +1082,15 @@ static SmallVector<LaneCompare> laneCompares(PointwiseOp op) {
     if (!c || *c < 0 || *c == highest)
       continue;
     // Lane indices are non-negative, so signed and unsigned agree.
+    // clang-format off
     switch (pred) {
-    case P::slt:
-    case P::ult:
-      found.push_back({cmp, lowest, *c});
-      break;
-    case P::sle:
-    case P::ule:
-      found.push_back({cmp, lowest, *c + 1});
-      break;
-    case P::sgt:
-    case P::ugt:
-      found.push_back({cmp, *c + 1, highest});
-      break;
-    case P::sge:
-    case P::uge:
-      found.push_back({cmp, *c, highest});
-      break;
-    default:
-      break;
+    case P::slt: case P::ult: found.push_back({cmp, lowest, *c}); break;
+    case P::sle: case P::ule: found.push_back({cmp, lowest, *c + 1}); break;
+    case P::sgt: case P::ugt: found.push_back({cmp, *c + 1, highest}); break;
+    case P::sge: case P::uge: found.push_back({cmp, *c, highest}); break;
+    default: break;
     }
+    // clang-format on
   }
   return found;
 }
