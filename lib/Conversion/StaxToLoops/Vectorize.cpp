@@ -519,20 +519,9 @@ private:
                          : e % stride == 0 ? e / stride
                                            : -1);
       }
-      Value at = first;
-      if (k > 0)
-        at = arith::AddIOp::create(
-            b, loc, first, arith::ConstantIndexOp::create(b, loc, k * width));
       Value mask = partMask(loc, laneOf, laneMask,
                             /*lastPart=*/k + 1 == parts && stride > 1);
-      if (!mask) {
-        loaded.push_back(
-            vector::LoadOp::create(b, loc, type, mem, ValueRange{at}));
-        continue;
-      }
-      Value pass = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-      loaded.push_back(vector::MaskedLoadOp::create(
-          b, loc, type, mem, ValueRange{at}, mask, pass));
+      loaded.push_back(loadPart(loc, mem, first, k, type, mask));
     }
     if (stride == -1) {
       SmallVector<int64_t> reverse;
@@ -556,6 +545,22 @@ private:
           vector::ShuffleOp::create(b, loc, lanesSoFar, loaded[k], pick);
     }
     return lanesSoFar;
+  }
+
+  /// Part k of a load read as whole vectors (the `width` elements from
+  /// first + k * width): all of them, or those `mask` enables (null: all)
+  /// and 0 for the others.
+  Value loadPart(Location loc, Value mem, Value first, int64_t k,
+                 VectorType type, Value mask) {
+    Value at = first;
+    if (k > 0)
+      at = arith::AddIOp::create(
+          b, loc, first, arith::ConstantIndexOp::create(b, loc, k * width));
+    if (!mask)
+      return vector::LoadOp::create(b, loc, type, mem, ValueRange{at});
+    Value pass = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    return vector::MaskedLoadOp::create(b, loc, type, mem, ValueRange{at},
+                                        mask, pass);
   }
 
   /// The mask of one contiguous part whose element j belongs to lane
@@ -612,19 +617,9 @@ private:
         if (e >= 0 && e < width)
           lanesOf[e].push_back(l);
       }
-      Value at = first;
-      if (k > 0)
-        at = arith::AddIOp::create(
-            b, loc, first, arith::ConstantIndexOp::create(b, loc, k * width));
       Value mask = periodicPartMask(loc, lanesOf, laneMask,
                                     /*past=*/span - k * width);
-      if (!mask) {
-        loaded.push_back(
-            vector::LoadOp::create(b, loc, type, mem, ValueRange{at}));
-        continue;
-      }
-      loaded.push_back(vector::MaskedLoadOp::create(
-          b, loc, type, mem, ValueRange{at}, mask, zeroOf(load, type)));
+      loaded.push_back(loadPart(loc, mem, first, k, type, mask));
     }
     SmallVector<int64_t> pick;
     for (int64_t p : pattern)
