@@ -3,7 +3,6 @@
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include "Vectorize.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
