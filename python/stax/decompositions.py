@@ -21,6 +21,7 @@ offset (im2col) and contract with `mm`/`bmm`, which lower to BLAS.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import warnings
 from typing import Callable, Dict
@@ -971,13 +972,10 @@ def _conv_transpose_fold(x, w, bias, stride, padding, dilation,
     full = [(spatial[a] - 1) * stride[a] + dilation[a] * (kernel[a] - 1) + 1
             + output_padding[a] for a in range(nsp)]
     y = None
-    for offset in range(k):
+    # Offsets in the row-major order of cols' K dim.
+    offsets = itertools.product(*(range(size) for size in kernel))
+    for offset, position in enumerate(offsets):
         term = cols[:, :, offset]
-        at = offset
-        position = []
-        for a in reversed(range(nsp)):
-            position.insert(0, at % kernel[a])
-            at //= kernel[a]
         for a in range(nsp):
             start = position[a] * dilation[a]
             sizes = list(term.shape)
