@@ -86,6 +86,21 @@ Value transposedSource(Operation *node) {
   return p.getRowMajorSource(/*transposed=*/true);
 }
 
+/// Whether `node`, the transpose of `matrices` viewed as rows of its last
+/// dimension (transposedSource), swaps the last two dimensions of each
+/// matrix: its result ends in (cols, rows). A view that merges the batch
+/// into the rows transposes the flattened (batch * rows) x cols matrix
+/// instead, which one transposed BLAS product per batch cannot write.
+static bool swapsMatrixDims(Operation *node, Value matrices) {
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(node->getResult(0).getType()).getShape();
+  ArrayRef<int64_t> source =
+      cast<RankedTensorType>(matrices.getType()).getShape();
+  return shape.size() >= 2 && source.size() >= 2 &&
+         shape.take_back(2) ==
+             ArrayRef<int64_t>{source.back(), source[source.size() - 2]};
+}
+
 class FunctionConversion : public BufferMap {
 public:
   FunctionConversion(func::FuncOp fn, ModuleState &state,
@@ -214,7 +229,8 @@ LogicalResult FunctionConversion::collectBuffers() {
       Operation *user = fn.getBody().front().findAncestorOpInBlock(
           **op.getResult(0).getUsers().begin());
       if (user && !absorbed.contains(user) &&
-          transposedSource(user) == op.getResult(0)) {
+          transposedSource(user) == op.getResult(0) &&
+          swapsMatrixDims(user, op.getResult(0))) {
         transposedResults[&op] = user;
         writtenByContraction.insert(user);
       }
