@@ -37,7 +37,6 @@ from typing import List
 sys.path.insert(0, str(Path(__file__).resolve().parent / "stubs"))  # expecttest
 
 import stax  # noqa: E402  (before torch: OpenMP workers)
-import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from torch.testing._internal.common_modules import module_db  # noqa: E402
 
