@@ -3,8 +3,9 @@
     /usr/bin/python3 -m stax.difftest [--n 1000] [--seed 0] [--out DIR]
 
 A program is a random list of operator steps over a small pool of values
-(pointwise ops with broadcasting, views, reductions, normalizations,
-matmul, concatenation, gathers, cumulative sums and products and sorting), built so that
+(pointwise ops with broadcasting, views and reshapes, reductions,
+normalizations, matmul and batched products, concatenation, gathers,
+cumulative sums and products and sorting), built so that
 every step is well typed and values stay bounded.  Each program is checked
 in seven stages:
 
@@ -170,7 +171,7 @@ def _choose(rng: random.Random, vals: List[torch.Tensor]) -> Optional[Step]:
     i = rng.randrange(len(vals))
     x = vals[i]
     r = x.dim()
-    kind = rng.randrange(14)
+    kind = rng.randrange(16)
     if kind <= 3:
         name, f = rng.choice(_UNARY)
         return Step(name, f, [i])
@@ -221,7 +222,33 @@ def _choose(rng: random.Random, vals: List[torch.Tensor]) -> Optional[Step]:
         if y.dim() != r or any(y.shape[k] != x.shape[k] for k in range(r) if k != d):
             return Step("flip", lambda x: x.flip(d), [i])
         return Step("cat", lambda a, b: torch.cat([a, b], d), [i, j])
+    if kind == 14 and r >= 1:
+        return _reshape(rng, x, i)
+    if kind == 15 and r >= 2:
+        # x y^T over shared leading dims: attention scores, and the
+        # batched products whose results views take apart.
+        j = rng.randrange(len(vals))
+        y = vals[j]
+        if y.dim() != r or y.shape[:-2] != x.shape[:-2] or y.shape[-1] != x.shape[-1]:
+            return None
+        return Step("bmm", lambda a, b: a @ b.transpose(-2, -1) / math.sqrt(b.shape[-1]), [i, j])
     return None
+
+
+def _reshape(rng: random.Random, x: torch.Tensor, i: int) -> Optional[Step]:
+    """A view that merges two adjacent dims or splits one by a divisor."""
+    shape = list(x.shape)
+    if len(shape) >= 2 and rng.randrange(2):
+        d = rng.randrange(len(shape) - 1)
+        shape[d:d + 2] = [shape[d] * shape[d + 1]]
+    else:
+        d = rng.randrange(len(shape))
+        divisors = [k for k in range(2, shape[d]) if shape[d] % k == 0]
+        if not divisors or len(shape) >= 4:
+            return None
+        k = rng.choice(divisors)
+        shape[d:d + 1] = [k, shape[d] // k]
+    return Step("reshape", lambda x: x.reshape(shape), [i])
 
 
 @dataclass
@@ -427,7 +454,8 @@ def _check_compiled_grad(p: Program, xs64: List[torch.Tensor]) -> None:
         except Exception as e:  # noqa: BLE001
             raise Mismatch(stage, f"order {order}: {_first_line(e)}", text) from None
         for k, (a, b) in enumerate(zip(got, want)):
-            tol = 1e-9 * p.term_scale() * (1 + float(b.abs().max()) if b.numel() else 1)
+            finite = b[torch.isfinite(b)]  # NaN positions must match
+            tol = 1e-9 * p.term_scale() * (1 + float(finite.abs().max()) if finite.numel() else 1)
             bad = ~torch.isclose(a, b, rtol=0, atol=tol, equal_nan=True)
             if bool(bad.any()):
                 i = int(bad.reshape(-1).nonzero()[0])

@@ -27,7 +27,7 @@ def test_programs_are_varied():
         names |= {s.name for s in difftest.random_program(seed).steps}
     # Every family of the generator shows up in the 200 programs.
     for family in ("matmul", "sort", "layer_norm", "cumsum", "softmax", "cat",
-                   "transpose", "narrow", "where", "gelu"):
+                   "transpose", "narrow", "where", "gelu", "reshape", "bmm"):
         assert family in names, family
 
 
