@@ -231,7 +231,23 @@ def _choose(rng: random.Random, vals: List[torch.Tensor]) -> Optional[Step]:
         y = vals[j]
         if y.dim() != r or y.shape[:-2] != x.shape[:-2] or y.shape[-1] != x.shape[-1]:
             return None
-        return Step("bmm", lambda a, b: a @ b.transpose(-2, -1) / math.sqrt(b.shape[-1]), [i, j])
+        # Half the time its result is permuted and two adjacent dims merged
+        # in the same step: the views that CPU code generation folds into
+        # how a product writes its result.
+        perm = list(range(r))
+        merge = None
+        if rng.randrange(2):
+            rng.shuffle(perm)
+            merge = rng.randrange(r - 1)
+
+        def bmm(a, b):
+            y = (a @ b.transpose(-2, -1)).permute(perm)
+            if merge is None:
+                return y
+            shape = list(y.shape)
+            shape[merge:merge + 2] = [shape[merge] * shape[merge + 1]]
+            return y.reshape(shape)
+        return Step("bmm", bmm, [i, j])
     return None
 
 
