@@ -664,7 +664,7 @@ class Result:
     seconds: float = 0.0
 
 
-def check_entry(op, max_samples: int = 3) -> Result:
+def check_entry(op, max_samples: int = 3, skip: int = 0) -> Result:
     global _term_scale
     _term_scale = TERM_SCALE.get(entry_name(op), 1.0)
     res = Result(entry_name(op))
@@ -674,7 +674,7 @@ def check_entry(op, max_samples: int = 3) -> Result:
     except Exception as e:  # noqa: BLE001
         res.failure = Failure("samples", _first_line(e))
         return res
-    samples = samples[:max_samples]
+    samples = samples[skip:skip + max_samples]
     reached = set(STAGES)
     for s in samples:
         try:
@@ -698,6 +698,8 @@ def check_entry(op, max_samples: int = 3) -> Result:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=3)
+    ap.add_argument("--skip", type=int, default=0,
+                    help="start at this sample (a run over later samples)")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("-v", action="store_true", help="print every failure")
     a = ap.parse_args(argv)
@@ -710,7 +712,7 @@ def main(argv=None) -> int:
     results = []
     for op in scope:
         t1 = time.time()
-        results.append(check_entry(op, a.samples))
+        results.append(check_entry(op, a.samples, a.skip))
         results[-1].seconds = time.time() - t1
     counts = {st: sum(st in r.passed for r in results) for st in STAGES}
     print(f"OpInfo entries with float32 CPU support: {len(entries)}")
