@@ -9,8 +9,8 @@
 //
 // Reduction loops are never reordered (that changes the combine order, a
 // class-2 change), but dropping or merging them keeps the lexicographic
-// order. Nodes inside a `stax.kernel` keep their loops, which the kernel's
-// `outer_ranges` describe.
+// order. Nodes inside a `stax.kernel` keep their outer loops, which the
+// kernel's `outer_ranges` describe; only their reduction loops merge.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopUtils.h"
@@ -394,6 +394,28 @@ void normalize(Operation *op) {
     setLoops(op, *nest);
 }
 
+/// A node inside a `stax.kernel` keeps its outer loops (the kernel's), but
+/// a reduction's own loops are private to it: merging them keeps the
+/// lexicographic combine order and turns a nest with a short innermost
+/// loop (a batch norm's [N, H, W] per channel) into one contiguous loop
+/// that vectorizes with several accumulators.
+void mergeKernelReductionLoops(ReductionOp op) {
+  FailureOr<LoopNest> nest = getLoopNest(op);
+  if (failed(nest))
+    return;
+  bool changed = false;
+  for (unsigned k = nest->outer.size(); k + 1 < nest->size();) {
+    if (canMerge(op, *nest, k)) {
+      merge(op, *nest, k);
+      changed = true;
+      continue;
+    }
+    ++k;
+  }
+  if (changed)
+    op.setReductionRanges(nest->reduction);
+}
+
 struct StaxNormalizeLoopsPass
     : public stax::impl::StaxNormalizeLoopsBase<StaxNormalizeLoopsPass> {
   using StaxNormalizeLoopsBase::StaxNormalizeLoopsBase;
@@ -401,13 +423,19 @@ struct StaxNormalizeLoopsPass
     if (failed(tp::verifyFunctional(getOperation(), getArgument())))
       return signalPassFailure();
     SmallVector<Operation *> nodes;
+    SmallVector<ReductionOp> kernelReductions;
     getOperation().walk([&](Operation *op) {
-      if (isa<PointwiseOp, ReductionOp, ScatterOp>(op) &&
-          !op->getParentOfType<KernelOp>())
+      if (!isa<PointwiseOp, ReductionOp, ScatterOp>(op))
+        return;
+      if (!op->getParentOfType<KernelOp>())
         nodes.push_back(op);
+      else if (auto r = dyn_cast<ReductionOp>(op))
+        kernelReductions.push_back(r);
     });
     for (Operation *op : nodes)
       normalize(op);
+    for (ReductionOp r : kernelReductions)
+      mergeKernelReductionLoops(r);
   }
 };
 
