@@ -455,6 +455,22 @@ GRADGRAD_EAGER_NAN = {
 }
 
 
+# Entries whose eager second derivative perturbs the input by an epsilon:
+# eager's binary_cross_entropy_double_backward divides by (x + eps)^2 (1 - x
+# + eps)^2 with eps = 1e-12, a relative change of up to 4 eps / min(x, 1 - x)
+# that Stax's exact derivative does not make.
+GRADGRAD_EAGER_EPS = {"nn.functional.binary_cross_entropy": 1e-12}
+
+
+def _gradgrad_rtol(op, xs64) -> float:
+    eps = GRADGRAD_EAGER_EPS.get(entry_name(op))
+    if eps is None or not xs64[0].numel():
+        return GRADGRAD_RTOL
+    x = xs64[0].detach()
+    closest = float(torch.minimum(x, 1 - x).min())
+    return GRADGRAD_RTOL + 4 * eps / max(closest, eps)
+
+
 def _second_derivatives(fn, leaves, diff, cts):
     """d/dx <w, d<c, fn(x)>/dx> for fixed random w: the gradients with
     create_graph=True, weighted and differentiated once more."""
@@ -496,6 +512,7 @@ def _check_compiled_gradgrad(op, smp, xs64, diff, cts):
     if got is None:
         raise Failure("compiled", "second derivative: no compiled result "
                                   "requires grad; PyTorch's do")
+    rtol = _gradgrad_rtol(op, xs64)
     for k, (a, b) in enumerate(zip(got, want)):
         if entry_name(op) in GRADGRAD_EAGER_NAN:
             if not bool(torch.isfinite(a[b.isnan()]).all()):
@@ -504,7 +521,7 @@ def _check_compiled_gradgrad(op, smp, xs64, diff, cts):
             a, b = a[~b.isnan()], b[~b.isnan()]
         scale = max(1.0, float(b.abs().max()) if b.numel() else 1.0)
         err = float((a - b).abs().max()) if b.numel() else 0.0
-        if not err <= GRADGRAD_RTOL * scale:
+        if not err <= rtol * scale:
             raise Failure("compiled", f"second derivative #{k}: max |stax - "
                                       f"eager| = {err:.3g} (scale {scale:.3g})")
 

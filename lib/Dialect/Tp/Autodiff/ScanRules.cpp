@@ -58,6 +58,23 @@ Value logcumsumexp(OpBuilder &b, Location loc, Value x, int64_t dim,
                                 b.getBoolAttr(reverse));
 }
 
+/// The cumprod VJP's values at the positions up to the first zero k of x
+/// (in the scan's order), and zero after it. d y_j / d x_i is y_j / x_i
+/// before k; at k it is the product of the other factors, cumprod of x
+/// with x_k replaced by 1; so, with R the scan the other way,
+///   VJP_i = R(g y)_i / x_i before k,  R(g cumprod(x'))_k at k.
+/// Built from scans and pointwise ops: differentiable again.
+Value cumprodVjpUpToFirstZero(OpBuilder &b, Location loc, Value y, Value g,
+                              const ZerosOfScan &z, int64_t dim, bool rev) {
+  Value before = cumsum(b, loc, mul(b, loc, g, y), dim, !rev);
+  before = div(b, loc, before, z.safe);
+  Value others = cumprod(b, loc, z.skipFirst, dim, rev);
+  Value at = cumsum(b, loc, mul(b, loc, g, others), dim, !rev);
+  Value zero = zerosLike(b, loc, g);
+  Value atFirst = WhereOp::create(b, loc, z.first, at, zero);
+  return WhereOp::create(b, loc, z.none, before, atFirst);
+}
+
 } // namespace
 
 namespace mlir::tp::autodiff {
@@ -81,13 +98,14 @@ template <> struct Rule<CumsumOp> {
   }
 };
 
-/// y_j = prod_{i <= j} x_i (in the scan's order). d y_j / d x_i is y_j / x_i
-/// before the first zero of x; at the first zero k it is the product of the
-/// other factors, cumprod of x with x_k replaced by 1; after k it is 0 (x_k
-/// is a factor). So, with R the scan the other way,
-///   VJP_i = R(g y)_i / x_i before k,  R(g cumprod(x'))_k at k,  0 after,
-/// exact with any number of zeros (eager's cumprod_backward computes the
-/// same), and built from scans and pointwise ops: differentiable again.
+/// y_j = prod_{i <= j} x_i (in the scan's order). Up to the first zero k of
+/// x the VJP is cumprodVjpUpToFirstZero's. After k every term of
+/// VJP_i = sum_{j >= i} g_j prod_{m <= j, m != i} x_m has the factor x_k, so
+/// VJP_i = x_k S_i with S_i the same sum without it: the VJP of cumprod at
+/// x' (x_k replaced by 1), whose values the same helper gives. Its value is
+/// 0, but writing it as x_k S_i keeps its derivative in x_k (S_i), which a
+/// second derivative reads; S_i's own derivatives are multiplied by x_k = 0.
+/// Exact with any number of zeros, as eager's cumprod_backward.
 template <> struct Rule<CumprodOp> {
   static LogicalResult vjp(CumprodOp op, OpBuilder &b, ValueRange adjoints,
                            SmallVectorImpl<Value> &out) {
@@ -99,14 +117,21 @@ template <> struct Rule<CumprodOp> {
     }
     Location loc = op.getLoc();
     bool rev = op.getReverse();
-    ZerosOfScan z(b, loc, op.getSelf(), dim, rev);
-    Value before = cumsum(b, loc, mul(b, loc, g, op.getResult()), dim, !rev);
-    before = div(b, loc, before, z.safe);
-    Value others = cumprod(b, loc, z.skipFirst, dim, rev);
-    Value at = cumsum(b, loc, mul(b, loc, g, others), dim, !rev);
+    Value x = op.getSelf();
+    ZerosOfScan z(b, loc, x, dim, rev);
+    Value upTo =
+        cumprodVjpUpToFirstZero(b, loc, op.getResult(), g, z, dim, rev);
+    Value shifted = z.skipFirst;
+    ZerosOfScan zs(b, loc, shifted, dim, rev);
+    Value s = cumprodVjpUpToFirstZero(
+        b, loc, cumprod(b, loc, shifted, dim, rev), g, zs, dim, rev);
     Value zero = zerosLike(b, loc, g);
-    Value atFirst = WhereOp::create(b, loc, z.first, at, zero);
-    out.push_back(WhereOp::create(b, loc, z.none, before, atFirst));
+    Value xk =
+        sumKeepDims(b, loc, WhereOp::create(b, loc, z.first, x, zero), {dim});
+    Value after =
+        mul(b, loc, broadcastTo(b, loc, xk, tensorType(g).getShape()), s);
+    Value beforeOrAt = LogicalOrOp::create(b, loc, z.none, z.first);
+    out.push_back(WhereOp::create(b, loc, beforeOrAt, upTo, after));
     return success();
   }
   /// dy_j = y_j scan(t / x)_j before the first zero k, t_k cumprod(x')_j
