@@ -96,8 +96,11 @@ def StaxNormalizeLoops : Pass<"stax-normalize-loops", "::mlir::func::FuncOp"> {
     reduction loops), and the layout's strides follow the loops. Reduction
     loops are never reordered (that would change the order in which values
     are combined); dropping or merging them keeps the lexicographic order.
-    Nodes inside a `stax.kernel` keep their loops, which the kernel's
-    `outer_ranges` describe. Fewer, longer loops give code generation a
+    Nodes inside a `stax.kernel` keep their outer loops, which the kernel's
+    `outer_ranges` describe; a reduction's own loops are private to it and
+    merge there too (a batch norm's `[N, H, W]` per channel of a
+    channel-major product becomes one loop of `N * H * W`: with 7 x 7 maps
+    the innermost loop was 7 and scalar). Fewer, longer loops give code generation a
     long contiguous innermost loop to vectorize.
 
     Before ordering and merging, `floordiv` and `mod` by constants that the
