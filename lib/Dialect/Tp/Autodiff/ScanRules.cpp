@@ -62,13 +62,14 @@ Value logcumsumexp(OpBuilder &b, Location loc, Value x, int64_t dim,
 /// (in the scan's order), and zero after it. d y_j / d x_i is y_j / x_i
 /// before k; at k it is the product of the other factors, cumprod of x
 /// with x_k replaced by 1; so, with R the scan the other way,
-///   VJP_i = R(g y)_i / x_i before k,  R(g cumprod(x'))_k at k.
-/// Built from scans and pointwise ops: differentiable again.
-Value cumprodVjpUpToFirstZero(OpBuilder &b, Location loc, Value y, Value g,
-                              const ZerosOfScan &z, int64_t dim, bool rev) {
+///   VJP_i = R(g y)_i / x_i before k,  R(g cumprod(x'))_k at k,
+/// with `others` = cumprod(x'). Built from scans and pointwise ops:
+/// differentiable again.
+Value cumprodVjpUpToFirstZero(OpBuilder &b, Location loc, Value y, Value others,
+                              Value g, const ZerosOfScan &z, int64_t dim,
+                              bool rev) {
   Value before = cumsum(b, loc, mul(b, loc, g, y), dim, !rev);
   before = div(b, loc, before, z.safe);
-  Value others = cumprod(b, loc, z.skipFirst, dim, rev);
   Value at = cumsum(b, loc, mul(b, loc, g, others), dim, !rev);
   Value zero = zerosLike(b, loc, g);
   Value atFirst = WhereOp::create(b, loc, z.first, at, zero);
@@ -119,12 +120,14 @@ template <> struct Rule<CumprodOp> {
     bool rev = op.getReverse();
     Value x = op.getSelf();
     ZerosOfScan z(b, loc, x, dim, rev);
-    Value upTo =
-        cumprodVjpUpToFirstZero(b, loc, op.getResult(), g, z, dim, rev);
-    Value shifted = z.skipFirst;
-    ZerosOfScan zs(b, loc, shifted, dim, rev);
-    Value s = cumprodVjpUpToFirstZero(
-        b, loc, cumprod(b, loc, shifted, dim, rev), g, zs, dim, rev);
+    // cumprod(x'), x' = x with its first zero replaced by 1.
+    Value yShifted = cumprod(b, loc, z.skipFirst, dim, rev);
+    Value upTo = cumprodVjpUpToFirstZero(b, loc, op.getResult(), yShifted, g, z,
+                                         dim, rev);
+    ZerosOfScan zs(b, loc, z.skipFirst, dim, rev);
+    Value s = cumprodVjpUpToFirstZero(b, loc, yShifted,
+                                      cumprod(b, loc, zs.skipFirst, dim, rev),
+                                      g, zs, dim, rev);
     Value zero = zerosLike(b, loc, g);
     Value xk =
         sumKeepDims(b, loc, WhereOp::create(b, loc, z.first, x, zero), {dim});
