@@ -851,7 +851,9 @@ def _patches(x, kernel, stride, dilation, out):
     strides = ([c * math.prod(spatial), math.prod(spatial)]
                + [d * s for d, s in zip(dilation, in_strides)]
                + [st * s for st, s in zip(stride, in_strides)])
-    cols = torch.as_strided(x, size, strides, 0)
+    # as_strided addresses storage: a contiguous view (no padding, a
+    # narrowed input) starts at its own offset.
+    cols = torch.as_strided(x, size, strides, x.storage_offset())
     return cols.reshape(n, c, math.prod(kernel), *out)
 
 

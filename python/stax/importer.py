@@ -771,10 +771,13 @@ def _as_strided(emit: Emitter) -> Emitter:
     storage offset 0, and for a dense tensor permuted into its storage
     order first. A view input (the slice under diagonal's decomposition,
     `torch.einsum("ii->i", x[:, :4])`) is replaced by the tensor whose
-    storage it views, which must be such a tensor."""
+    storage it views, which must be such a tensor; without a storage offset
+    as_strided starts at the view's own."""
     def wrapped(ctx, node, a):
         x = a["self"]
         root = storage_root(x)
+        if a.get("storage_offset") is None:
+            a = dict(a, storage_offset=ctx.val(x).storage_offset())
         perm = _storage_order(ctx.val(root))
         if perm is None:
             what = ("a view whose storage is not a dense tensor"

@@ -478,13 +478,23 @@ def test_module_parameters_and_buffers_are_arguments():
     lambda x: x.t().as_strided((3, 2), (1, 6), 2),
     lambda x: x[2:].as_strided((2, 2), (6, 1), 1),
     lambda x: x.unsqueeze(0).expand(2, 4, 6).diagonal(0, 1, 2),
+    lambda x: x[1:].as_strided((2, 2), (6, 1)),
+    lambda x: x.t()[2:].as_strided((2, 3), (1, 6)),
+    lambda x: F.conv1d(x[1:], torch.ones(2, 3, 2) / 4),
+    lambda x: F.avg_pool1d(x[1:, 2:], 2),
+    lambda x: F.max_pool2d(x[:, 1:].unsqueeze(0), 2),
 ], ids=["einsum_diag", "einsum_trace", "diag_of_t", "diag_of_strided_slice",
-        "as_strided_of_t", "as_strided_of_slice", "diag_of_expand"])
+        "as_strided_of_t", "as_strided_of_slice", "diag_of_expand",
+        "as_strided_of_slice_at_its_offset", "as_strided_of_t_slice_at_its_offset",
+        "conv1d_of_slice", "avg_pool1d_of_slice", "max_pool2d_of_slice"])
 def test_as_strided_of_views_addresses_the_base_storage(fn):
     """PyTorch's as_strided (and diagonal's decomposition into it) address
     the storage under a view: the importer applies it to the tensor whose
     storage the view reads. (The view itself gave wrong values or a module
-    that does not verify.)"""
+    that does not verify.) Without a storage offset as_strided starts at
+    the view's own, which convolution and pooling (one as_strided of their
+    input when it needs no padding) read too: they read from the start of
+    the base's storage, silently wrong."""
     x = torch.randn(4, 6)
     text = import_torch(fn, x)
     [got] = stax.interpret(text, "forward", x)
