@@ -109,8 +109,10 @@ flags below fill in.
 ### `-stax-lowering-pipeline`
 
 `tp` to scheduled `stax`: `--stax-decompose` (unless `decompose=false`),
-then on every function `--stax-lower`, `--stax-split-reductions`,
-`--stax-fuse` (unless `fuse=false`), `--stax-normalize-loops` and
+then on every function `--stax-lower`, `--stax-split-reductions` (unless
+`split-reductions=false`: the split reorders sums, everything else keeps
+every value bit for bit), `--stax-fuse` (unless `fuse=false`),
+`--stax-normalize-loops` and
 `--stax-range-analysis`, with the target and device options passed on.
 
 ```sh

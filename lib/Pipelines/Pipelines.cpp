@@ -52,7 +52,7 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   lower.remarks = options.remarks;
   lower.welford = options.welford;
   fn.addPass(createStaxLower(lower));
-  {
+  if (options.splitReductions) {
     StaxSplitReductionsOptions split;
     split.target = options.target;
     split.smCount = options.smCount;

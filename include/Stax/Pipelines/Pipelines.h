@@ -19,8 +19,8 @@ struct LoweringPipelineOptions
     : public mlir::PassPipelineOptions<LoweringPipelineOptions> {
   Option<Target> target{
       *this, "target",
-      llvm::cl::desc("Materialization thresholds; cuda also splits long "
-                     "reductions (default: cpu)"),
+      llvm::cl::desc("Materialization and reduction-split thresholds "
+                     "(default: cpu)"),
       llvm::cl::init(Target::CPU), targetOptionValues()};
   Option<bool> decompose{*this, "decompose",
                          llvm::cl::desc("Expand composite ops first "
@@ -35,6 +35,13 @@ struct LoweringPipelineOptions
       *this, "strict",
       llvm::cl::desc("Fail on ops without a lowering rule (default: false)"),
       llvm::cl::init(false)};
+  Option<bool> splitReductions{
+      *this, "split-reductions",
+      llvm::cl::desc("Split long reductions into partials "
+                     "(--stax-split-reductions; class 2: reorders sums, so "
+                     "false keeps every value bitwise equal to tp's) "
+                     "(default: true)"),
+      llvm::cl::init(true)};
   Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("Group nodes into kernels (--stax-fuse) (default: true)"),

@@ -18,8 +18,11 @@ enum class Target { CPU, CUDA };
 /// The `cl::values` of a Target option.
 inline auto targetOptionValues() {
   return llvm::cl::values(
-      clEnumValN(Target::CPU, "cpu", "CPU thresholds (Section 6.6)"),
-      clEnumValN(Target::CUDA, "cuda", "GPU thresholds; splits long reductions"));
+      clEnumValN(Target::CPU, "cpu",
+                 "CPU thresholds (Section 6.6); splits reductions of few "
+                 "outputs across threads and narrow column sums into rows"),
+      clEnumValN(Target::CUDA, "cuda",
+                 "GPU thresholds; splits long reductions across the SMs"));
 }
 
 } // namespace mlir::stax

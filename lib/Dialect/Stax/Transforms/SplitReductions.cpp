@@ -183,6 +183,10 @@ constexpr int64_t kCpuMinLength = 1 << 16;
 
 /// Bytes of a cache line: a row of partials spans whole lines.
 constexpr int64_t kLineBytes = 64;
+/// Rows each interleaved segment sums at least: below that the second
+/// level adds about as many partials as the first level saved vector
+/// loads (a column sum of a few rows stays one node, in order).
+constexpr int64_t kMinInterleavedRows = 8;
 
 /// Whether every read of `op` walks rows of its outputs: each load's
 /// address is base + L * numel + o, with L the reduction loops' row-major
@@ -240,7 +244,7 @@ SplitPlan cpuInterleaveFor(ReductionOp op) {
       !op.getLayout().isRowMajor(type.getShape()) || !readsContiguousRows(op))
     return {};
   int64_t rows = line / std::gcd(line, numel);
-  if (product(op.getReductionRanges()) < 2 * rows)
+  if (product(op.getReductionRanges()) < kMinInterleavedRows * rows)
     return {};
   return {rows, /*segmentOuter=*/true, /*interleaved=*/true};
 }

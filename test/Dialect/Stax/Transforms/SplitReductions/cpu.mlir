@@ -1,4 +1,6 @@
 // RUN: stax-opt --stax-lowering-pipeline %s | FileCheck %s
+// RUN: stax-opt --stax-lowering-pipeline=split-reductions=false %s \
+// RUN:   | FileCheck %s --check-prefix=NOSPLIT
 
 // On the CPU a long reduction with at most 3 outputs splits into up to 32
 // segments that the threads reduce in parallel, combined once; a
@@ -8,6 +10,11 @@
 // CHECK-LABEL: func.func @loss
 // CHECK: stax.reduction sum [524288] layout <[1]> : tensor<32xf32>
 // CHECK: stax.reduction sum [32] layout <[]> : tensor<f32>
+// split-reductions=false keeps every sum in order, bitwise equal to tp's.
+// NOSPLIT-LABEL: func.func @loss
+// NOSPLIT: stax.reduction sum [16777216] layout <[]> : tensor<f32>
+// NOSPLIT-NOT: stax.reduction
+// NOSPLIT-LABEL: func.func @rows
 func.func @loss(%x: tensor<4096x4096xf32>) -> tensor<f32> {
   %0 = tp.mul %x, %x : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
   %1 = tp.sum %0 {dims = array<i64: 0, 1>} : tensor<4096x4096xf32> -> tensor<f32>
@@ -92,4 +99,15 @@ func.func @not_interleaved(%x: tensor<3000x8xf32>, %b: tensor<4xf32>, %y: tensor
   %2 = tp.sum %w {dims = array<i64: 0>} : tensor<3000x16xf32> -> tensor<16xf32>
   %3 = tp.sum %s {dims = array<i64: 0>} : tensor<7x4xf32> -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<16xf32>, tensor<4xf32>
+}
+
+// Too few rows for 8 per interleaved segment (R = 2 for 8 columns needs
+// 16): the column sum stays one node, summed in order.
+// CHECK-LABEL: func.func @few_rows
+// CHECK: stax.reduction sum [12] layout <[1]> : tensor<8xf32>
+// CHECK-NOT: stax.reduction
+// CHECK: return
+func.func @few_rows(%x: tensor<12x8xf32>) -> tensor<8xf32> {
+  %0 = tp.sum %x {dims = array<i64: 0>} : tensor<12x8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
