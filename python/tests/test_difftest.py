@@ -21,14 +21,39 @@ def test_random_programs_agree_everywhere(block):
     assert not failures, "; ".join(f"{m.stage}: {m.msg}" for m in failures)
 
 
+@pytest.mark.parametrize("block", range(2))
+def test_larger_random_programs_agree_everywhere(block):
+    # Dims past a vector, odd tails, tiles and reductions long enough to
+    # split: the code generation paths that 2..5 never reach.
+    failures = difftest.run(25, seed=10000 + 25 * block, out=None,
+                            log=lambda s: None, sizes=(7, 16, 17, 33, 64),
+                            max_numel=1 << 14)
+    assert not failures, "; ".join(f"{m.stage}: {m.msg}" for m in failures)
+
+
 def test_programs_are_varied():
     names = set()
     for seed in range(200):
         names |= {s.name for s in difftest.random_program(seed).steps}
     # Every family of the generator shows up in the 200 programs.
     for family in ("matmul", "sort", "layer_norm", "cumsum", "softmax", "cat",
-                   "transpose", "narrow", "where", "gelu", "reshape", "bmm"):
+                   "transpose", "narrow", "where", "gelu", "reshape", "bmm",
+                   "gather", "index_select", "getitem", "topk", "scatter_add",
+                   "index_add", "index_put", "setslice", "inplace_view",
+                   "masked_fill", "slice_step", "expand", "roll", "repeat",
+                   "pad", "tril", "conv", "max_pool", "avg_pool"):
         assert family in names, family
+
+
+def test_results_are_the_values_no_step_reads():
+    # No step is dead code: every value is a result or read by a later step.
+    for seed in range(50):
+        p = difftest.random_program(seed)
+        read = {a for s in p.steps for a in s.args}
+        n = len(p.inputs)
+        results = difftest._results(p, [x.detach() for x in p.inputs])
+        leaves = [k for k in range(n, n + len(p.steps)) if k not in read]
+        assert len(results) == len(leaves) >= 1
 
 
 def test_minimize_keeps_the_failure_and_drops_the_rest(monkeypatch):
