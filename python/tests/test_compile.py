@@ -1240,6 +1240,38 @@ def test_cumprod_second_derivative_with_zeros_matches_eager():
     assert float(he[1].abs().max()) > 0.1   # the zero's slice matters
 
 
+def test_cumprod_jvp_differentiated_again_with_zeros_matches_eager():
+    # The JVP after a slice's first zero x_k is t_k cumprod(x') + x_k J'
+    # (J' the JVP at x' without t_k): 0 + ... in value, but its derivative
+    # in x_k is J', which reverse over forward reads: d/dx <u, J(x) t>
+    # against eager's <t, vjp> differentiated (float64, interpreter), for
+    # slices with no, one (at the start, inside) and two zeros.
+    torch.manual_seed(4)
+    x = torch.randn(4, 9, dtype=torch.float64)
+    x[1, 4] = 0.0
+    x[2, 2] = x[2, 6] = 0.0
+    x[3, 0] = 0.0
+    t = torch.randn(4, 9, dtype=torch.float64)
+    u = torch.randn(4, 9, dtype=torch.float64)
+    text = stax.import_torch(lambda x: x.cumprod(1), x.clone().requires_grad_())
+    jvp = stax.run_pipeline(text, "builtin.module(stax-jvp)")
+    rof = stax.run_pipeline(
+        jvp, "builtin.module(stax-joint-graph{wrt=0 gradients-only=true})")
+    zero = np.zeros((4, 9))
+    y, dy = stax.interpret(jvp, "forward", x.numpy(), t.numpy(), f64=True)
+    [h] = stax.interpret(rof, "forward", x.numpy(), t.numpy(), zero, u.numpy(),
+                         f64=True)
+    xs = x.clone().requires_grad_()
+    (g,) = torch.autograd.grad(xs.cumprod(1), xs, u, create_graph=True)
+    (he,) = torch.autograd.grad((g * t).sum(), xs)
+    _, want = torch.autograd.functional.jvp(lambda x: x.cumprod(1), x, t)
+    assert np.abs(dy - want.numpy()).max() <= 1e-12 * float(want.abs().max())
+    # Within 1e-9 of the largest magnitude (rounding of <= 81 products of
+    # <= 9 factors is far below; a lost term is off by O(1)).
+    assert np.abs(h - he.numpy()).max() <= 1e-9 * float(he.abs().max())
+    assert float(he[2].abs().max()) > 0.1   # the two-zero slice matters
+
+
 def test_topk_is_the_stable_sorts_prefix():
     # tp.topk (a partial sort in the runtime): values and indices are the
     # first k of the stable sort, so with distinct values they are eager's;

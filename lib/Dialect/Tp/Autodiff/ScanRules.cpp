@@ -76,6 +76,25 @@ Value cumprodVjpUpToFirstZero(OpBuilder &b, Location loc, Value y, Value others,
   return WhereOp::create(b, loc, z.none, before, atFirst);
 }
 
+/// The JVP of y = cumprod(x) with tangent t, exact in value: y_j scan(t /
+/// x)_j before the first zero k, t_k cumprod(x')_j while k is the only zero
+/// so far, 0 after a second one. Its derivatives in x lose the terms that
+/// the zeros multiply; the CumprodOp rule uses it one level down.
+Value cumprodJvpUpToSecondZero(OpBuilder &b, Location loc, Value x, Value y,
+                               Value t, int64_t dim, bool rev) {
+  ZerosOfScan z(b, loc, x, dim, rev);
+  Value ratios = cumsum(b, loc, div(b, loc, t, z.safe), dim, rev);
+  Value before = mul(b, loc, y, ratios);
+  Value zero = zerosLike(b, loc, t);
+  Value tFirst = WhereOp::create(b, loc, z.first, t, zero);
+  Value tk = sumKeepDims(b, loc, tFirst, {dim});
+  Value others = cumprod(b, loc, z.skipFirst, dim, rev);
+  Value afterFirst =
+      mul(b, loc, broadcastTo(b, loc, tk, tensorType(t).getShape()), others);
+  Value single = WhereOp::create(b, loc, z.one, afterFirst, zero);
+  return WhereOp::create(b, loc, z.none, before, single);
+}
+
 } // namespace
 
 namespace mlir::tp::autodiff {
@@ -137,8 +156,13 @@ template <> struct Rule<CumprodOp> {
     out.push_back(WhereOp::create(b, loc, beforeOrAt, upTo, after));
     return success();
   }
-  /// dy_j = y_j scan(t / x)_j before the first zero k, t_k cumprod(x')_j
-  /// while k is the only zero so far, 0 after a second one.
+  /// dy_j = sum_i t_i prod_{m <= j, m != i} x_m. Before the first zero k
+  /// of x it is y_j scan(t / x)_j. From k on every term but i = k has the
+  /// factor x_k: dy_j = t_k cumprod(x')_j + x_k J'_j, with x' = x with x_k
+  /// replaced by 1 and J' the same sum over i != k, the JVP of cumprod at
+  /// (x', t with t_k zeroed), which cumprodJvpUpToSecondZero gives. x_k J'
+  /// is 0, but keeps the derivative in x_k that a JVP differentiated again
+  /// reads (forward over forward, reverse over forward).
   static LogicalResult jvp(CumprodOp op, OpBuilder &b, ValueRange tangents,
                            SmallVectorImpl<Value> &out) {
     Value t = isFloatTensor(op.getSelf()) ? tangents[0] : Value();
@@ -149,17 +173,24 @@ template <> struct Rule<CumprodOp> {
     }
     Location loc = op.getLoc();
     bool rev = op.getReverse();
-    ZerosOfScan z(b, loc, op.getSelf(), dim, rev);
-    Value ratios = cumsum(b, loc, div(b, loc, t, z.safe), dim, rev);
-    Value before = mul(b, loc, op.getResult(), ratios);
+    Value x = op.getSelf();
+    ZerosOfScan z(b, loc, x, dim, rev);
+    Value before = mul(b, loc, op.getResult(),
+                       cumsum(b, loc, div(b, loc, t, z.safe), dim, rev));
     Value zero = zerosLike(b, loc, t);
-    Value tFirst = WhereOp::create(b, loc, z.first, t, zero);
-    Value tk = sumKeepDims(b, loc, tFirst, {dim});
+    ArrayRef<int64_t> shape = tensorType(t).getShape();
+    auto atFirst = [&](Value v) {
+      Value sum =
+          sumKeepDims(b, loc, WhereOp::create(b, loc, z.first, v, zero), {dim});
+      return broadcastTo(b, loc, sum, shape);
+    };
     Value others = cumprod(b, loc, z.skipFirst, dim, rev);
-    Value afterFirst = mul(b, loc, broadcastTo(b, loc, tk, tensorType(t).getShape()),
-                           others);
-    Value single = WhereOp::create(b, loc, z.one, afterFirst, zero);
-    out.push_back(WhereOp::create(b, loc, z.none, before, single));
+    Value tOthers = WhereOp::create(b, loc, z.first, zero, t);
+    Value inner = cumprodJvpUpToSecondZero(b, loc, z.skipFirst, others, tOthers,
+                                           dim, rev);
+    Value after = add(b, loc, mul(b, loc, atFirst(t), others),
+                      mul(b, loc, atFirst(x), inner));
+    out.push_back(WhereOp::create(b, loc, z.none, before, after));
     return success();
   }
 };
