@@ -5,10 +5,11 @@
 A program is a random list of operator steps over a small pool of values
 (pointwise ops with broadcasting, views and reshapes, strided slices,
 padding, reductions, normalizations, matmul and batched products,
-convolutions and pooling, concatenation, gathers, scatters and indexing
-with duplicate and negative indices, in-place updates of views that the
-importer functionalizes, cumulative sums and products and sorting), built
-so that
+convolutions and pooling, interpolation, losses with class targets and
+weights, batch/group/instance norms, embeddings, einsum, concatenation,
+gathers, scatters and indexing with duplicate and negative indices,
+in-place updates of views that the importer functionalizes, scans, norms,
+k-th values and sorting), built so that
 every step is well typed and values stay bounded.  Each program is checked
 in seven stages:
 
@@ -179,7 +180,7 @@ def _choose(rng: random.Random, vals: List[torch.Tensor],
     i = rng.choice(unread) if unread and rng.randrange(4) else rng.randrange(len(vals))
     x = vals[i]
     r = x.dim()
-    kind = rng.randrange(21)
+    kind = rng.randrange(23)
     if kind <= 3:
         name, f = rng.choice(_UNARY)
         return Step(name, f, [i])
@@ -271,6 +272,147 @@ def _choose(rng: random.Random, vals: List[torch.Tensor],
         return _view(rng, x, i)
     if kind == 20 and r in (2, 3, 4):
         return _window(rng, x, i)
+    if kind == 21 and r >= 1:
+        return _nn(rng, vals, i)
+    if kind == 22 and r >= 1:
+        return _misc(rng, vals, i)
+    return None
+
+
+def _nn(rng: random.Random, vals: List[torch.Tensor], i: int
+        ) -> Optional[Step]:
+    """Losses (reduced and not, with random class targets and weights),
+    normalizations in training mode (batch, group and instance norm),
+    embedding lookups and interpolation."""
+    x = vals[i]
+    r = x.dim()
+    which = rng.randrange(7)
+    if which == 0:
+        j = rng.randrange(len(vals))
+        reduction = rng.choice(["mean", "sum", "none"])
+        name, f = rng.choice([
+            ("mse_loss", F.mse_loss), ("l1_loss", F.l1_loss),
+            ("smooth_l1_loss", lambda a, b, reduction: F.smooth_l1_loss(
+                a, b, reduction=reduction, beta=0.5)),
+            ("huber_loss", lambda a, b, reduction: F.huber_loss(
+                a, b, reduction=reduction, delta=0.75)),
+            ("bce_with_logits", lambda a, b, reduction:
+             F.binary_cross_entropy_with_logits(a, torch.sigmoid(b),
+                                                reduction=reduction)),
+            ("kl_div", lambda a, b, reduction: F.kl_div(
+                F.log_softmax(a, -1), F.softmax(b, -1),
+                reduction="batchmean" if reduction == "mean" else reduction)),
+        ])
+        if vals[j].shape != x.shape:     # against its own reversal
+            return Step(name, lambda a: f(a, a.flip(-1) * 0.5, reduction=reduction), [i])
+        return Step(name, lambda a, b: f(a, b, reduction=reduction), [i, j])
+    if which == 1 and r in (1, 2) and x.shape[-1] >= 2:
+        c = x.shape[-1]
+        target = _index(rng, c, x.shape[:-1])
+        if r == 2 and rng.randrange(3) == 0:
+            target[0] = -100               # an ignored row
+        weight = None
+        if rng.randrange(2):
+            weight = torch.rand(c, generator=torch.Generator().manual_seed(
+                rng.randrange(1 << 30))) + 0.5
+        reduction = rng.choice(["mean", "sum", "none"])
+        smoothing = rng.choice([0.0, 0.0, 0.1])
+        if rng.randrange(2):
+            return Step("cross_entropy", lambda a: F.cross_entropy(
+                a, target, weight if weight is None else weight.to(a.dtype),
+                reduction=reduction, label_smoothing=smoothing), [i])
+        return Step("nll_loss", lambda a: F.nll_loss(
+            F.log_softmax(a, -1), target,
+            weight if weight is None else weight.to(a.dtype),
+            reduction=reduction), [i])
+    if which == 2 and r in (2, 3, 4) and x.numel() > x.shape[1]:
+        return Step("batch_norm", lambda a: F.batch_norm(
+            a, None, None, training=True, eps=1e-3), [i])
+    if which == 3 and r in (3, 4):
+        c = x.shape[1]
+        groups = rng.choice([g for g in (1, 2, 3, c) if c % g == 0])
+        return Step("group_norm", lambda a: F.group_norm(a, groups, eps=1e-3), [i])
+    if which == 4 and r in (3, 4) and math.prod(x.shape[2:]) > 1:
+        return Step("instance_norm", lambda a: F.instance_norm(a, eps=1e-3), [i])
+    if which == 5 and r == 2:
+        idx = _index(rng, x.shape[0], [rng.randrange(1, 5), rng.randrange(1, 4)])
+        return Step("embedding", lambda a: F.embedding(idx, a), [i])
+    if which == 6 and r in (3, 4):
+        mode = rng.choice(["nearest", "linear" if r == 3 else "bilinear"])
+        kw = {} if mode == "nearest" else {"align_corners": bool(rng.randrange(2))}
+        if rng.randrange(2):
+            kw["scale_factor"] = 2
+        else:
+            kw["size"] = tuple(rng.randrange(1, 2 * n + 2) for n in x.shape[2:])
+        return Step("interpolate", lambda a: F.interpolate(a, mode=mode, **kw), [i])
+    return None
+
+
+def _misc(rng: random.Random, vals: List[torch.Tensor], i: int
+          ) -> Optional[Step]:
+    """Scans and reductions the other families leave out (cummax,
+    logcumsumexp, prod, norms, std, min), pow, differences, unfold,
+    einsum and fused multiply-adds with a second operand."""
+    x = vals[i]
+    r = x.dim()
+    d = rng.randrange(r)
+    which = rng.randrange(9)
+    if which == 0:
+        return Step("cummax", lambda a: torch.cummax(a, d).values, [i])
+    if which == 1:
+        return Step("logcumsumexp", lambda a: torch.logcumsumexp(a, d), [i])
+    if which == 2:
+        keep = bool(rng.randrange(2))
+        order = rng.choice([1, 2, 3, float("inf")])
+        name, f = rng.choice([
+            ("prod", lambda a: torch.prod(torch.tanh(a) + 1.0, d, keepdim=keep)),
+            ("norm", lambda a: torch.linalg.vector_norm(a, order, d, keepdim=keep)),
+            ("std", lambda a: a.std(d, keepdim=keep) if a.shape[d] > 1 else a),
+            ("amin", lambda a: a.amin(d, keepdim=keep)),
+        ])
+        return Step(name, f, [i])
+    if which == 3:
+        e = rng.choice([2, 3, 0.5, -1, 1.5])
+        if isinstance(e, float) or e < 0:
+            return Step("pow", lambda a: torch.pow(a.abs() + 0.5, e), [i])
+        return Step("pow", lambda a: torch.pow(a, e), [i])
+    if which == 4 and x.shape[d] >= 2:
+        return Step("diff", lambda a: torch.diff(a, dim=d), [i])
+    if which == 5 and x.shape[d] >= 2:
+        size = rng.randrange(1, x.shape[d] + 1)
+        step = rng.randrange(1, 3)
+        return Step("unfold", lambda a: a.unfold(d, size, step) * 1.0, [i])
+    if which == 6 and r >= 2:
+        j = rng.randrange(len(vals))
+        y = vals[j]
+        if y.dim() != r or y.shape[-1] != x.shape[-1] or y.shape[0] != x.shape[0]:
+            return None
+        # Contracts the last dim, keeps the first, sums the others of y.
+        letters = "abcd"[:r]
+        other = "a" + "efgh"[:r - 2] + letters[-1]
+        spec = f"{letters},{other}->{letters[:-1]}"
+        return Step("einsum", lambda a, b: torch.einsum(spec, a, b), [i, j])
+    if which == 7:
+        j = rng.randrange(len(vals))
+        k = rng.randrange(len(vals))
+        try:
+            torch.broadcast_shapes(x.shape, vals[j].shape, vals[k].shape)
+        except RuntimeError:
+            return None
+        name, f = rng.choice([
+            ("addcmul", lambda a, b, c: torch.addcmul(a, b, c, value=0.5)),
+            ("addcdiv", lambda a, b, c: torch.addcdiv(a, b, c * c + 1.0, value=-0.5)),
+            ("lerp", lambda a, b, c: torch.lerp(a, b, torch.sigmoid(c))),
+            # min < max: at min == max eager's (and our) clamp gradient
+            # gives neither bound the derivative, a convention that the
+            # central difference does not share.
+            ("clamp_tensor", lambda a, b, c: torch.clamp(
+                a, torch.minimum(b, c) - 0.25, torch.maximum(b, c) + 0.25)),
+        ])
+        return Step(name, f, [i, j, k])
+    if which == 8:
+        kth = rng.randrange(1, x.shape[d] + 1)
+        return Step("kthvalue", lambda a: torch.kthvalue(a, kth, d).values, [i])
     return None
 
 
@@ -530,7 +672,7 @@ def random_program(seed: int, max_steps: int = 10,
             continue
         try:
             v = s.op(*[vals[a] for a in s.args])
-        except (RuntimeError, IndexError, NotImplementedError):
+        except (RuntimeError, IndexError, NotImplementedError, ValueError):
             continue
         if v.numel() == 0 or v.numel() > max_numel or not v.is_floating_point():
             continue
