@@ -133,7 +133,14 @@ def _view_step(node):
         return None
     if _has_node(view.args[1:]) or _has_node(view.kwargs):
         return None
-    steps.append((view.target, tuple(view.args[1:]), dict(view.kwargs)))
+    if view.target is aten._reshape_alias.default:
+        # Its strides are the traced layout's: replayed on an argument of
+        # another layout (a strided or transposed input) they would read
+        # the wrong elements. reshape views that argument as eager does,
+        # or copies it where eager copies.
+        steps.append((torch.Tensor.reshape, (view.args[1],), {}))
+    else:
+        steps.append((view.target, tuple(view.args[1:]), dict(view.kwargs)))
     return view.args[0], steps
 
 

@@ -36,6 +36,25 @@ def test_view_results_share_the_argument_and_see_later_writes():
     assert a[0, 0] == 42.0
 
 
+@pytest.mark.parametrize("make", [
+    lambda: torch.arange(8.)[::2],
+    lambda: torch.arange(12.).reshape(3, 4).t(),
+    lambda: torch.arange(16.).reshape(4, 4)[1:, ::2],
+], ids=["strided", "transposed", "sliced_strided"])
+def test_reshape_results_follow_the_layout_of_each_call(make):
+    # The trace records reshape as _reshape_alias with the traced layout's
+    # strides; replayed on an argument of another layout they read the
+    # wrong elements (a stride-2 input reshaped to 2 x 2 gave its storage's
+    # first four values). The replay reshapes: a view where eager's is,
+    # a copy where eager copies.
+    x = make()
+    f = stax.compile(lambda x: x.reshape(-1, 2))
+    for arg in (x.contiguous(), x):        # the second call: another layout
+        got, want = f(arg), arg.reshape(-1, 2)
+        assert torch.equal(got, want)
+        assert got._is_view() == want._is_view()
+
+
 def test_view_results_carry_eager_autograd_history():
     a = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
     b = a.detach().clone().requires_grad_()
