@@ -843,7 +843,12 @@ def _patches(x, kernel, stride, dilation, out):
     stride * o + dilation * k never leaves its dim, so it lowers to one
     affine index per dim), copied once by the reshape: every element costs
     one load whatever the kernel size."""
-    x = x.contiguous()
+    # A fresh row-major copy (free: the lowering reads through it): the
+    # strides as_strided takes below are row-major ones, and the tracer's
+    # strides of an intermediate can differ from eager's (a layer norm of
+    # a transposed input is contiguous in eager, transposed when traced),
+    # so contiguous() would keep a layout the importer reads otherwise.
+    x = x.clone(memory_format=torch.contiguous_format)
     spatial = list(x.shape[2:])
     in_strides = [math.prod(spatial[a + 1:]) for a in range(len(spatial))]
     n, c = x.shape[:2]
@@ -851,9 +856,7 @@ def _patches(x, kernel, stride, dilation, out):
     strides = ([c * math.prod(spatial), math.prod(spatial)]
                + [d * s for d, s in zip(dilation, in_strides)]
                + [st * s for st, s in zip(stride, in_strides)])
-    # as_strided addresses storage: a contiguous view (no padding, a
-    # narrowed input) starts at its own offset.
-    cols = torch.as_strided(x, size, strides, x.storage_offset())
+    cols = torch.as_strided(x, size, strides, 0)
     return cols.reshape(n, c, math.prod(kernel), *out)
 
 
