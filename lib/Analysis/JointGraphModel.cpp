@@ -5,7 +5,11 @@
 //      reductions and creation ops (so matmuls, indexing, random ops);
 //   2. materialized in the backward anyway: some backward user (looking
 //      through views) cannot be fused with it;
-//   3. reductions whose output is more than 4x smaller than their inputs.
+//   3. reductions whose output is more than 4x smaller than their inputs;
+//   4. floating-point values the backward compares for equality (amax's
+//      mask x == max(x)): only the forward's own bits compare equal, and
+//      recomputed code may round differently (the f32 math idioms depend
+//      on what fusion materializes).
 // Capacities: beta = 1 when the forward writes the value to memory anyway
 // (some user cannot fuse with it, or it is returned), d = graph distance to
 // the nearest backward user (100 when none).
@@ -79,6 +83,28 @@ bool materializedInBackward(Value v) {
       if (!seen.insert(user).second)
         continue;
       if (isBackward(user) && !isFusible(producer, user))
+        return true;
+      if (isView(user))
+        for (Value r : user->getResults())
+          work.push_back(r);
+    }
+  }
+  return false;
+}
+
+/// Rule 4: a floating-point value that a backward equality comparison
+/// reads, directly or through views.
+bool comparedForEqualityInBackward(Value v) {
+  if (!isa<FloatType>(getElementTypeOrSelf(v.getType())))
+    return false;
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    for (Operation *user : cur.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (isBackward(user) && isa<tp::EqOp, tp::NeOp>(user))
         return true;
       if (isView(user))
         for (Value r : user->getResults())
@@ -181,7 +207,7 @@ FailureOr<JointGraphModel> mincut::buildModel(func::FuncOp fn,
       fv.neverSave = true;
     } else {
       fv.inU = !isCheap(op) || materializedInBackward(v) ||
-               isShrinkingReduction(op);
+               isShrinkingReduction(op) || comparedForEqualityInBackward(v);
       fv.mustBeWrittenInForward =
           returnedOutputs.contains(v) ||
           llvm::any_of(v.getUsers(), [&](Operation *u) {

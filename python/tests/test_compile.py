@@ -1272,6 +1272,42 @@ def test_cumprod_jvp_differentiated_again_with_zeros_matches_eager():
     assert float(he[2].abs().max()) > 0.1   # the two-zero slice matters
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: F.max_pool1d(F.layer_norm(x, (5,)), 2),
+    lambda x: F.avg_pool1d(F.layer_norm(x, (5,)), 2),
+    lambda x: F.conv1d(F.layer_norm(x, (5,)), torch.ones(2, 3, 2)),
+], ids=["max_pool", "avg_pool", "conv1d"])
+def test_windows_of_an_intermediate_in_another_layout(fn):
+    # A layer norm of a transposed input is contiguous in eager but traced
+    # with the input's strides; pooling and convolution take one strided
+    # view (as_strided) of their input with row-major strides, which read
+    # the traced layout's storage order (wrong elements) until the
+    # decomposition copies its input row-major first.
+    x = torch.randn(5, 3).t()
+    assert torch.allclose(stax.compile(fn)(x), fn(x), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: F.silu(x).amax(0),
+    lambda x: F.silu(x + 1).amax(1, keepdim=True),
+    lambda x: torch.sigmoid(x).amin(0),
+], ids=["silu_amax", "silu_amax_keepdim", "sigmoid_amin"])
+def test_amax_of_an_activation_has_finite_gradients(fn):
+    # amax's gradient masks x == amax(x). The min cut recomputed x =
+    # silu(a) in the backward, where the f32 logistic idiom did not apply
+    # (fusion split n / (exp(y) + 1)): one rounding off, no element equal
+    # to the saved maximum, 0 / 0 in every column. The cut now saves
+    # values the backward compares for equality.
+    torch.manual_seed(0)
+    x = torch.randn(16, 16)
+    xs = x.clone().requires_grad_()
+    (g,) = torch.autograd.grad(stax.compile(fn)(xs).sum(), xs)
+    x64 = x.double().requires_grad_()
+    (ge,) = torch.autograd.grad(fn(x64).sum(), x64)
+    # One nonzero per column: the activation's derivative, a few ulp.
+    assert torch.allclose(g.double(), ge, rtol=1e-6, atol=0)
+
+
 def test_topk_is_the_stable_sorts_prefix():
     # tp.topk (a partial sort in the runtime): values and indices are the
     # first k of the stable sort, so with distinct values they are eager's;
