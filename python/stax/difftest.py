@@ -11,7 +11,7 @@ gathers, scatters and indexing with duplicate and negative indices,
 in-place updates of views that the importer functionalizes, scans, norms,
 k-th values and sorting), built so that
 every step is well typed and values stay bounded.  Each program is checked
-in seven stages:
+in eight stages:
 
     import     stax.import_torch succeeds;
     f32        the interpreter in float32 against eager PyTorch in float32,
@@ -30,7 +30,11 @@ in seven stages:
                the first and second derivatives as compiled code
                (`--stax-joint-graph{gradients-only}` once and twice, the
                functions a double backward of stax.compile runs), float64,
-               against the interpreter on the same functions and inputs.
+               against the interpreter on the same functions and inputs;
+    compile    stax.compile(fn) as a user calls it, float32 inputs in
+               random layouts (transposed, strided) that require grad:
+               results and autograd gradients against eager float64
+               within the float32 bound (a fallback to PyTorch fails).
 
 A failing program is minimized by delta debugging over its steps (the
 shortest failing prefix, then single steps replaced by the identity) and
@@ -57,7 +61,7 @@ import stax
 from stax.compile import _run
 
 STAGES = ("import", "f32", "f64", "lower", "compiled", "grad",
-          "compiled-grad")
+          "compiled-grad", "compile")
 
 # ---------------------------------------------------------------------------
 # The generic tolerance
@@ -365,7 +369,10 @@ def _misc(rng: random.Random, vals: List[torch.Tensor], i: int
         keep = bool(rng.randrange(2))
         order = rng.choice([1, 2, 3, float("inf")])
         name, f = rng.choice([
-            ("prod", lambda a: torch.prod(torch.tanh(a) + 1.0, d, keepdim=keep)),
+            # Factors within 1 +- 1/n: the product stays O(1) (a product
+            # of 64 factors up to 2 is 1e19, whose sin is noise).
+            ("prod", lambda a: torch.prod(1.0 + torch.tanh(a) / a.shape[d], d,
+                                          keepdim=keep)),
             ("norm", lambda a: torch.linalg.vector_norm(a, order, d, keepdim=keep)),
             ("std", lambda a: a.std(d, keepdim=keep) if a.shape[d] > 1 else a),
             ("amin", lambda a: a.amin(d, keepdim=keep)),
@@ -759,6 +766,8 @@ def check(p: Program, stages: Sequence[str] = STAGES) -> None:
         _check_grad(p, text, xs64)
     if "compiled-grad" in stages:
         _check_compiled_grad(p, xs64)
+    if "compile" in stages:
+        _check_compile(p)
 
 
 def _check_grad(p: Program, text: str, xs64: List[torch.Tensor]) -> None:
@@ -867,6 +876,68 @@ def _check_compiled_grad(p: Program, xs64: List[torch.Tensor]) -> None:
                                       f"{i}: compiled {float(a.reshape(-1)[i])!r}, "
                                       f"interpreted {float(b.reshape(-1)[i])!r}", text)
         prev = want
+
+
+def _strided_like(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """x's values in another memory layout, chosen at random: transposed
+    storage, every other element of a larger tensor, or contiguous."""
+    kind = int(torch.randint(3, (), generator=g))
+    if kind == 0 and x.dim() >= 2:
+        return x.transpose(0, -1).contiguous().transpose(0, -1)
+    if kind == 1 and x.dim() >= 1:
+        big = torch.zeros(*x.shape[:-1], 2 * x.shape[-1], dtype=x.dtype)
+        big[..., ::2] = x
+        return big[..., ::2]
+    return x.clone()
+
+
+def _check_compile(p: Program) -> None:
+    """stax.compile(fn) as a user calls it: float32 inputs in random
+    layouts (transposed, strided, contiguous) that require grad, the
+    results and torch.autograd gradients of <c, f(x)> against eager
+    float64 within the float32 bound. Falling back to PyTorch is a
+    mismatch: every program here imports."""
+    stage = "compile"
+    g = torch.Generator().manual_seed(p.seed + 3)
+    xs = [_strided_like(x.detach(), g).requires_grad_() for x in p.inputs]
+    xs64 = [x.detach().double().requires_grad_() for x in p.inputs]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            got = _listed(stax.compile(p.fn)(*xs))
+            cs = [torch.rand(y.shape, generator=g) * 2 - 1 for y in got]
+            loss = sum((c * y).sum() for c, y in zip(cs, got)
+                       if y.requires_grad)
+            grads = (torch.autograd.grad(loss, xs, allow_unused=True)
+                     if torch.is_tensor(loss) else [None] * len(xs))
+        except Exception as e:  # noqa: BLE001
+            raise Mismatch(stage, _first_line(e)) from None
+    fallback = [w for w in caught if "in PyTorch" in str(w.message)]
+    if fallback:
+        raise Mismatch(stage, _first_line(Exception(str(fallback[0].message))))
+    want = _listed(p.fn(*xs64))
+    scale = p.term_scale()
+    msg = generic_mismatch([y.detach().numpy() for y in got], want, xs64,
+                           2.0 ** -24, term_scale=scale)
+    if msg:
+        raise Mismatch(stage, msg)
+    loss64 = sum((c.double() * y).sum() for c, y, o in zip(cs, want, got)
+                 if o.requires_grad)
+    if not torch.is_tensor(loss64):
+        return
+    want_grads = torch.autograd.grad(loss64, xs64, allow_unused=True)
+    pairs = [(a if a is not None else torch.zeros_like(x),
+              b if b is not None else torch.zeros_like(x64))
+             for a, b, x, x64 in zip(grads, want_grads, xs, xs64)]
+    msg = generic_mismatch([a.numpy() for a, _ in pairs], [b for _, b in pairs],
+                           xs64 + [c.double() for c in cs], 2.0 ** -24,
+                           term_scale=scale)
+    if msg:
+        raise Mismatch(stage, "gradient " + msg)
+
+
+def _listed(r) -> List[torch.Tensor]:
+    return list(r) if isinstance(r, (tuple, list)) else [r]
 
 
 # ---------------------------------------------------------------------------
