@@ -7,9 +7,10 @@
 //      through views) cannot be fused with it;
 //   3. reductions whose output is more than 4x smaller than their inputs;
 //   4. floating-point values the backward compares for equality (amax's
-//      mask x == max(x)): only the forward's own bits compare equal, and
-//      recomputed code may round differently (the f32 math idioms depend
-//      on what fusion materializes).
+//      mask x == max(x)) whose recomputation may round differently from
+//      the forward: only the forward's own bits compare equal, and the f32
+//      math idioms and reduction orders depend on what fusion
+//      materializes (IEEE arithmetic alone recomputes bit for bit).
 // Capacities: beta = 1 when the forward writes the value to memory anyway
 // (some user cannot fuse with it, or it is returned), d = graph distance to
 // the nearest backward user (100 when none).
@@ -92,10 +93,53 @@ bool materializedInBackward(Value v) {
   return false;
 }
 
+/// Whether compiled code computes `op` bit for bit the same in any fusion
+/// context: views, creation ops, IEEE arithmetic (each result rounded once,
+/// no contraction), selections and exact reductions. Transcendental
+/// functions (approximated, with idioms spanning several ops) and sums
+/// (reordered by vectorization and splits) are not.
+bool roundsTheSameEverywhere(Operation *op) {
+  return isView(op) || isCreation(op) ||
+         isa<tp::CloneOp, tp::DetachOp, tp::AliasOp, tp::LiftFreshCopyOp,
+             tp::NegOp, tp::AbsOp, tp::ReluOp, tp::SignOp, tp::SgnOp,
+             tp::TrilOp, tp::TriuOp, tp::FloorOp, tp::CeilOp, tp::RoundOp,
+             tp::TruncOp, tp::SqrtOp, tp::ReciprocalOp, tp::ClampOp,
+             tp::HardtanhOp, tp::LeakyReluOp, tp::ToCopyOp, tp::AddOp,
+             tp::SubOp, tp::MulOp, tp::DivOp, tp::MaximumOp, tp::MinimumOp,
+             tp::EqOp, tp::NeOp, tp::LtOp, tp::LeOp, tp::GtOp, tp::GeOp,
+             tp::AddScalarOp, tp::SubScalarOp, tp::RsubScalarOp,
+             tp::MulScalarOp, tp::DivScalarOp, tp::EqScalarOp, tp::NeScalarOp,
+             tp::LtScalarOp, tp::LeScalarOp, tp::GtScalarOp, tp::GeScalarOp,
+             tp::WhereOp, tp::MaskedFillScalarOp, tp::AmaxOp, tp::AminOp,
+             tp::MaxDimOp, tp::MinDimOp>(op);
+}
+
+/// Whether recomputing `v` from the primals may round differently from
+/// the forward: some forward op it depends on is not roundsTheSameEverywhere.
+bool recomputationMayRoundDifferently(Value v) {
+  SmallVector<Operation *> work;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  if (Operation *def = v.getDefiningOp())
+    work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second || !isForward(op))
+      continue;
+    if (!roundsTheSameEverywhere(op))
+      return true;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        work.push_back(def);
+  }
+  return false;
+}
+
 /// Rule 4: a floating-point value that a backward equality comparison
-/// reads, directly or through views.
-bool comparedForEqualityInBackward(Value v) {
-  if (!isa<FloatType>(getElementTypeOrSelf(v.getType())))
+/// reads, directly or through views, and that a recomputation may round
+/// differently.
+bool needsForwardBitsInBackward(Value v) {
+  if (!isa<FloatType>(getElementTypeOrSelf(v.getType())) ||
+      !recomputationMayRoundDifferently(v))
     return false;
   SmallVector<Value> work{v};
   llvm::SmallPtrSet<Operation *, 8> seen;
@@ -207,7 +251,7 @@ FailureOr<JointGraphModel> mincut::buildModel(func::FuncOp fn,
       fv.neverSave = true;
     } else {
       fv.inU = !isCheap(op) || materializedInBackward(v) ||
-               isShrinkingReduction(op) || comparedForEqualityInBackward(v);
+               isShrinkingReduction(op) || needsForwardBitsInBackward(v);
       fv.mustBeWrittenInForward =
           returnedOutputs.contains(v) ||
           llvm::any_of(v.getUsers(), [&](Operation *u) {

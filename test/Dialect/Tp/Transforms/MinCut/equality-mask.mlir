@@ -31,3 +31,17 @@ func.func @tanh_relu(%a: tensor<8xf32> {tp.requires_grad}) -> tensor<8xf32> {
   %r = tp.relu %t : tensor<8xf32> -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// maximum's VJP splits ties with x == y, but x = a * a is IEEE arithmetic
+// that every recomputation rounds the same: nothing is saved (the inputs
+// suffice), a * a is recomputed.
+// CHECK-LABEL: func.func @square_maximum_forward
+// CHECK: return %{{[^,]*}} : tensor<8xf32>
+// CHECK-LABEL: func.func @square_maximum_backward
+// CHECK: %[[SQ:.*]] = tp.mul %arg0, %arg0
+// CHECK: tp.eq %[[SQ]], %arg1
+func.func @square_maximum(%a: tensor<8xf32> {tp.requires_grad}, %b: tensor<8xf32> {tp.requires_grad}) -> tensor<8xf32> {
+  %s = tp.mul %a, %a : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  %m = tp.maximum %s, %b : tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %m : tensor<8xf32>
+}
