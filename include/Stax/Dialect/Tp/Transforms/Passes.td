@@ -223,9 +223,11 @@ def StaxMinCut : Pass<"stax-mincut", "::mlir::ModuleOp"> {
     - forward values are split into v_in -> v_out with capacity
       c(v) = trunc(beta(v) * bytes(v) * 1.1^d(v)), d clamped to [1, 100];
       data dependences are infinite edges; s -> v_in for v in U (not cheap,
-      must be materialized in the backward anyway, or a reduction with
-      4 * bytes(out) < bytes(in); random ops), v_out -> t for v read by the
-      backward;
+      must be materialized in the backward anyway, a reduction with
+      4 * bytes(out) < bytes(in), or compared for equality in the backward
+      (amax's mask) with a transcendental function or a sum in its cone,
+      whose recomputation may round differently; random ops), v_out -> t
+      for v read by the backward;
     - views are free to recompute and never saved (the cut names the value
       they view); primal inputs are available to the backward at no cost;
     - the saved set is the cut's split edges, ordered by forward position.
