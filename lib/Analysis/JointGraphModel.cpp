@@ -72,10 +72,9 @@ double flopsOf(Operation *op) {
   return out;
 }
 
-/// Rule 2: a backward user, reached directly or through views, that cannot
-/// fuse with the value's producer.
-bool materializedInBackward(Value v) {
-  Operation *producer = v.getDefiningOp();
+/// Whether some backward user of `v`, reached directly or through views,
+/// satisfies `pred`.
+bool anyBackwardReader(Value v, function_ref<bool(Operation *)> pred) {
   SmallVector<Value> work{v};
   llvm::SmallPtrSet<Operation *, 8> seen;
   while (!work.empty()) {
@@ -83,7 +82,7 @@ bool materializedInBackward(Value v) {
     for (Operation *user : cur.getUsers()) {
       if (!seen.insert(user).second)
         continue;
-      if (isBackward(user) && !isFusible(producer, user))
+      if (isBackward(user) && pred(user))
         return true;
       if (isView(user))
         for (Value r : user->getResults())
@@ -91,6 +90,14 @@ bool materializedInBackward(Value v) {
     }
   }
   return false;
+}
+
+/// Rule 2: a backward user, reached directly or through views, that cannot
+/// fuse with the value's producer.
+bool materializedInBackward(Value v) {
+  Operation *producer = v.getDefiningOp();
+  return anyBackwardReader(
+      v, [&](Operation *user) { return !isFusible(producer, user); });
 }
 
 /// Whether compiled code computes `op` bit for bit the same in any fusion
@@ -138,24 +145,11 @@ bool recomputationMayRoundDifferently(Value v) {
 /// reads, directly or through views, and that a recomputation may round
 /// differently.
 bool needsForwardBitsInBackward(Value v) {
-  if (!isa<FloatType>(getElementTypeOrSelf(v.getType())) ||
-      !recomputationMayRoundDifferently(v))
-    return false;
-  SmallVector<Value> work{v};
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    for (Operation *user : cur.getUsers()) {
-      if (!seen.insert(user).second)
-        continue;
-      if (isBackward(user) && isa<tp::EqOp, tp::NeOp>(user))
-        return true;
-      if (isView(user))
-        for (Value r : user->getResults())
-          work.push_back(r);
-    }
-  }
-  return false;
+  return isa<FloatType>(getElementTypeOrSelf(v.getType())) &&
+         anyBackwardReader(
+             v,
+             [](Operation *user) { return isa<tp::EqOp, tp::NeOp>(user); }) &&
+         recomputationMayRoundDifferently(v);
 }
 
 /// Rule 3: a reduction whose output is much smaller than its inputs.
