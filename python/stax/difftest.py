@@ -703,9 +703,13 @@ def _first_line(e: BaseException) -> str:
     return (lines[0] if lines else type(e).__name__)[:300]
 
 
+def _listed(r) -> List[torch.Tensor]:
+    """A function's results as a list: one tensor or a tuple of them."""
+    return list(r) if isinstance(r, (tuple, list)) else [r]
+
+
 def _results(p: Program, xs: Sequence[torch.Tensor]) -> List[torch.Tensor]:
-    r = p.fn(*xs)
-    return list(r) if isinstance(r, tuple) else [r]
+    return _listed(p.fn(*xs))
 
 
 def check(p: Program, stages: Sequence[str] = STAGES) -> None:
@@ -934,10 +938,6 @@ def _check_compile(p: Program) -> None:
                            term_scale=scale)
     if msg:
         raise Mismatch(stage, "gradient " + msg)
-
-
-def _listed(r) -> List[torch.Tensor]:
-    return list(r) if isinstance(r, (tuple, list)) else [r]
 
 
 # ---------------------------------------------------------------------------
