@@ -1,14 +1,19 @@
 //===- Arena.cpp - the heap behind generated code's memref.alloc ----------===//
 //
 // A compiled function allocates one arena per call for its intermediates
-// (--stax-to-loops). Memory fresh from the OS costs a page fault per 4 KiB
-// page when first written (conv2d's 38 MB im2col buffer: ~65 ms of faults
-// on 2 threads, against ~5 ms of copying), and glibc hands a block above
-// its mmap threshold (at most 32 MiB) back to the OS on free, so every
-// call would pay them again. Freed blocks of at least kMinCachedBytes are
-// kept instead (at most kMaxCachedBlocks, oldest dropped first), and an
-// allocation takes the smallest kept block that fits and is at most twice
-// its size. Smaller blocks go straight to malloc/free.
+// (--stax-to-loops), and the Python binding allocates large results here
+// too (staxHostAllocate). Memory fresh from the OS costs a page fault per
+// 4 KiB page when first written (conv2d's 38 MB im2col buffer: ~65 ms of
+// faults on 2 threads, against ~5 ms of copying; a 128 MiB result of
+// `a + b`: ~24 ms against ~6 ms for the sum), and glibc hands a block
+// above its mmap threshold (at most 32 MiB) back to the OS on free, so
+// every call would pay them again. Freed blocks of at least kMinCachedBytes
+// are kept instead (at most kMaxCachedBlocks and kMaxCachedBytes, oldest
+// dropped first), and an allocation takes the smallest kept block that
+// fits and is at most twice its size. Smaller blocks go straight to
+// malloc/free. A fresh block of at least kMinHugeBytes is aligned to and
+// advised into transparent huge pages (Linux, where the system's policy is
+// "madvise", Debian's default), one fault per 2 MiB instead of 512.
 //
 // The memref conversion calls these under use-generic-functions (MLIR's
 // names and signatures).
@@ -17,15 +22,21 @@
 #include "Stax/Runtime/Runtime.h"
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <unordered_map>
-#include <vector>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace {
 
 constexpr size_t kMinCachedBytes = size_t(1) << 20;
-constexpr size_t kMaxCachedBlocks = 8;
+constexpr size_t kMaxCachedBlocks = 64;
+constexpr size_t kMaxCachedBytes = size_t(1) << 30;
 constexpr size_t kMinAlignment = 64;
+constexpr size_t kHugePageBytes = size_t(2) << 20;
+constexpr size_t kMinHugeBytes = 2 * kHugePageBytes;
 
 struct Block {
   void *base;
@@ -37,7 +48,7 @@ public:
   void *allocate(size_t alignment, size_t bytes) {
     alignment = std::max(alignment, kMinAlignment);
     if (bytes < kMinCachedBytes)
-      return fresh(alignment, bytes);
+      return fresh(alignment, bytes).base;
     std::lock_guard<std::mutex> lock(mutex);
     auto best = freeBlocks.end();
     for (auto it = freeBlocks.begin(); it != freeBlocks.end(); ++it)
@@ -48,9 +59,10 @@ public:
     Block block;
     if (best != freeBlocks.end()) {
       block = *best;
+      freeBytes -= block.bytes;
       freeBlocks.erase(best);
     } else {
-      block = {fresh(alignment, bytes), bytes};
+      block = fresh(alignment, bytes);
       if (!block.base)
         return nullptr;
     }
@@ -68,19 +80,19 @@ public:
       return;
     }
     freeBlocks.push_back({ptr, it->second});
+    freeBytes += it->second;
     live.erase(it);
-    if (freeBlocks.size() > kMaxCachedBlocks) {
+    while (freeBlocks.size() > kMaxCachedBlocks ||
+           freeBytes > kMaxCachedBytes) {
       std::free(freeBlocks.front().base);
-      freeBlocks.erase(freeBlocks.begin());
+      freeBytes -= freeBlocks.front().bytes;
+      freeBlocks.pop_front();
     }
   }
 
   size_t cachedBytes() {
     std::lock_guard<std::mutex> lock(mutex);
-    size_t total = 0;
-    for (const Block &b : freeBlocks)
-      total += b.bytes;
-    return total;
+    return freeBytes;
   }
 
   void trim() {
@@ -88,18 +100,32 @@ public:
     for (const Block &b : freeBlocks)
       std::free(b.base);
     freeBlocks.clear();
+    freeBytes = 0;
   }
 
 private:
-  static void *fresh(size_t alignment, size_t bytes) {
+  /// `bytes` from the OS; a large block in whole huge pages (the block's
+  /// recorded size is then the rounded one, so reuse sees all of it).
+  static Block fresh(size_t alignment, size_t bytes) {
+    bool huge = bytes >= kMinHugeBytes;
+    if (huge) {
+      alignment = std::max(alignment, kHugePageBytes);
+      bytes = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    }
     void *p = nullptr;
     if (posix_memalign(&p, alignment, std::max<size_t>(bytes, 1)) != 0)
-      return nullptr;
-    return p;
+      return {nullptr, 0};
+#ifdef MADV_HUGEPAGE
+    // Advice only: where the system refuses it, the block keeps 4 KiB pages.
+    if (huge)
+      (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return {p, bytes};
   }
 
   std::mutex mutex;
-  std::vector<Block> freeBlocks;
+  std::deque<Block> freeBlocks;
+  size_t freeBytes = 0;
   std::unordered_map<void *, size_t> live;
 };
 

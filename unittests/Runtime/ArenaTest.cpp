@@ -58,19 +58,44 @@ TEST_F(ArenaTest, AlignmentIsHonoured) {
   EXPECT_EQ(stax_rt_arena_cached_bytes() % kMiB, 0u); // small ones not kept
 }
 
-TEST_F(ArenaTest, KeepsAtMostEightBlocks) {
+TEST_F(ArenaTest, KeepsAtMostSixtyFourBlocks) {
   std::vector<void *> blocks;
-  for (int i = 0; i < 12; ++i)
-    blocks.push_back(_mlir_memref_to_llvm_alloc(kMiB * (i + 1)));
+  for (int i = 0; i < 70; ++i)
+    blocks.push_back(_mlir_memref_to_llvm_alloc(kMiB + 64 * i));
   for (void *p : blocks)
     _mlir_memref_to_llvm_free(p);
-  // The oldest freed go first: the eight largest stay.
+  // The oldest freed go first: the last 64 stay.
   size_t expected = 0;
-  for (int i = 4; i < 12; ++i)
-    expected += kMiB * (i + 1);
+  for (int i = 6; i < 70; ++i)
+    expected += kMiB + 64 * i;
   EXPECT_EQ(stax_rt_arena_cached_bytes(), expected);
   stax_rt_arena_trim();
   EXPECT_EQ(stax_rt_arena_cached_bytes(), 0u);
+}
+
+TEST_F(ArenaTest, KeepsAtMostOneGiB) {
+  // Never written: address space only.
+  std::vector<void *> blocks;
+  for (int i = 0; i < 5; ++i)
+    blocks.push_back(_mlir_memref_to_llvm_alloc(300 * kMiB));
+  for (void *p : blocks)
+    _mlir_memref_to_llvm_free(p);
+  EXPECT_EQ(stax_rt_arena_cached_bytes(), 3 * 300 * kMiB);
+}
+
+TEST_F(ArenaTest, FreshLargeBlocksAreWholeHugePages) {
+  // From 4 MiB on, a fresh block starts on a 2 MiB boundary and is rounded
+  // up to whole 2 MiB pages (madvise'd into transparent huge pages).
+  void *p = _mlir_memref_to_llvm_alloc(5 * kMiB);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (2 * kMiB), 0u);
+  std::memset(p, 1, 5 * kMiB);
+  _mlir_memref_to_llvm_free(p);
+  EXPECT_EQ(stax_rt_arena_cached_bytes(), 6 * kMiB);
+  // Below 4 MiB: the size asked for.
+  void *q = _mlir_memref_to_llvm_alloc(2 * kMiB + 64);
+  _mlir_memref_to_llvm_free(q);
+  EXPECT_EQ(stax_rt_arena_cached_bytes(), 8 * kMiB + 64);
 }
 
 TEST_F(ArenaTest, ConcurrentCallersNeverShareABlock) {
