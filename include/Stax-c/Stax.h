@@ -8,6 +8,7 @@
 #ifndef STAX_C_STAX_H
 #define STAX_C_STAX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -146,6 +147,19 @@ STAX_CAPI_EXPORT int staxCudaCopyBandwidth(int64_t bytes, int reps,
 /// NULL when `exe` has no such function.
 STAX_CAPI_EXPORT char *staxExecutableSignature(StaxExecutable *exe,
                                                const char *entry);
+
+/// Memory for results a caller hands out (Python: torch tensors), from the
+/// heap compiled code allocates its arenas in: a freed block of at least
+/// 1 MiB is kept (up to 1 GiB in all) and given to the next allocation of
+/// about its size, so a result written on every call does not fault its
+/// pages in from the OS each time. 64-byte aligned; NULL when out of memory.
+/// Release with staxHostRelease.
+STAX_CAPI_EXPORT void *staxHostAllocate(size_t bytes);
+STAX_CAPI_EXPORT void staxHostRelease(void *ptr);
+/// The bytes of freed blocks the heap keeps; staxHostTrim returns them all
+/// to the system.
+STAX_CAPI_EXPORT size_t staxHostCachedBytes(void);
+STAX_CAPI_EXPORT void staxHostTrim(void);
 
 /// Threads of the parallel loops; <= 0 means all cores (the default).
 STAX_CAPI_EXPORT void staxSetNumThreads(int threads);

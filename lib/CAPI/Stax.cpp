@@ -283,6 +283,16 @@ char *staxExecutableSignature(StaxExecutable *exe, const char *entry) {
   return copyString(os.str());
 }
 
+void *staxHostAllocate(size_t bytes) {
+  return _mlir_memref_to_llvm_aligned_alloc(64, bytes);
+}
+
+void staxHostRelease(void *ptr) { _mlir_memref_to_llvm_free(ptr); }
+
+size_t staxHostCachedBytes(void) { return stax_rt_arena_cached_bytes(); }
+
+void staxHostTrim(void) { stax_rt_arena_trim(); }
+
 void staxSetNumThreads(int threads) {
   stax::CompiledModule::setNumThreads(threads);
 }

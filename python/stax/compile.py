@@ -69,6 +69,7 @@ import torch.fx.experimental.proxy_tensor  # noqa: F401
 from torch.nn.modules import module as _module
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from . import host_memory
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
 from ._keys import Identity, constant_key
 from .aliasing import OutputViewReplay, ViewReplay
@@ -108,6 +109,11 @@ class _Entry:
         ins, outs = exe.signature(name)
         self.ins = [(torch.Size(shape), _NP_TO_TORCH[dt]) for shape, dt in ins]
         self.outs = [(shape, _NP_TO_TORCH[dt]) for shape, dt in outs]
+        # Large results come from the runtime's heap (see host_memory).
+        self.allocators = [
+            host_memory.empty
+            if int(np.prod(shape)) * dt.itemsize >= host_memory.MIN_BYTES
+            else _torch_empty for shape, dt in outs]
         self.cuda = getattr(exe, "target", "cpu") == "cuda"
         self.call_raw = exe.caller(name)
 
@@ -124,10 +130,15 @@ class _Entry:
             args.append(t if t.is_contiguous() else t.contiguous())
         if self.cuda:
             return _call_cuda(self.exe, self.name, args, self.outs)
-        results = [torch.empty(shape, dtype=dt) for shape, dt in self.outs]
+        results = [empty(shape, dt)
+                   for empty, (shape, dt) in zip(self.allocators, self.outs)]
         self.call_raw([t.data_ptr() for t in args] +
                       [r.data_ptr() for r in results])
         return results
+
+
+def _torch_empty(shape, dtype: torch.dtype) -> torch.Tensor:
+    return torch.empty(shape, dtype=dtype)
 
 
 def _entry(exe: Executable, name: str) -> _Entry:
