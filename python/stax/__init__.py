@@ -24,6 +24,9 @@ if "torch" not in _sys.modules:
 else:
     from ._threads import warn_if_gnu_openmp_spins as _warn_if_spins
     _warn_if_spins()
+# OpenBLAS's kernels for this CPU (see _blas.py), before anything loads it.
+from ._blas import configure_openblas as _configure_openblas
+_configure_openblas()
 
 from ._capi import StaxError, has_kernel, is_differentiable, list_operations
 from ._capi import run_pipeline as _run_pipeline
