@@ -1,7 +1,9 @@
 //===- Runtime.cpp - the functions generated code calls -------------------===//
 #include "Stax/Runtime/Runtime.h"
+#include "BlasThreads.h"
 #include "Stax/Support/CTCLoss.h"
 #include "Stax/Support/SortOrder.h"
+#include <algorithm>
 #include <atomic>
 #include <cblas.h>
 #include <cstdint>
@@ -89,6 +91,62 @@ template <typename T> HeapArray<T> flushSubnormals(const T *p, int64_t n) {
 /// they are: the scan below would cost more than subnormals can.
 constexpr int64_t kMinFlushedProduct = int64_t(1) << 18;
 
+/// Products of at least this many multiply-adds run on the OpenMP team
+/// (BlasThreads.h); smaller ones call BLAS once, on the calling thread.
+constexpr int64_t kMinTeamProduct = int64_t(1) << 20;
+/// Rows (or columns) of C a part computes at least.
+constexpr int64_t kMinPartExtent = 16;
+
+/// One row-major product C[b] = op(A[b]) op(B[b]) for b < batch.
+template <typename T, typename Gemm> struct Product {
+  Gemm gemm;
+  int64_t batch, m, n, k, transA, transB;
+  const T *a, *b;
+  T *c;
+
+  /// C[i] rows [r0, r1) and columns [c0, c1): op(A)'s rows and op(B)'s
+  /// columns there, at the full leading dimensions.
+  void block(int64_t i, int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+    const T *pa = a + i * m * k + (transA ? r0 : r0 * k);
+    const T *pb = b + i * k * n + (transB ? c0 * k : c0);
+    gemm(CblasRowMajor, flag(transA), flag(transB), r1 - r0, c1 - c0, k, T(1),
+         pa, transA ? m : k, pb, transB ? k : n, T(0),
+         c + i * m * n + r0 * n + c0, n);
+  }
+};
+
+/// How a product is split into `parts`: whole matrices of the batch, or
+/// each matrix's rows, or its columns.
+enum class Split { Batch, Rows, Columns };
+
+template <typename T, typename Gemm> struct TeamProduct {
+  Product<T, Gemm> product;
+  Split split;
+  int64_t parts;
+
+  static void run(void *self, int64_t part) {
+    auto &job = *static_cast<TeamProduct *>(self);
+    const Product<T, Gemm> &p = job.product;
+    auto range = [&](int64_t extent) {
+      return std::make_pair(part * extent / job.parts,
+                            (part + 1) * extent / job.parts);
+    };
+    if (job.split == Split::Batch) {
+      auto [b0, b1] = range(p.batch);
+      for (int64_t i = b0; i < b1; ++i)
+        p.block(i, 0, p.m, 0, p.n);
+      return;
+    }
+    auto [lo, hi] = range(job.split == Split::Rows ? p.m : p.n);
+    for (int64_t i = 0; i < p.batch; ++i) {
+      if (job.split == Split::Rows)
+        p.block(i, lo, hi, 0, p.n);
+      else
+        p.block(i, 0, p.m, lo, hi);
+    }
+  }
+};
+
 /// Batched row-major gemm through cblas_sgemm / cblas_dgemm, with
 /// subnormal operands read as zero (what x86's DAZ flag does). A
 /// subnormal operand costs a microcode assist per instruction on Intel
@@ -97,14 +155,15 @@ constexpr int64_t kMinFlushedProduct = int64_t(1) << 18;
 /// and sigmoid's gradients underflow into them). Setting DAZ would not
 /// help: OpenBLAS's worker threads keep their own MXCSR. Scanning the
 /// operands costs one read of each, against the k (or m, n) reads of
-/// every element the product makes.
+/// every element the product makes. A large product runs as one block
+/// per OpenMP thread (BlasThreads.h), split along the batch, or the rows
+/// or columns of C, whichever has more.
 template <typename T, typename Gemm>
 void batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
                  int64_t transA, int64_t transB, uintptr_t a, uintptr_t bm,
                  uintptr_t c) {
   auto *pa = reinterpret_cast<const T *>(a);
   auto *pb = reinterpret_cast<const T *>(bm);
-  auto *pc = reinterpret_cast<T *>(c);
   HeapArray<T> flushedA, flushedB;
   if (m * n * k >= kMinFlushedProduct) {
     if (anySubnormal(pa, batch * m * k) &&
@@ -114,10 +173,25 @@ void batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
         (flushedB = flushSubnormals(pb, batch * k * n)))
       pb = flushedB.get();
   }
+  Product<T, Gemm> product{gemm,   batch,  m,  n,  k,
+                           transA, transB, pa, pb, reinterpret_cast<T *>(c)};
+  int64_t team =
+      batch * m * n * k >= kMinTeamProduct ? stax::rt::blasTeamSize() : 0;
+  if (team > 0) {
+    TeamProduct<T, Gemm> job{product, Split::Batch, 0};
+    if (batch >= team) {
+      job.parts = team;
+    } else {
+      job.split = m >= n ? Split::Rows : Split::Columns;
+      int64_t extent = std::max(m, n);
+      job.parts = std::max<int64_t>(
+          1, std::min<int64_t>(team, extent / kMinPartExtent));
+    }
+    stax::rt::runOnBlasTeam(job.parts, TeamProduct<T, Gemm>::run, &job);
+    return;
+  }
   for (int64_t i = 0; i < batch; ++i)
-    gemm(CblasRowMajor, flag(transA), flag(transB), m, n, k, T(1),
-         pa + i * m * k, transA ? m : k, pb + i * k * n, transB ? k : n, T(0),
-         pc + i * m * n, n);
+    product.block(i, 0, m, 0, n);
 }
 } // namespace
 
