@@ -87,8 +87,29 @@ template <typename T> HeapArray<T> flushSubnormals(const T *p, int64_t n) {
   return out;
 }
 
-/// Products smaller than this (m * n * k) call BLAS on the operands as
-/// they are: the scan below would cost more than subnormals can.
+/// Which of two operands (`na` and `nb` values) hold a subnormal number,
+/// scanned in `parts` slices of each (on the OpenMP team when it has more
+/// than one thread: a serial scan of a 512x1024x1024 product's operands
+/// took 0.33 ms, 7 % of the product).
+template <typename T> struct SubnormalScan {
+  const T *a, *b;
+  int64_t na, nb, parts;
+  std::atomic<bool> inA{false}, inB{false};
+
+  static void run(void *self, int64_t part) {
+    auto &s = *static_cast<SubnormalScan *>(self);
+    auto slice = [&](const T *p, int64_t n, std::atomic<bool> &found) {
+      int64_t lo = part * n / s.parts, hi = (part + 1) * n / s.parts;
+      if (anySubnormal(p + lo, hi - lo))
+        found.store(true, std::memory_order_relaxed);
+    };
+    slice(s.a, s.na, s.inA);
+    slice(s.b, s.nb, s.inB);
+  }
+};
+
+/// Products smaller than this (batch * m * n * k) call BLAS on the
+/// operands as they are: the scan would cost more than subnormals can.
 constexpr int64_t kMinFlushedProduct = int64_t(1) << 18;
 
 /// Products of at least this many multiply-adds run on the OpenMP team
@@ -164,19 +185,23 @@ void batchedGemm(Gemm gemm, int64_t batch, int64_t m, int64_t n, int64_t k,
                  uintptr_t c) {
   auto *pa = reinterpret_cast<const T *>(a);
   auto *pb = reinterpret_cast<const T *>(bm);
+  int64_t work = batch * m * n * k;
+  int64_t team = work >= kMinTeamProduct ? stax::rt::blasTeamSize() : 0;
   HeapArray<T> flushedA, flushedB;
-  if (m * n * k >= kMinFlushedProduct) {
-    if (anySubnormal(pa, batch * m * k) &&
-        (flushedA = flushSubnormals(pa, batch * m * k)))
+  if (work >= kMinFlushedProduct) {
+    SubnormalScan<T> scan{pa, pb, batch * m * k, batch * k * n,
+                          std::max<int64_t>(team, 1)};
+    if (team > 1)
+      stax::rt::runOnBlasTeam(team, SubnormalScan<T>::run, &scan);
+    else
+      SubnormalScan<T>::run(&scan, 0);
+    if (scan.inA && (flushedA = flushSubnormals(pa, batch * m * k)))
       pa = flushedA.get();
-    if (anySubnormal(pb, batch * k * n) &&
-        (flushedB = flushSubnormals(pb, batch * k * n)))
+    if (scan.inB && (flushedB = flushSubnormals(pb, batch * k * n)))
       pb = flushedB.get();
   }
   Product<T, Gemm> product{gemm,   batch,  m,  n,  k,
                            transA, transB, pa, pb, reinterpret_cast<T *>(c)};
-  int64_t team =
-      batch * m * n * k >= kMinTeamProduct ? stax::rt::blasTeamSize() : 0;
   if (team > 0) {
     TeamProduct<T, Gemm> job{product, Split::Batch, 0};
     if (batch >= team) {
