@@ -356,11 +356,15 @@ void stax::detail::registerReductionKernels(KernelRegistry &registry) {
         FloatMath m{accumulationType(rt)};
         double correction = op.getCorrection().convertToDouble();
         for (auto [g, idx] : llvm::enumerate(*groups)) {
+          // Shifted by the slice's first element, as the decomposition
+          // (Decompose.cpp): a constant slice's mean is exact.
           double n = static_cast<double>(idx.size());
+          double shift = idx.empty() ? 0.0 : loadAs(x, idx.front(), rt);
           double sum = 0.0;
           for (int64_t i : idx)
-            sum = m.add(sum, loadAs(x, i, rt));
-          double mean = m.div(sum, n);
+            sum = m.add(sum, m.sub(loadAs(x, i, rt), shift));
+          double mean =
+              idx.empty() ? m.div(sum, n) : m.add(shift, m.div(sum, n));
           double s = 0.0;
           for (int64_t i : idx) {
             double d = m.sub(loadAs(x, i, rt), mean);

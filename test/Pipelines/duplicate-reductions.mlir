@@ -3,18 +3,19 @@
 
 // Batch norm's statistics as the joint graph leaves them: var (keepdim for
 // the normalization, and again without for the running variance) and the
-// mean for the running mean. Each var decomposes into its own mean and sum
-// of squares; CSE between decompose and lower leaves one mean and one sum
-// of squares, so the kernel reads x twice, not five times.
+// mean for the running mean. Each var decomposes into its own shifted mean
+// (k + sum(x - k) / n, exact for a constant channel) and sum of squares;
+// CSE between decompose and lower leaves one of each, and the plain mean:
+// the kernel reads x three times, not seven.
 
 // CHECK-LABEL: func.func @stats
 // CHECK: stax.kernel
-// CHECK-COUNT-2: stax.reduction sum [8, 16]
+// CHECK-COUNT-3: stax.reduction sum [8, 16]
 // CHECK-NOT: stax.reduction
 // CHECK: return
 
 // NOFUSE-LABEL: func.func @stats
-// NOFUSE-COUNT-2: stax.reduction sum [8, 16]
+// NOFUSE-COUNT-3: stax.reduction sum [8, 16]
 // NOFUSE-NOT: stax.reduction
 // NOFUSE: return
 func.func @stats(%x: tensor<8x4x16xf32>) -> (tensor<1x4x1xf32>, tensor<1x4x1xf32>, tensor<4xf32>) {

@@ -36,7 +36,7 @@ func.func @main(%x: tensor<3x4x5xf32>, %b: tensor<3x4xi1>, %i: tensor<3x4xi64>)
 // CHECK: result #3: tensor<3x4xf32> min=0.158528104 max=0.984290421 mean=0.740099054
 // CHECK: result #4: tensor<3xf32> min=-0.960132122 max=-0.769123375 mean=-0.883372486
 // CHECK: result #5: tensor<3x4xf32> min=1.3328476 max=2.10739779 mean=1.71884723
-// CHECK: result #6: tensor<3x5xf32> min=0.0388348401 max=0.776317298 mean=0.323627165
+// CHECK: result #6: tensor<3x5xf32> min=0.0388348401 max=0.77631712 mean=0.323627159
 // CHECK: result #7: tensor<3x5xf32> min=-0.110658184 max=0.984290421 mean=0.570075556
 // CHECK: result #8: tensor<3x5xi64> min=0 max=3 mean=1.8
 // CHECK: result #9: tensor<i64> min=1 max=1 mean=1

@@ -225,6 +225,9 @@ public:
   Value unsqueeze(Value x, int64_t dim) {
     return tp::UnsqueezeOp::create(b, loc, x, u(dim));
   }
+  Value slice(Value x, int64_t dim, int64_t start, int64_t end) {
+    return tp::SliceOp::create(b, loc, x, u(dim), u(start), u(end), u(1));
+  }
 };
 
 /// Normalized reduced dims (empty = all) and the number of elements each
@@ -469,12 +472,25 @@ FailureOr<Results> mean(OpBuilder &b, tp::MeanOp op) {
   return Results{d.done(d.divRaw(s, static_cast<double>(n)))};
 }
 
-// mean = sum / n; sum((x - mean)^2) / max(0, n - correction).
+// mean = k + sum(x - k) / n, k each slice's first element (sum / n for an
+// empty slice or a 0-d x); sum((x - mean)^2) / max(0, n - correction).
+// The shift makes the mean of a constant slice exact, so its variance is
+// 0 as eager's Welford gives: std's gradient is 0 where the variance is
+// 0, and a variance of rounding noise gave it O(1 / n) instead.
 FailureOr<Results> var(OpBuilder &b, tp::VarOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.load(op.getSelf());
   auto [dims, n] = reduced(shapeOf(x), op.getDims());
-  Value mu = d.divRaw(d.sum(x, dims, true), static_cast<double>(n));
+  Value mu;
+  if (n > 0 && !dims.empty()) {
+    Value k = x;
+    for (int64_t dim : dims)
+      k = d.slice(k, dim, 0, 1);
+    Value shifted = d.sum(d.sub(x, k), dims, true);
+    mu = d.add(k, d.divRaw(shifted, static_cast<double>(n)));
+  } else {
+    mu = d.divRaw(d.sum(x, dims, true), static_cast<double>(n));
+  }
   Value dx = d.sub(x, mu);
   // The sum keeps its dims whatever keepdim says, and a view drops them:
   // var with and without keepdim of one tensor (batch norm computes both)

@@ -26,10 +26,15 @@ func.func @mean_f16(%x: tensor<3x4xf16>) -> tensor<1x1xf16> {
 
 // -----
 
+// The mean is shifted by each row's first element (exact for a constant
+// row, whose variance is then 0).
 // CHECK-LABEL: func.func @var
 // CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32>)
-// CHECK-NEXT: %[[S:.*]] = tp.sum %[[X]] {dims = array<i64: 1>, keepdim = true}
-// CHECK-NEXT: %[[M:.*]] = tp.div.Scalar %[[S]] {other = 4.000000e+00 : f64}
+// CHECK-NEXT: %[[K:.*]] = tp.slice %[[X]] {dim = 1 : i64, end = 1 : i64} : tensor<3x4xf32> -> tensor<3x1xf32>
+// CHECK-NEXT: %[[XK:.*]] = tp.sub %[[X]], %[[K]]
+// CHECK-NEXT: %[[S:.*]] = tp.sum %[[XK]] {dims = array<i64: 1>, keepdim = true}
+// CHECK-NEXT: %[[SN:.*]] = tp.div.Scalar %[[S]] {other = 4.000000e+00 : f64}
+// CHECK-NEXT: %[[M:.*]] = tp.add %[[K]], %[[SN]]
 // CHECK-NEXT: %[[D:.*]] = tp.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[D2:.*]] = tp.mul %[[D]], %[[D]]
 // CHECK-NEXT: %[[SS:.*]] = tp.sum %[[D2]] {dims = array<i64: 1>, keepdim = true} : tensor<3x4xf32> -> tensor<3x1xf32>
@@ -39,6 +44,19 @@ func.func @mean_f16(%x: tensor<3x4xf16>) -> tensor<1x1xf16> {
 func.func @var(%x: tensor<3x4xf32>) -> tensor<3xf32> {
   %0 = tp.var %x {dims = array<i64: 1>} : tensor<3x4xf32> -> tensor<3xf32>
   return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Over every dim of a 0-d tensor and over an empty dim: no first element
+// to shift by, sum / n.
+// CHECK-LABEL: func.func @var_without_a_first_element
+// CHECK-NOT: tp.slice
+// CHECK: return
+func.func @var_without_a_first_element(%x: tensor<f32>, %e: tensor<3x0xf32>) -> (tensor<f32>, tensor<3xf32>) {
+  %0 = tp.var %x {dims = array<i64>} : tensor<f32> -> tensor<f32>
+  %1 = tp.var %e {dims = array<i64: 1>} : tensor<3x0xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<f32>, tensor<3xf32>
 }
 
 // -----
