@@ -170,10 +170,14 @@ _BINARY = [
     ("add", torch.add), ("sub", torch.sub), ("mul", torch.mul),
     ("div", lambda a, b: a / (1.0 + b * b)), ("maximum", torch.maximum),
     ("minimum", torch.minimum), ("where", lambda a, b: torch.where(a > b, a, b * 0.5)),
-    # hypot's derivative is 0 / 0 at the origin, where a layer norm of a
-    # constant row puts both operands exactly (in one rounding and not in
-    # another): kept away from it.
-    ("atan2", torch.atan2), ("hypot", lambda a, b: torch.hypot(a, 1.0 + b * b)),
+    # hypot's derivative is 0 / 0 at the origin and atan2 jumps by 2 pi
+    # across its branch cut (y = +-0, x < 0), and a layer norm of a
+    # constant row, a mean of a normalized one or the last column of its
+    # cumsum put operands there exactly in one rounding and not in
+    # another: both are kept away (x = 1 + b^2 > 0). Their kernels' whole
+    # ranges are tested by the dense sweeps of test_math_ulp.py.
+    ("atan2", lambda a, b: torch.atan2(a, 1.0 + b * b)),
+    ("hypot", lambda a, b: torch.hypot(a, 1.0 + b * b)),
     ("logaddexp", lambda a, b: torch.logaddexp(_bounded(a), _bounded(b))),
 ]
 
