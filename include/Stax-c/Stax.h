@@ -88,6 +88,11 @@ STAX_CAPI_EXPORT StaxExecutable *staxCompileCached(const char *module,
                                                    const char *cacheDir,
                                                    char **llvmIR, char **error);
 
+/// The compiled modules in memory: the 32 most recently compiled or found
+/// by staxCompile / staxCompileCached (which then skip compiling), and any
+/// older one an executable still holds.
+STAX_CAPI_EXPORT size_t staxCompiledModuleCount(void);
+
 /// The times of code compiled with the profile=true option since the last
 /// call, one line per node, kernel or runtime call: "name\tcalls\t
 /// total ns\tfastest ns\tbytes" (bytes: the distinct tensors it reads and

@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -126,13 +127,75 @@ struct StaxExecutable {
 };
 
 namespace {
-/// Compiled modules by (keep IR, options, module text). Never destroyed:
-/// at exit, static destructors would tear down JITs after LLVM's own
-/// statics are gone.
-std::mutex cacheMutex;
-auto &compiledCache =
-    *new std::map<std::string, std::shared_ptr<stax::CompiledModule>>();
+/// Compiled modules by (keep IR, options, module text). The last
+/// kRecentModules compiled or found stay alive here; an older one lives as
+/// long as an executable holds it (a process that compiled thousands of
+/// distinct modules, the differential tester, grew by 2-4 MiB per module
+/// when every one was kept). Never destroyed: at exit, static destructors
+/// would tear down JITs after LLVM's own statics are gone.
+class ModuleCache {
+public:
+  static constexpr size_t kRecentModules = 32;
+
+  std::shared_ptr<stax::CompiledModule> find(const std::string &key) {
+    std::shared_ptr<stax::CompiledModule> found, evicted;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = byKey.find(key);
+      if (it == byKey.end())
+        return nullptr;
+      found = it->second.lock();
+      if (found)
+        evicted = keep(found);
+    }
+    return found; // `evicted` is destroyed here, outside the lock
+  }
+
+  /// The modules alive: the recent ones and those executables hold.
+  size_t alive() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::count_if(byKey.begin(), byKey.end(),
+                         [](const auto &e) { return !e.second.expired(); });
+  }
+
+  void insert(const std::string &key,
+              std::shared_ptr<stax::CompiledModule> compiled) {
+    std::shared_ptr<stax::CompiledModule> evicted;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = byKey.begin(); it != byKey.end();)
+      it = it->second.expired() ? byKey.erase(it) : std::next(it);
+    byKey[key] = compiled;
+    evicted = keep(std::move(compiled));
+  }
+
+private:
+  /// Moves `m` to the most recent place; returns the module that falls
+  /// out, for the caller to release after unlocking.
+  std::shared_ptr<stax::CompiledModule>
+  keep(std::shared_ptr<stax::CompiledModule> m) {
+    auto it = std::find(recent.begin(), recent.end(), m);
+    if (it != recent.end())
+      recent.erase(it);
+    recent.push_back(std::move(m));
+    if (recent.size() <= kRecentModules)
+      return nullptr;
+    std::shared_ptr<stax::CompiledModule> oldest = std::move(recent.front());
+    recent.pop_front();
+    return oldest;
+  }
+
+  std::mutex mutex;
+  std::map<std::string, std::weak_ptr<stax::CompiledModule>> byKey;
+  std::deque<std::shared_ptr<stax::CompiledModule>> recent;
+};
+
+ModuleCache &compiledCache() {
+  static ModuleCache *cache = new ModuleCache();
+  return *cache;
+}
 } // namespace
+
+size_t staxCompiledModuleCount(void) { return compiledCache().alive(); }
 
 StaxExecutable *staxCompile(const char *module, const char *options,
                             char **llvmIR, char **error) {
@@ -156,13 +219,7 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
                                   char **error) {
   options = options ? options : "";
   std::string key = std::string(llvmIR ? "ir;" : ";") + options + ";" + module;
-  std::shared_ptr<stax::CompiledModule> compiled;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = compiledCache.find(key);
-    if (it != compiledCache.end())
-      compiled = it->second;
-  }
+  std::shared_ptr<stax::CompiledModule> compiled = compiledCache().find(key);
   if (!compiled) {
     Session s;
     OwningOpRef<ModuleOp> m = s.parse(module);
@@ -187,8 +244,7 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
     if (failed(result))
       return reinterpret_cast<StaxExecutable *>(s.fail(error));
     compiled = std::move(*result);
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    compiledCache[key] = compiled;
+    compiledCache().insert(key, compiled);
   }
   if (llvmIR)
     *llvmIR = copyString(compiled->llvmIR());

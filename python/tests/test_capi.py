@@ -148,3 +148,39 @@ def test_out_of_range_advanced_index_is_an_error():
 def test_has_kernel():
     assert stax.has_kernel("tp.add")
     assert not stax.has_kernel("tp.no_such_op")
+
+
+def test_the_in_memory_cache_keeps_recent_modules_and_held_ones():
+    """staxCompile keeps the 32 most recently used compiled modules and any
+    an Executable holds; the rest are released (a process compiling
+    thousands of distinct modules grew by 2-4 MiB per module)."""
+    import ctypes
+    from stax._capi import lib
+    count = lib().staxCompiledModuleCount
+    count.restype = ctypes.c_size_t
+    count.argtypes = []
+
+    def module(i):
+        return ("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                f"  %0 = tp.add.Scalar %x {{other = {i}.5 : f64}} : "
+                "tensor<4xf32> -> tensor<4xf32>\n"
+                "  return %0 : tensor<4xf32>\n}\n")
+
+    held = [stax.Executable(module(10000 + i)) for i in range(3)]
+    for i in range(40):
+        stax.Executable(module(20000 + i))   # dropped at once
+    # 32 recent ones (all from the loop), the 3 held, and whatever other
+    # tests of this process still hold.
+    with_held = count()
+    assert with_held >= 32 + 3
+    from stax.compile import _run
+    [out] = _run(held[0], "f", [torch.ones(4)])
+    assert torch.equal(out, torch.full((4,), 10000.5 + 1))
+    del held, out
+    import gc
+    gc.collect()
+    assert count() == with_held - 3
+    # 40 more: still 32 recent, the loop's first 40 released.
+    for i in range(40):
+        stax.Executable(module(30000 + i))
+    assert count() == with_held - 3
