@@ -1,5 +1,6 @@
 //===- OpenMPWorkers.cpp - when libomp's idle workers spin ----------------===//
 #include "OpenMPWorkers.h"
+#include "Stax/Runtime/LibOmp.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include <cstdint>
 #include <cstdlib>
@@ -8,16 +9,9 @@
 using namespace mlir::stax;
 
 namespace {
-/// libomp's source location argument (ident_t in kmp.h).
-struct Ident {
-  int32_t reserved1 = 0;
-  int32_t flags = 0x02; // KMP_IDENT_KMPC
-  int32_t reserved2 = 0;
-  int32_t reserved3 = 0;
-  const char *source = ";unknown;unknown;0;0;;";
-};
-using Microtask = void (*)(int32_t *, int32_t *);
-using ForkCall = void (*)(Ident *, int32_t, Microtask, ...);
+using ::stax::rt::libomp::ForkCall;
+using ::stax::rt::libomp::Ident;
+using ::stax::rt::libomp::Microtask;
 using SetBlocktime = void (*)(int);
 
 /// How long workers spin after a loop during a call. Loops of one call are
@@ -71,5 +65,5 @@ SpinningWorkers::~SpinningWorkers() {
   LibOmp &l = libomp();
   l.setBlocktime(0);
   static Ident ident;
-  l.forkCall(&ident, 0, nothing);
+  l.forkCall(&ident, 0, reinterpret_cast<Microtask>(nothing));
 }

@@ -10,21 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BlasThreads.h"
+#include "Stax/Runtime/LibOmp.h"
 #include <dlfcn.h>
 
 using namespace stax::rt;
 
 namespace {
-/// libomp's source location argument (ident_t in kmp.h).
-struct Ident {
-  int32_t reserved1 = 0;
-  int32_t flags = 0x02; // KMP_IDENT_KMPC
-  int32_t reserved2 = 0;
-  int32_t reserved3 = 0;
-  const char *source = ";unknown;unknown;0;0;;";
-};
-using Microtask = void (*)(int32_t *, int32_t *, ...);
-using ForkCall = void (*)(Ident *, int32_t, Microtask, ...);
+using stax::rt::libomp::ForkCall;
+using stax::rt::libomp::Ident;
+using stax::rt::libomp::Microtask;
 
 struct Libraries {
   ForkCall fork = nullptr;
