@@ -19,6 +19,8 @@ import os
 import warnings
 from typing import Optional, Set, Tuple
 
+from ._threads import loaded_library
+
 _AVX512 = {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
 
 
@@ -60,7 +62,7 @@ def configure_openblas() -> None:
     core = core_for(vendor, flags)
     if core is None:
         return
-    if _loaded_openblas() is None:
+    if loaded_library("openblas") is None:
         os.environ["OPENBLAS_CORETYPE"] = core
     elif loaded_core() == "Prescott":
         warnings.warn(
@@ -72,22 +74,10 @@ def configure_openblas() -> None:
             stacklevel=3)
 
 
-def _loaded_openblas() -> Optional[str]:
-    try:
-        with open("/proc/self/maps") as maps:
-            for line in maps:
-                path = line.split()[-1]
-                if "openblas" in path and ".so" in path:
-                    return path
-    except OSError:
-        pass
-    return None
-
-
 def loaded_core() -> Optional[str]:
     """The kernels the loaded OpenBLAS runs ("Prescott", "Cooperlake"...),
     None when no OpenBLAS is loaded."""
-    path = _loaded_openblas()
+    path = loaded_library("openblas")
     if path is None:
         return None
     try:

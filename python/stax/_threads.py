@@ -12,14 +12,21 @@ late, and this module says so.
 """
 import os
 import warnings
+from typing import Optional
 
 
-def _gnu_openmp_loaded() -> bool:
+def loaded_library(fragment: str) -> Optional[str]:
+    """The path of a shared library this process has mapped whose path
+    contains `fragment`, or None (also where /proc cannot be read)."""
     try:
         with open("/proc/self/maps") as maps:
-            return any("libgomp" in line for line in maps)
+            for line in maps:
+                path = line.split()[-1]
+                if fragment in path and ".so" in path:
+                    return path
     except OSError:
-        return False
+        pass
+    return None
 
 
 def warn_if_gnu_openmp_spins() -> None:
@@ -27,7 +34,7 @@ def warn_if_gnu_openmp_spins() -> None:
     policy; nothing when the user chose a policy or a spin count."""
     if os.environ.get("OMP_WAIT_POLICY") or os.environ.get("GOMP_SPINCOUNT"):
         return
-    if not _gnu_openmp_loaded():
+    if loaded_library("libgomp") is None:
         return
     warnings.warn(
         "stax was imported after torch: PyTorch's OpenMP workers (libgomp) "
