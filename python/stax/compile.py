@@ -67,7 +67,7 @@ import torch
 # imported now, an argument's key is the same from the first call on.
 import torch.fx.experimental.proxy_tensor  # noqa: F401
 from torch.nn.modules import module as _module
-from torch.utils._pytree import tree_flatten, tree_unflatten
+from torch.utils._pytree import LeafSpec, tree_flatten, tree_unflatten
 
 from . import host_memory
 from ._capi import Executable, StaxError, cuda_device, run_pipeline
@@ -101,40 +101,130 @@ DOUBLE_BACKWARD_ERROR = (
 
 class _Entry:
     """Calls one compiled function on torch tensors. Its signature as torch
-    types and the ctypes call are prepared once (a cached call of a small
-    kernel costs microseconds, so per-call preparation would dominate)."""
+    types and the ctypes call are prepared once: a cached call of a small
+    kernel costs microseconds, so per-call preparation would dominate (a
+    torch.empty alone costs a microsecond)."""
 
     def __init__(self, exe: Executable, name: str):
         self.exe, self.name = exe, name
         ins, outs = exe.signature(name)
         self.ins = [(torch.Size(shape), _NP_TO_TORCH[dt]) for shape, dt in ins]
         self.outs = [(shape, _NP_TO_TORCH[dt]) for shape, dt in outs]
+        self.in_types = list(self.ins)
         # Large results come from the runtime's heap (see host_memory).
         self.allocators = [
-            host_memory.empty
-            if int(np.prod(shape)) * dt.itemsize >= host_memory.MIN_BYTES
-            else _torch_empty for shape, dt in outs]
+            functools.partial(host_memory.empty, shape, dt)
+            if _nbytes(shape, dt) >= host_memory.MIN_BYTES
+            else functools.partial(torch.empty, shape, dtype=dt)
+            for shape, dt in self.outs]
         self.cuda = getattr(exe, "target", "cpu") == "cuda"
         self.call_raw = exe.caller(name)
 
     def __call__(self, tensors) -> List[torch.Tensor]:
         """Zero copy when contiguous; see _call_cuda for target=cuda."""
-        if len(tensors) != len(self.ins):
+        if self.cuda:
+            return _call_cuda(self.exe, self.name,
+                              self._contiguous(tensors, 0, len(self.ins)),
+                              self.outs)
+        keep: List[torch.Tensor] = []
+        pointers = self._pointers(tensors, 0, len(self.ins), keep)
+        results = [make() for make in self.allocators]
+        self.call_raw(pointers + [r.data_ptr() for r in results])
+        return results
+
+    def call_saving(self, tensors, saved: "_SavedBlock"):
+        """The results before `saved.first` as tensors, and one block
+        holding those from `saved.first` on (the values a backward reads:
+        one allocation instead of one tensor each)."""
+        keep: List[torch.Tensor] = []
+        pointers = self._pointers(tensors, 0, len(self.ins), keep)
+        results = [make() for make in self.allocators[:saved.first]]
+        block = saved.allocate()
+        base = block.data_ptr()
+        self.call_raw(pointers + [r.data_ptr() for r in results] +
+                      [base + offset for offset in saved.offsets])
+        return results, block
+
+    def call_reading(self, before, block, saved: "_SavedBlock", after):
+        """Calls on the tensors `before`, the values in `block` (made by
+        call_saving with `saved`) and the tensors `after`, in that order."""
+        k = len(before) + len(saved.offsets)
+        keep: List[torch.Tensor] = []
+        first = self._pointers(before, 0, len(before), keep)
+        last = self._pointers(after, k, len(self.ins) - k, keep)
+        results = [make() for make in self.allocators]
+        base = block.data_ptr()
+        self.call_raw(first + [base + offset for offset in saved.offsets] +
+                      last + [r.data_ptr() for r in results])
+        return results
+
+    def _pointers(self, tensors, start: int, count: int, keep) -> List[int]:
+        """The data pointers of `tensors`, arguments start..start+count; a
+        non-contiguous one is copied (the copy goes to `keep`, alive until
+        the call), one of another shape or dtype than declared raises."""
+        if (len(tensors) != count or [(t.shape, t.dtype) for t in tensors]
+                != self.in_types[start:start + count]):
+            self._mismatch(tensors, start, count)
+        pointers = []
+        for t in tensors:
+            if not t.is_contiguous():
+                t = t.contiguous()
+                keep.append(t)
+            pointers.append(t.data_ptr())
+        return pointers
+
+    def _contiguous(self, tensors, start: int, count: int) -> List[torch.Tensor]:
+        keep: List[torch.Tensor] = []
+        self._pointers(tensors, start, count, keep)
+        return [t if t.is_contiguous() else t.contiguous() for t in tensors]
+
+    def _mismatch(self, tensors, start: int, count: int) -> None:
+        if len(tensors) != count:
             raise StaxError(f"@{self.name} takes {len(self.ins)} tensors, "
-                            f"got {len(tensors)}")
-        args = []
-        for i, (t, (shape, dt)) in enumerate(zip(tensors, self.ins)):
+                            f"got {len(tensors) + len(self.ins) - count}")
+        for i, (t, (shape, dt)) in enumerate(
+                zip(tensors, self.ins[start:start + count]), start):
             if t.shape != shape or t.dtype != dt:
                 raise StaxError(f"@{self.name} argument #{i}: expected "
                                 f"{dt}{list(shape)}, got {t.dtype}{list(t.shape)}")
-            args.append(t if t.is_contiguous() else t.contiguous())
-        if self.cuda:
-            return _call_cuda(self.exe, self.name, args, self.outs)
-        results = [empty(shape, dt)
-                   for empty, (shape, dt) in zip(self.allocators, self.outs)]
-        self.call_raw([t.data_ptr() for t in args] +
-                      [r.data_ptr() for r in results])
-        return results
+
+
+class _SavedBlock:
+    """Where the values a forward saves for its backward lie in one block
+    of memory: the results of the forward from index `first` on, each at
+    its offset (64-byte aligned), read by the backward in place. Saving
+    them as one tensor spares a torch.empty and a saved variable per value
+    at every training step."""
+
+    ALIGN = 64
+
+    def __init__(self, results, first: int):
+        self.first = first
+        self.types = results[first:]
+        self.offsets, end = [], 0
+        for shape, dt in self.types:
+            self.offsets.append(end)
+            end += -(-max(_nbytes(shape, dt), 1) // self.ALIGN) * self.ALIGN
+        self.nbytes = end
+        self.allocate = functools.partial(
+            host_memory.empty if end >= host_memory.MIN_BYTES else _torch_empty,
+            (max(end, 1),), torch.uint8)
+
+    def tensors(self, block: torch.Tensor) -> List[torch.Tensor]:
+        """The values in `block` as tensors (views of it)."""
+        return [block[o:o + _nbytes(shape, dt)].view(dt).view(shape)
+                for o, (shape, dt) in zip(self.offsets, self.types)]
+
+
+def _nbytes(shape, dtype: torch.dtype) -> int:
+    numel = 1
+    for d in shape:
+        numel *= d
+    return numel * _ITEMSIZE[dtype]
+
+
+_ITEMSIZE = {dt: torch.empty((), dtype=dt).element_size()
+             for dt in set(_NP_TO_TORCH.values())}
 
 
 def _torch_empty(shape, dtype: torch.dtype) -> torch.Tensor:
@@ -415,6 +505,7 @@ class _Plan:
         from .importer import import_torch_lifting
         self.owner = owner
         self.spec = None
+        self._single: Optional[bool] = None
 
         def traced(*xs):
             leaves, self.spec = _flatten_result(flat_fn(*xs))
@@ -506,22 +597,61 @@ class _Plan:
             flat_fn, inputs, self.lifted, self.grad_inputs)
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
+        self._bw_entry: Optional[_Entry] = None
+        self._prepare_calls()
         # Higher derivatives (create_graph=True) differentiate the function
         # again: its arguments are the inputs, the lifted tensors and the
         # RNG state.
         self.derivative = _Derivative(
             owner, len(inputs) + len(self.lifted) + int(self.random), text)
 
+    def _prepare_calls(self) -> None:
+        """What every call of the split forward and backward would otherwise
+        recompute: the layout of the saved values (one block on the CPU;
+        target=cuda saves a tensor each), the types of the results that
+        get cotangents, and which user results are not differentiable."""
+        entry = _entry(self.fw, "forward_forward")
+        n = self.num_outputs + len(self.copy_back)
+        cpu = not entry.cuda
+        self.saved = _SavedBlock(entry.outs, n) if cpu else None
+        self.out_meta = ([(torch.Size(shape), dt, torch.device("cpu"))
+                          for shape, dt in entry.outs[:n]] if cpu else None)
+        # Results eager gives no gradient history (x.detach(), a comparison
+        # cast to float) have none here either: bound to a module attribute
+        # and read by the next call, one would chain the calls' graphs.
+        differentiable = self.differentiable or [True] * self.num_outputs
+        self.non_differentiable = [
+            k for k, (d, (_, dt)) in enumerate(zip(differentiable, entry.outs))
+            if not (d and dt.is_floating_point)]
+
+    def backward_entry(self) -> _Entry:
+        if self._bw_entry is None:
+            self._bw_entry = _entry(self.backward_executable(), "forward_backward")
+        return self._bw_entry
+
     def unflatten(self, outs, args):
         """The function's result: the tensors `outs` in their places among
         the traced constants, those that are views of the arguments `args`
         replayed on them (stax.aliasing: eager returns views)."""
-        outs = [view(args) if _replays(view, self.grad) else out
-                for out, view in zip(outs, self.views)]
-        it = iter([view(outs) if isinstance(view, OutputViewReplay) else out
-                   for out, view in zip(outs, self.views)])
+        if self.single:
+            return outs[0]
+        if any(v is not None for v in self.views):
+            outs = [view(args) if _replays(view, self.grad) else out
+                    for out, view in zip(outs, self.views)]
+            outs = [view(outs) if isinstance(view, OutputViewReplay) else out
+                    for out, view in zip(outs, self.views)]
+        it = iter(outs)
         return tree_unflatten([next(it) if v is _TENSOR else v
                                for v in self.template], self.spec)
+
+    @property
+    def single(self) -> bool:
+        """Whether the function returns one tensor that is no view."""
+        if self._single is None:
+            self._single = (isinstance(self.spec, LeafSpec)
+                            and self.template == [_TENSOR]
+                            and self.views == [None])
+        return self._single
 
     def stale(self) -> bool:
         """A captured constant was written or replaced since tracing."""
@@ -808,7 +938,14 @@ class _CompiledBackward(torch.autograd.Function):
 class _CompiledRegion(torch.autograd.Function):
     @staticmethod
     def forward(ctx, plan, *inputs):
-        outs = _run(plan.fw, "forward_forward", list(inputs))
+        entry = _entry(plan.fw, "forward_forward")
+        n = plan.num_outputs + len(plan.copy_back)
+        if plan.saved is not None:
+            outs, block = entry.call_saving(inputs, plan.saved)
+            saved = [block]
+        else:
+            outs = entry(inputs)
+            outs, saved = outs[:n], outs[n:]
         # A higher derivative reruns the function on these inputs: those
         # the call writes are kept as they were before it.
         ctx.inputs = list(inputs)
@@ -816,41 +953,42 @@ class _CompiledRegion(torch.autograd.Function):
             ctx.inputs[i] = inputs[i].detach().clone()
         ctx.versions = [t._version for t in ctx.inputs]
         _write_back(plan, inputs, outs)
-        n = plan.num_outputs + len(plan.copy_back)
         ctx.plan = plan
-        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *outs[n:])
-        ctx.out_meta = _meta(outs[:n])
+        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *saved)
+        ctx.out_meta = plan.out_meta or _meta(outs)
         user = outs[:plan.num_outputs]
-        # Results eager gives no gradient history (x.detach(), a comparison
-        # cast to float) have none here either: bound to a module attribute
-        # and read by the next call, one would chain the calls' graphs.
-        differentiable = plan.differentiable or [True] * len(user)
-        ctx.mark_non_differentiable(*[
-            o for o, d in zip(user, differentiable)
-            if not (d and o.is_floating_point())])
+        if plan.non_differentiable:
+            ctx.mark_non_differentiable(*[user[k] for k in plan.non_differentiable])
         return tuple(user)
 
     @staticmethod
     def backward(ctx, *grads):
         plan = ctx.plan
-        saved = list(ctx.saved_tensors)
-        # Written inputs are not outputs: their cotangents are zero.
-        grads = list(grads) + [None] * (len(ctx.out_meta) - len(grads))
+        saved = ctx.saved_tensors
+        k = len(plan.saved_inputs)
+        if len(grads) < len(ctx.out_meta):
+            # Written inputs are not outputs: their cotangents are zero.
+            grads = grads + (None,) * (len(ctx.out_meta) - len(grads))
         tangents = _tangents(grads, ctx.out_meta)
-        exe = plan.backward_executable()
-        ins = _entry(exe, "forward_backward").ins
-        args = saved + tangents
-        if len(args) != len(ins):
-            raise StaxError(f"the compiled backward takes {len(ins)} tensors; "
-                            f"{len(saved)} saved + {len(tangents)} tangents")
+        entry = plan.backward_entry()
         if torch.is_grad_enabled():  # create_graph=True: Listing 5.5
+            args = list(saved[:k]) + (
+                plan.saved.tensors(saved[k]) if plan.saved is not None
+                else list(saved[k:])) + tangents
+            if len(args) != len(entry.ins):
+                raise StaxError(f"the compiled backward takes {len(entry.ins)} "
+                                f"tensors; {len(args) - len(tangents)} saved + "
+                                f"{len(tangents)} tangents")
             grads_in = _CompiledBackward.apply(plan, len(args), ctx.versions,
                                                *args, *ctx.inputs, *tangents)
+        elif plan.saved is not None:
+            grads_in = entry.call_reading(saved[:k], saved[k], plan.saved, tangents)
         else:
-            grads_in = _run(exe, "forward_backward", args)
+            grads_in = entry(list(saved) + tangents)
         result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)
         for i, g, reached in zip(plan.grad_inputs, grads_in, plan.reached):
-            result[i] = g if reached else None
+            if reached:
+                result[i] = g
         return (None, *result)
 
 
@@ -968,6 +1106,7 @@ class CompiledFunction:
         self._plans: Dict[Any, Any] = {}
         self._count = 0
         self._captured_modules: Optional[List[torch.nn.Module]] = None
+        self._named_modules: Optional[List[Tuple[str, torch.nn.Module]]] = None
         self._captured_values: List[Any] = []   # importer.CapturedName
         self._watched: List[Any] = []
         self._watched_user: List[Any] = []
@@ -1059,6 +1198,7 @@ class CompiledFunction:
         what the function reaches changes: _python_constants)."""
         if self._captured_modules is None:
             from .importer import captured_state
+            self._named_modules = None
             # A module's own forward (and its submodules') can read globals.
             _, tops, self._captured_values = captured_state(self.fn)
             if isinstance(self.fn, torch.nn.Module) and self.fn not in tops:
@@ -1166,13 +1306,15 @@ class CompiledFunction:
         return exe
 
     # -- calling ---------------------------------------------------------
-    def _flat(self, args, kwargs):
-        """(function of flat tensors, the tensors, what else keys the plan).
-        The tensors among the arguments (keyword ones and those nested in
-        lists, tuples and dicts included) are inputs; numbers, strings,
-        bools, None, dtypes and devices are baked into the trace and key the
-        plan (a new value traces again); an nn.Module's parameters and
-        buffers are inputs too, so that they get gradients."""
+    def _inputs(self, args, kwargs):
+        """(the tensors, what else keys the plan, a function making the
+        function of those tensors: _flat_fn). The tensors among the
+        arguments (keyword ones and those nested in lists, tuples and dicts
+        included) are inputs; numbers, strings, bools, None, dtypes and
+        devices are baked into the trace and key the plan (a new value
+        traces again); an nn.Module's parameters and buffers are inputs
+        too, so that they get gradients. Runs at every call: the function
+        is made only where a call traces or runs in PyTorch."""
         if not kwargs and all(isinstance(a, torch.Tensor) for a in args):
             leaves, rebuild, constants = list(args), None, ()
         else:
@@ -1199,7 +1341,36 @@ class CompiledFunction:
                     vals[i] = t
                 return tree_unflatten(vals, spec)
             leaves = [leaves[i] for i in where]
-        n = len(leaves)
+        make = functools.partial(self._flat_fn, rebuild, len(leaves))
+        if isinstance(self.fn, torch.nn.Module):
+            leaves += self._state()[1]
+        return leaves, constants, make
+
+    def _state(self, names: bool = False):
+        """(names or None, tensors) of the compiled module's parameters and
+        buffers, in named_parameters() then named_buffers() order (each
+        tensor once); those generators cost tens of microseconds a call on
+        a TransformerEncoderLayer. The module tree is read again when a
+        child changes (_modules)."""
+        if self._named_modules is None:
+            self._named_modules = list(self.fn.named_modules())
+        out_names, tensors = [], []
+        for kind in ("_parameters", "_buffers"):
+            seen = set()
+            for prefix, m in self._named_modules:
+                for k, v in getattr(m, kind).items():
+                    if v is None or id(v) in seen:
+                        continue
+                    seen.add(id(v))
+                    tensors.append(v)
+                    if names:
+                        out_names.append(f"{prefix}.{k}" if prefix else k)
+        return (out_names if names else None), tensors
+
+    def _flat_fn(self, rebuild, n: int):
+        """The function of _inputs' tensors: the `n` argument tensors
+        (`rebuild` puts them back among the other arguments; None: they are
+        the arguments), then the module's parameters and buffers."""
         if not isinstance(self.fn, torch.nn.Module):
             fn = self.fn
             if rebuild is not None:
@@ -1208,7 +1379,7 @@ class CompiledFunction:
                     return self.fn(*a, **kw)
             holders = [m for m in self._modules() if m._buffers]
             if not holders:
-                return self._with_attribute_bindings(fn), leaves, constants
+                return self._with_attribute_bindings(fn)
 
             def call(*ts):
                 # Buffers the function binds anew become writes to the
@@ -1223,12 +1394,9 @@ class CompiledFunction:
                         _write_rebound_state(list(old), list(old.values()),
                                              swapped)
             call.eagerly = fn
-            return self._with_attribute_bindings(call), leaves, constants
+            return self._with_attribute_bindings(call)
         module = self.fn
-        names = [n for n, _ in module.named_parameters()] + \
-                [n for n, _ in module.named_buffers()]
-        state = [p for _, p in module.named_parameters()] + \
-                [b for _, b in module.named_buffers()]
+        names, _ = self._state(names=True)
 
         def call_module(*xs):
             from torch.nn.utils.stateless import functional_call
@@ -1242,7 +1410,7 @@ class CompiledFunction:
             a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
             return module(*a, **kw)
         call_module.eagerly = run_module
-        return self._with_attribute_bindings(call_module), leaves + state, constants
+        return self._with_attribute_bindings(call_module)
 
     def _with_attribute_bindings(self, fn):
         """`fn`, returning besides its result the tensors it binds to plain
@@ -1319,34 +1487,42 @@ class CompiledFunction:
             self.options = _with_device_chip(self.options, cuda_device())
         if self._python_effects is not None:
             return self.fn(*args, **kwargs)
+        # What the function reaches first: a module tree that changed is
+        # read again before its parameters are taken as inputs.
+        reached = self._python_constants()
         try:
-            flat_fn, inputs, constants = self._flat(args, kwargs)
+            inputs, constants, make_fn = self._inputs(args, kwargs)
         except _UnsupportedArgument as e:
             # An argument compiled code cannot take apart (a dataclass or
             # other object holding tensors): the function runs as it is.
             warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
                           f"in PyTorch: {e}", stacklevel=2)
             return self.fn(*args, **kwargs)
-        why = _unsupported_tensor(inputs, self.target)
-        if why is not None:
-            warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
-                          f"in PyTorch: {why}", stacklevel=2)
-            return _eagerly(flat_fn)(*inputs)
-        grad = torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         # Strides are part of the signature: as_strided reads its input's
         # storage, so a plan traced for one layout is wrong for another.
-        key = (grad, tuple((tuple(t.shape), t.stride(), t.dtype,
-                            t.requires_grad) for t in inputs), constants)
+        # Where the tensors are and whether compiled code can read them
+        # (_unsupported_tensor) is checked when a key has no plan yet.
+        signature = tuple([(t.shape, t.stride(), t.dtype, t.requires_grad,
+                            t.device, t.layout, t.is_inference())
+                           for t in inputs])
+        grad = torch.is_grad_enabled() and any(s[3] for s in signature)
         # train() / eval() change what a module computes (dropout, batch
         # norm statistics), and so do a module's other Python attributes
         # and the constants a function captures: each value has its own
         # plan, for the module compiled and for the modules a function
         # captures.
-        key += (self._python_constants(),)
+        key = (grad, signature, constants,
+               torch.is_inference_mode_enabled(), reached)
         plan = self._plans.get(key)
-        if isinstance(plan, _Plan) and plan.stale():
+        if isinstance(plan, _Plan) and plan.constants and plan.stale():
             plan = None
             self._plans.pop(key, None)
+        if plan is None:
+            why = _unsupported_tensor(inputs, self.target)
+            if why is not None:
+                warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                              f"in PyTorch: {why}", stacklevel=2)
+                return _eagerly(make_fn())(*inputs)
         if plan is None and len(self._plans) >= MAX_PLANS:
             # A key that changes at every call (a counter attribute the
             # function reads, a new shape each time) would compile at every
@@ -1356,17 +1532,18 @@ class CompiledFunction:
                               f"signatures (shapes, constants, modes) run in "
                               f"PyTorch", stacklevel=2)
                 self._warned_plans = True
-            return _eagerly(flat_fn)(*inputs)
+            return _eagerly(make_fn())(*inputs)
         if plan is None:
-            plan = self._plan_for(key, flat_fn, inputs, grad)
-        if callable(plan) and not isinstance(plan, _Plan):
+            plan = self._plan_for(key, make_fn(), inputs, grad)
+        if not isinstance(plan, _Plan):
             return plan(*inputs)
-        if _aliases_a_written_input(plan, inputs + plan.lifted):
+        if plan.copy_back and _aliases_a_written_input(plan, inputs + plan.lifted):
             warnings.warn("stax.compile: runs this call in PyTorch: an input "
                           "the function writes in place shares memory with "
                           "another input", stacklevel=2)
-            return _eagerly(flat_fn)(*inputs)
-        inputs = inputs + plan.lifted
+            return _eagerly(make_fn())(*inputs)
+        if plan.lifted:
+            inputs = inputs + plan.lifted
         if plan.random:
             inputs = inputs + [_rng_state(inputs)]
         if plan.grad:
@@ -1377,7 +1554,8 @@ class CompiledFunction:
             outs = _run(plan.fw, "forward", inputs)
             _write_back(plan, inputs, outs)
             outs = outs[:plan.num_outputs]
-        return _bind_attributes(plan.unflatten(outs, inputs), plan.bindings)
+        result = plan.unflatten(outs, inputs)
+        return _bind_attributes(result, plan.bindings) if plan.bindings else result
 
     def _refuse_backward_hooks(self) -> None:
         """A module's backward hooks see and may replace the gradients of

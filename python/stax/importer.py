@@ -53,7 +53,7 @@ from ._capi import StaxError
 from .aliasing import output_views, returns_view, storage_root
 from .fx_values import same_value
 from .masked_reductions import masked_reductions_as_where
-from ._keys import constant_key
+from ._keys import Identity, constant_key
 from ._tracing import inline_compiled_functions
 
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
@@ -2237,6 +2237,11 @@ class CapturedName:
 
     def __init__(self, holder, name: Optional[str] = None):
         self.holder, self.name = holder, name   # a cell, or globals and a name
+        # The last value and its key part, where that key cannot change
+        # while the name stays bound to the object: a scalar's, or an
+        # identity (the same Identity object every call also spares the
+        # plan key comparison its __eq__).
+        self._last, self._last_key = object(), None
 
     def binding(self):
         if self.name is not None:
@@ -2257,7 +2262,12 @@ class CapturedName:
 
     def __call__(self):
         value = self.binding()
-        return constant_key(None if value is self._EMPTY else value)
+        if value is self._last:
+            return self._last_key
+        key = constant_key(None if value is self._EMPTY else value)
+        if key is value or isinstance(key, Identity):
+            self._last, self._last_key = value, key
+        return key
 
 
 def captured_state(fn, depth: int = 3):
