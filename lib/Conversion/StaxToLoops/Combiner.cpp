@@ -112,7 +112,8 @@ SmallVector<Value> Combiner::step(OpBuilder &b, Location loc, ValueRange s,
           b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
           v, s[0]);
     }
-    Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+    // Every lane of a vector state (one output each) counts alike.
+    Value one = constantOf(b, loc, s[2].getType(), 1, 1);
     return {arith::SelectOp::create(b, loc, take, v, s[0]),
             arith::SelectOp::create(b, loc, take, s[2], s[1]),
             arith::AddIOp::create(b, loc, s[2], one)};

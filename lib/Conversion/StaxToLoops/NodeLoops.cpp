@@ -263,6 +263,8 @@ public:
       : b(b), buffers(buffers), options(options) {}
 
   LogicalResult emit(Operation *node, ValueRange outer, bool parallel);
+  /// emit, at the vector width of the options.
+  LogicalResult emitNode(Operation *node, ValueRange outer, bool parallel);
   /// `node` at outer indices `outer` with the block's `threads` sharing its
   /// inner iterations (BlockThreads.h).
   LogicalResult emitOnBlock(Operation *node, ValueRange outer,
@@ -1315,11 +1317,17 @@ static bool hasLaneStrips(KernelOp op, int64_t width) {
                       });
 }
 
+static int64_t narrowLanesOf(Operation *node, int64_t width);
+
 /// The outer loops of `kernel` that one iteration of its loop nest fixes:
-/// all of them, or all but the last when it runs in strips.
+/// all of them, or all but the last when it runs in strips (at its
+/// narrowed lanes: the buffer planning of StaxToLoops.cpp asks at the
+/// machine's width, the emission at the kernel's, and both must see the
+/// same strips).
 static unsigned fixedLoops(KernelOp kernel, const LoopOptions &options) {
   unsigned n = kernel.getOuterRanges().size();
-  return hasLaneStrips(kernel, options.vectorWidth) ? n - 1 : n;
+  int64_t lanes = narrowLanesOf(kernel, options.vectorWidth);
+  return hasLaneStrips(kernel, lanes) ? n - 1 : n;
 }
 
 LogicalResult NodeEmitter::kernel(KernelOp op) {
@@ -1445,8 +1453,69 @@ LogicalResult NodeEmitter::nodeLanes(Operation *node, ValueRange args) {
   return emit(node, ivs, /*parallel=*/false);
 }
 
+/// The lanes `node` runs on where its vector loop is shorter than vectors
+/// of `width` lanes (narrowLanes): a pointwise node's last loop; a
+/// reduction's last output loop when its reduction loop is too short for
+/// the lanes to run along it instead (vectorizeReduction); a kernel's last
+/// outer loop when it then runs in strips and none of its reductions could
+/// run along its reduction loop. Else `width`.
+static int64_t narrowLanesOf(Operation *node, int64_t width) {
+  auto last = [](ArrayRef<int64_t> ranges) -> int64_t {
+    return ranges.empty() ? 0 : ranges.back();
+  };
+  // Rows the lanes could run along, at `width` or at the narrower lanes.
+  auto shortRows = [&](Operation *op, int64_t lanes) {
+    auto r = dyn_cast<ReductionOp>(op);
+    return !r || last(r.getReductionRanges()) < std::min(width, lanes);
+  };
+  if (auto p = dyn_cast<PointwiseOp>(node)) {
+    int64_t lanes = narrowLanes(last(p.getIterationRanges()), width);
+    return isVectorizablePointwise(p, lanes, /*periodic=*/true) ? lanes : width;
+  }
+  if (auto r = dyn_cast<ReductionOp>(node)) {
+    int64_t lanes = narrowLanes(last(r.getIterationRanges()), width);
+    return shortRows(r, lanes) && isVectorizableReductionOutputs(r, lanes)
+               ? lanes
+               : width;
+  }
+  if (auto k = dyn_cast<KernelOp>(node)) {
+    int64_t lanes = narrowLanes(last(k.getOuterRanges()), width);
+    Block &body = k.getBody().front();
+    bool strips = lanes != width && hasLaneStrips(k, lanes) &&
+                  llvm::all_of(body.without_terminator(), [&](Operation &op) {
+                    return shortRows(&op, lanes);
+                  });
+    return strips ? lanes : width;
+  }
+  return width;
+}
+
 LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
                                 bool parallel) {
+  // A node whose vector loop is shorter than the machine's vectors runs
+  // on narrower ones (the 8 columns of a pooled 8x8 map: 8 lanes of 16)
+  // rather than one element at a time.
+  // (Not where `outer` fixes every loop: a kernel's strip tail.)
+  auto ranges = [](Operation *n) -> size_t {
+    if (auto p = dyn_cast<PointwiseOp>(n))
+      return p.getIterationRanges().size();
+    if (auto r = dyn_cast<ReductionOp>(n))
+      return r.getIterationRanges().size();
+    return SIZE_MAX;
+  };
+  int64_t lanes = outer.size() < ranges(node)
+                      ? narrowLanesOf(node, options.vectorWidth)
+                      : options.vectorWidth;
+  if (lanes != options.vectorWidth) {
+    LoopOptions narrowed = options;
+    narrowed.vectorWidth = lanes;
+    return NodeEmitter(b, buffers, narrowed).emitNode(node, outer, parallel);
+  }
+  return emitNode(node, outer, parallel);
+}
+
+LogicalResult NodeEmitter::emitNode(Operation *node, ValueRange outer,
+                                    bool parallel) {
   if (auto p = dyn_cast<PointwiseOp>(node))
     return pointwise(p, outer, parallel);
   if (auto r = dyn_cast<ReductionOp>(node))

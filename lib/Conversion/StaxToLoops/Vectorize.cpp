@@ -313,12 +313,18 @@ analyze(Block &body, Value lane, bool indexResults = false,
 }
 
 /// True when some load of `body` varies along the lane with a stride other
-/// than 0 or 1 (a gather).
-bool hasGather(Block &body, const DenseMap<Value, Lanes> &lanes) {
+/// than 0 or 1 (a gather); with `width`, other than those a vector of
+/// `width` lanes reads as whole vectors and shuffles (readsWholeVectors).
+bool hasGather(Block &body, const DenseMap<Value, Lanes> &lanes,
+               int64_t width = 0) {
+  auto shuffled = [&](int64_t stride) {
+    return width > 0 && lowering::readsWholeVectors(stride) && stride < width;
+  };
   for (Operation &inner : body.without_terminator())
     if (auto load = dyn_cast<LoadOp>(inner)) {
       const Lanes &l = lanes.at(load.getResult());
-      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1)
+      if (l.kind == Lanes::Vector && l.stride != 0 && l.stride != 1 &&
+          !shuffled(l.stride))
         return true;
     }
   return false;
@@ -1788,25 +1794,44 @@ FailureOr<SmallVector<Value>> codegen::vectorizeReduction(
 static FailureOr<DenseMap<Value, Lanes>>
 analyzeReductionOutputs(ReductionOp op, int64_t width) {
   ReductionKind kind = op.getKind();
-  if (kind == ReductionKind::Argmax || kind == ReductionKind::Argmin)
-    return failure();
+  bool argExtreme =
+      kind == ReductionKind::Argmax || kind == ReductionKind::Argmin;
   ArrayRef<int64_t> ranges = op.getIterationRanges();
   SmallVector<int64_t> strides = op.getLayout().getEffectiveStrides(ranges);
   if (ranges.empty() || strides.back() != 1 || ranges.back() < width)
     return failure();
   Block &body = op.getBody().front();
   Type t = body.getTerminator()->getOperand(0).getType();
-  for (Value r : op.getResults())
-    if (cast<RankedTensorType>(r.getType()).getElementType() != t ||
-        t.isInteger(1))
+  if (t.isInteger(1))
+    return failure();
+  // An argmax/argmin stores the position (i64) of its (value, position)
+  // state; the other kinds each state as it is.
+  for (Value r : op.getResults()) {
+    Type stored = cast<RankedTensorType>(r.getType()).getElementType();
+    if (argExtreme ? !stored.isInteger(64) : stored != t)
       return failure();
+  }
   Value lane = body.getArgument(ranges.size() - 1);
   FailureOr<DenseMap<Value, Lanes>> lanes = analyze(body, lane);
   if (failed(lanes))
     return failure();
-  if (hasGather(body, *lanes))
-    return failure(); // the row-wise vectorization does better
+  if (!hasGather(body, *lanes))
+    return lanes;
+  // Strided reads: the row-wise vectorization does better where it
+  // applies (vectorizeReduction). Pooling windows are too short for it:
+  // their small strides are read as whole vectors and shuffled.
+  ArrayRef<int64_t> rranges = op.getReductionRanges();
+  bool rowWise = !rranges.empty() && rranges.back() >= width &&
+                 (!argExtreme || rranges.size() == 1);
+  if (rowWise || hasGather(body, *lanes, width))
+    return failure();
   return lanes;
+}
+
+int64_t codegen::narrowLanes(int64_t extent, int64_t width) {
+  if (width <= 1 || extent >= width || extent < kMinNarrowLanes)
+    return width;
+  return int64_t(llvm::bit_floor(uint64_t(extent)));
 }
 
 bool codegen::isVectorizableReductionOutputs(ReductionOp op, int64_t width) {
@@ -1819,8 +1844,10 @@ int64_t codegen::outputVectorsPerWalk(ReductionOp op) {
   // leave the walk latency bound: 11 GB/s against 94 in a C model of
   // x[1024, 1024].sum(0)).
   constexpr int64_t kAccumulators = 8;
-  // One state per result (argmax/argmin do not vectorize here).
-  int64_t states = op.getNumResults();
+  // One state per result; an argmax/argmin keeps (value, position, count).
+  bool argExtreme = op.getKind() == ReductionKind::Argmax ||
+                    op.getKind() == ReductionKind::Argmin;
+  int64_t states = argExtreme ? 3 : op.getNumResults();
   return std::max<int64_t>(kAccumulators / std::max<int64_t>(states, 1), 1);
 }
 
@@ -1881,8 +1908,13 @@ reduceLanes(OpBuilder &b, ReductionOp op, const DenseMap<Value, Lanes> &lanes,
   for (int64_t g = 0; g < groups; ++g) {
     Value addr = layoutAddress(b, loc, op.getLayout(), op.getIterationRanges(),
                                groupOut(b, out, g));
-    for (auto [k, v] :
-         llvm::enumerate(ArrayRef(state).slice(g * numStates, numStates))) {
+    ArrayRef<Value> groupState =
+        ArrayRef(state).slice(g * numStates, numStates);
+    // An argmax/argmin stores its positions (Combiner::finish).
+    if (op.getKind() == ReductionKind::Argmax ||
+        op.getKind() == ReductionKind::Argmin)
+      groupState = groupState.slice(1, 1);
+    for (auto [k, v] : llvm::enumerate(groupState)) {
       checkStore(v, addr);
       vector::StoreOp::create(b, loc, v, buffers.storageOf(op.getResult(k)),
                               ValueRange{addr});

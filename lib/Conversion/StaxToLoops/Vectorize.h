@@ -154,6 +154,14 @@ LogicalResult vectorizeReductionOutputs(
     function_ref<void(Value)> scalarTail,
     function_ref<void(Value, Value)> checkStore);
 
+/// The lanes for vector code along a loop of `extent` iterations on a
+/// machine of `width` lanes: `width`, or for a shorter loop of at least
+/// kMinNarrowLanes iterations the largest power of two within it.
+int64_t narrowLanes(int64_t extent, int64_t width);
+
+/// Fewer lanes than this do not pay for the vector code's setup.
+constexpr int64_t kMinNarrowLanes = 4;
+
 /// True when vectorizeReductionOutputs would emit vector code for `op`.
 bool isVectorizableReductionOutputs(ReductionOp op, int64_t width);
 
