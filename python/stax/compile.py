@@ -161,10 +161,8 @@ class _Entry:
     def _pointers(self, tensors, start: int, count: int, keep) -> List[int]:
         """The data pointers of `tensors`, arguments start..start+count; a
         non-contiguous one is copied (the copy goes to `keep`, alive until
-        the call), one of another shape or dtype than declared raises."""
-        if (len(tensors) != count or [(t.shape, t.dtype) for t in tensors]
-                != self.in_types[start:start + count]):
-            self._mismatch(tensors, start, count)
+        the call)."""
+        self._check(tensors, start, count)
         pointers = []
         for t in tensors:
             if not t.is_contiguous():
@@ -174,9 +172,15 @@ class _Entry:
         return pointers
 
     def _contiguous(self, tensors, start: int, count: int) -> List[torch.Tensor]:
-        keep: List[torch.Tensor] = []
-        self._pointers(tensors, start, count, keep)
+        self._check(tensors, start, count)
         return [t if t.is_contiguous() else t.contiguous() for t in tensors]
+
+    def _check(self, tensors, start: int, count: int) -> None:
+        """Raises unless `tensors` are arguments start..start+count: their
+        number, shapes and dtypes as declared."""
+        if (len(tensors) != count or [(t.shape, t.dtype) for t in tensors]
+                != self.in_types[start:start + count]):
+            self._mismatch(tensors, start, count)
 
     def _mismatch(self, tensors, start: int, count: int) -> None:
         if len(tensors) != count:
