@@ -110,7 +110,6 @@ class _Entry:
         ins, outs = exe.signature(name)
         self.ins = [(torch.Size(shape), _NP_TO_TORCH[dt]) for shape, dt in ins]
         self.outs = [(shape, _NP_TO_TORCH[dt]) for shape, dt in outs]
-        self.in_types = list(self.ins)
         # Large results come from the runtime's heap (see host_memory).
         self.allocators = [
             functools.partial(host_memory.empty, shape, dt)
@@ -179,7 +178,7 @@ class _Entry:
         """Raises unless `tensors` are arguments start..start+count: their
         number, shapes and dtypes as declared."""
         if (len(tensors) != count or [(t.shape, t.dtype) for t in tensors]
-                != self.in_types[start:start + count]):
+                != self.ins[start:start + count]):
             self._mismatch(tensors, start, count)
 
     def _mismatch(self, tensors, start: int, count: int) -> None:
