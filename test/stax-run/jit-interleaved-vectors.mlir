@@ -1,0 +1,75 @@
+// A pointwise node whose body chains two transcendental functions (tanh,
+// then the logistic's exp) evaluates 8 vectors of 16 lanes side by side
+// (vector<128xf32>, NodeLoops.cpp: interleavedLanesOf): one vector's chain
+// is too long for the out-of-order window to overlap iterations. The lanes
+// are independent, so the results equal the scalar code's bit for bit
+// (the f32 kernels are the same ops on scalars), the masked tail (1000 =
+// 7 x 128 + 104) and the logistic's rare path (|x| > 16 here: one operand
+// is scaled by 40, NaN and infinities included) too. A single function
+// (tanh alone), or two side by side (tanh(a) * sigmoid(b)), stays at 16
+// lanes, as does a loop shorter than two wide vectors.
+// RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.scalar
+// RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit | sed 1d > %t.vector
+// RUN: diff %t.scalar %t.vector
+// RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=3 | sed 1d > %t.threads
+// RUN: diff %t.scalar %t.threads
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
+
+// CHECK-LABEL: func.func @chain(
+// CHECK: vector.load {{.*}} : memref<1000xf32>, vector<128xf32>
+// CHECK: math.tanh {{.*}} : vector<128xf32>
+// CHECK: math.exp {{.*}} : vector<128xf32>
+// CHECK: vector.store {{.*}} : memref<1000xf32>, vector<128xf32>
+// CHECK-LABEL: func.func @one_function(
+// CHECK-NOT: vector<128xf32>
+// CHECK: math.tanh {{.*}} : vector<16xf32>
+// CHECK-LABEL: func.func @side_by_side(
+// CHECK-NOT: vector<128xf32>
+// CHECK: math.tanh {{.*}} : vector<16xf32>
+// CHECK-LABEL: func.func @short_loop(
+// CHECK-NOT: vector<128xf32>
+// CHECK: math.tanh {{.*}} : vector<16xf32>
+// CHECK-LABEL: func.func @f64_chain(
+// CHECK-NOT: vector<128xf64>
+
+func.func @chain(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
+  %scale = tp.constant dense<40.0> : tensor<f32>
+  %nan = tp.constant dense<0x7FC00000> : tensor<f32>
+  %inf = tp.constant dense<0x7F800000> : tensor<f32>
+  %high = tp.constant dense<0.95> : tensor<f32>
+  %low = tp.constant dense<-0.95> : tensor<f32>
+  %s = tp.mul %b, %scale : tensor<1000xf32>, tensor<f32> -> tensor<1000xf32>
+  %isHigh = tp.gt %b, %high : tensor<1000xf32>, tensor<f32> -> tensor<1000xi1>
+  %isLow = tp.lt %b, %low : tensor<1000xf32>, tensor<f32> -> tensor<1000xi1>
+  %s0 = tp.where %isHigh, %nan, %s : (tensor<1000xi1>, tensor<f32>, tensor<1000xf32>) -> tensor<1000xf32>
+  %s1 = tp.where %isLow, %inf, %s0 : (tensor<1000xi1>, tensor<f32>, tensor<1000xf32>) -> tensor<1000xf32>
+  %t = tp.tanh %a : tensor<1000xf32> -> tensor<1000xf32>
+  %m = tp.mul %t, %s1 : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
+  %y = tp.add %m, %a : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
+  %r = tp.sigmoid %y : tensor<1000xf32> -> tensor<1000xf32>
+  return %r : tensor<1000xf32>
+}
+
+func.func @one_function(%a: tensor<1000xf32>) -> tensor<1000xf32> {
+  %t = tp.tanh %a : tensor<1000xf32> -> tensor<1000xf32>
+  return %t : tensor<1000xf32>
+}
+
+func.func @side_by_side(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
+  %t = tp.tanh %a : tensor<1000xf32> -> tensor<1000xf32>
+  %s = tp.sigmoid %b : tensor<1000xf32> -> tensor<1000xf32>
+  %m = tp.mul %t, %s : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
+  return %m : tensor<1000xf32>
+}
+
+func.func @short_loop(%a: tensor<200xf32>) -> tensor<200xf32> {
+  %t = tp.tanh %a : tensor<200xf32> -> tensor<200xf32>
+  %e = tp.exp %t : tensor<200xf32> -> tensor<200xf32>
+  return %e : tensor<200xf32>
+}
+
+func.func @f64_chain(%a: tensor<1000xf64>) -> tensor<1000xf64> {
+  %t = tp.tanh %a : tensor<1000xf64> -> tensor<1000xf64>
+  %e = tp.exp %t : tensor<1000xf64> -> tensor<1000xf64>
+  return %e : tensor<1000xf64>
+}
