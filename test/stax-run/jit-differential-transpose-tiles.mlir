@@ -32,7 +32,7 @@
 // RUN: diff %t.blocks.interp %t.blocks.w8
 // The batched node is tiled (the row tiles inside the batch loop).
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="parallel=false" %s | FileCheck %s --check-prefix=CHECK-IR
-// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops %s | FileCheck %s --check-prefix=CHECK-STAGED
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="call-grain=0" %s | FileCheck %s --check-prefix=CHECK-STAGED
 
 // CHECK-ADD: result #0: tensor<37x53xf32> fnv1a64=0x{{[0-9a-f]+}}
 // CHECK-ADD: result #1: tensor<53x37xf32> fnv1a64=0x{{[0-9a-f]+}}

@@ -94,7 +94,8 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     more argument, marked `stax.output`, that the caller allocates; the
     function returns nothing. Inside, each node becomes a loop nest that
     evaluates its body per index (`scf.parallel` for the outer loops when
-    `parallel` is set and the node does at least `grain` body evaluations,
+    `parallel` is set and the node does at least `grain` units of work,
+    body evaluations with a transcendental function counting one more,
     `scf.for` otherwise), reductions carry their state in loop-carried
     values (sum/prod/max/min, argmax as (value, position), Welford as
     (mean, M2, count)) and combine in lexicographic order, so the scalar
@@ -177,10 +178,12 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Run the outer loops of large nodes in parallel (scf.parallel) (default: true)">,
     Option<"grain", "grain", "int64_t", /*default=*/"32768",
-           "Fewest body evaluations for a node to run in parallel (default: 32768)">,
+           "Fewest units of work for a node to run in parallel: body "
+           "evaluations, a transcendental function (exp, tanh, erf...) "
+           "counting one more (default: 32768)">,
     Option<"callGrain", "call-grain", "int64_t", /*default=*/"262144",
-           "target=cpu: a function whose ops do fewer body evaluations in "
-           "all runs every loop serially, because waking OpenMP's sleeping "
+           "target=cpu: a function whose ops do fewer units of work (as "
+           "for `grain`) in all runs every loop serially, because waking OpenMP's sleeping "
            "workers once per call costs more than its parallel loops "
            "would save; 0 decides by `grain` alone (default: 262144)">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",

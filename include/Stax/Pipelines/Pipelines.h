@@ -72,15 +72,18 @@ struct PipelineOptions : public LoweringPipelineOptions {
                                        "on OpenMP threads (default: true)"),
                         llvm::cl::init(true)};
   Option<int64_t> grain{*this, "grain",
-                        llvm::cl::desc("Fewest body evaluations for a node "
-                                       "to run in parallel (default: 32768)"),
+                        llvm::cl::desc("Fewest units of work for a node to "
+                                       "run in parallel: body evaluations, a "
+                                       "transcendental function counting one "
+                                       "more (default: 32768)"),
                         llvm::cl::init(32768)};
   Option<int64_t> callGrain{
       *this, "call-grain",
-      llvm::cl::desc("target=cpu: a function whose ops do fewer body "
-                     "evaluations in all runs every loop serially (waking "
-                     "sleeping OpenMP workers costs more); 0: by grain "
-                     "alone (default: 262144)"),
+      llvm::cl::desc(
+          "target=cpu: a function whose ops do fewer units of "
+          "work (as for grain) in all runs every loop serially (waking "
+          "sleeping OpenMP workers costs more); 0: by grain "
+          "alone (default: 262144)"),
       llvm::cl::init(262144)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",

@@ -177,19 +177,40 @@ SmallVector<Value> codegen::blockedSumLoopNest(
                     blockLevels(n), state, identity, step, merge);
 }
 
+bool codegen::isTranscendental(Operation *op) {
+  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+             math::Log1pOp, math::Log2Op, math::Log10Op, math::TanhOp,
+             math::ErfOp, math::ErfcOp, math::SinOp, math::CosOp, math::TanOp,
+             math::AtanOp, math::Atan2Op, math::AsinOp, math::AcosOp,
+             math::SinhOp, math::CoshOp, math::AsinhOp, math::AcoshOp,
+             math::AtanhOp, math::PowFOp, math::CbrtOp>(op);
+}
+
+/// One evaluation of `body` in plain evaluations.
+static int64_t evaluationCost(Region &body) {
+  int64_t cost = 1;
+  body.walk([&](Operation *op) {
+    if (isTranscendental(op))
+      cost += kTranscendentalWork;
+  });
+  return cost;
+}
+
 int64_t codegen::workOf(Operation *node) {
-  if (auto p = dyn_cast<PointwiseOp>(node))
-    return saturatingProduct(p.getIterationRanges());
-  if (auto r = dyn_cast<ReductionOp>(node)) {
-    int64_t outer = saturatingProduct(r.getIterationRanges());
-    int64_t inner = saturatingProduct(r.getReductionRanges());
-    int64_t w;
-    return llvm::MulOverflow(outer, inner, w)
-               ? std::numeric_limits<int64_t>::max()
-               : w;
+  SmallVector<int64_t, 8> factors;
+  if (auto p = dyn_cast<PointwiseOp>(node)) {
+    llvm::append_range(factors, p.getIterationRanges());
+    factors.push_back(evaluationCost(p.getBody()));
+  } else if (auto r = dyn_cast<ReductionOp>(node)) {
+    llvm::append_range(factors, r.getIterationRanges());
+    llvm::append_range(factors, r.getReductionRanges());
+    factors.push_back(evaluationCost(r.getBody()));
+  } else if (auto s = dyn_cast<ScatterOp>(node)) {
+    llvm::append_range(factors, s.getRanges());
+    factors.push_back(evaluationCost(s.getBody()));
   }
-  if (auto s = dyn_cast<ScatterOp>(node))
-    return saturatingProduct(s.getRanges());
+  if (!factors.empty())
+    return saturatingProduct(factors);
   int64_t total = 0;
   if (auto k = dyn_cast<KernelOp>(node))
     for (Operation &op : k.getBody().front().without_terminator())
@@ -1488,18 +1509,6 @@ static int64_t narrowLanesOf(Operation *node, int64_t width) {
     return strips ? lanes : width;
   }
   return width;
-}
-
-/// A function that compiles to a long vector kernel (a range reduction, a
-/// polynomial, often a division): what makes a chain of them latency
-/// bound. Square roots and roundings are single instructions.
-static bool isTranscendental(Operation *op) {
-  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
-             math::Log1pOp, math::Log2Op, math::Log10Op, math::TanhOp,
-             math::ErfOp, math::ErfcOp, math::SinOp, math::CosOp, math::TanOp,
-             math::AtanOp, math::Atan2Op, math::AsinOp, math::AcosOp,
-             math::SinhOp, math::CoshOp, math::AsinhOp, math::AcoshOp,
-             math::AtanhOp, math::PowFOp, math::CbrtOp>(op);
 }
 
 /// The most f32 transcendental functions on one path through `body` (a

@@ -855,13 +855,17 @@ int64_t hostVectorWidth() {
   return 4;
 }
 
-/// What the loops of `fn` could share among threads: the nodes' body
-/// evaluations, and for any other op (sorts, scans, CTC, matmuls) the
+/// What the loops of `fn` could share among threads: the nodes' work
+/// (codegen::workOf), and for any other op (sorts, scans, CTC, matmuls) the
 /// elements of its largest tensor, which over-counts rather than take
 /// threads from a large external.
 int64_t parallelWorkOf(func::FuncOp fn) {
   int64_t total = 0;
   for (Operation &op : fn.getBody().getOps()) {
+    // The return and constants do no work.
+    if (op.hasTrait<OpTrait::IsTerminator>() ||
+        op.hasTrait<OpTrait::ConstantLike>())
+      continue;
     int64_t work = codegen::workOf(&op);
     if (work == 0)
       for (Type t :

@@ -2,13 +2,15 @@
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 call-grain=0" %s | FileCheck %s --check-prefix=CHECK-ZERO
 // RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="call-grain=-1" %s 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
 
-// A function whose ops do fewer than `call-grain` body evaluations in all
+// A function whose ops do fewer than `call-grain` units of work in all
 // (default 262144) runs every loop serially: its first parallel loop
 // would wake OpenMP's sleeping workers, which costs more than the loops
 // save. Larger functions decide node by node by `grain` (parallel.mlir);
-// call-grain=0 turns the rule off.
+// call-grain=0 turns the rule off. A unit is a body evaluation, and each
+// transcendental function in the body counts one more; the return and
+// constants count nothing.
 
-// 65536 evaluations: above grain, below call-grain.
+// 65536 evaluations of tanh, 131072 units: above grain, below call-grain.
 // CHECK-LABEL: func.func @one_mid_size_node
 // CHECK-NOT: scf.parallel
 // CHECK: return
@@ -18,6 +20,25 @@
 func.func @one_mid_size_node(%x: tensor<65536xf32>) -> tensor<65536xf32> {
   %0 = tp.tanh %x : tensor<65536xf32> -> tensor<65536xf32>
   return %0 : tensor<65536xf32>
+}
+
+// 98304 evaluations (serial without functions) of two functions, 294912
+// units: parallel.
+// CHECK-LABEL: func.func @transcendental_chain
+// CHECK: scf.parallel
+// CHECK: return
+// CHECK-LABEL: func.func @plain_chain
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @transcendental_chain(%x: tensor<98304xf32>) -> tensor<98304xf32> {
+  %0 = tp.tanh %x : tensor<98304xf32> -> tensor<98304xf32>
+  %1 = tp.exp %0 : tensor<98304xf32> -> tensor<98304xf32>
+  return %1 : tensor<98304xf32>
+}
+func.func @plain_chain(%x: tensor<98304xf32>) -> tensor<98304xf32> {
+  %0 = tp.abs %x : tensor<98304xf32> -> tensor<98304xf32>
+  %1 = tp.neg %0 : tensor<98304xf32> -> tensor<98304xf32>
+  return %1 : tensor<98304xf32>
 }
 
 // Two nodes of 131072 evaluations (a row sum, then the rows scaled by

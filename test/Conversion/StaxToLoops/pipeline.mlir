@@ -29,10 +29,10 @@
 // CHECK-NEXT: }
 // CHECK-SEQ-LABEL: llvm.func @f(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr {stax.output}) {
 // CHECK-SEQ: llvm.return
-func.func @f(%x: tensor<512x256xf32>, %y: tensor<256x512xf32>) -> tensor<256x512xf32> {
-  %0 = tp.t %x : tensor<512x256xf32> -> tensor<256x512xf32>
-  %1 = tp.add %0, %y : tensor<256x512xf32>, tensor<256x512xf32> -> tensor<256x512xf32>
-  return %1 : tensor<256x512xf32>
+func.func @f(%x: tensor<1024x256xf32>, %y: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
+  %0 = tp.t %x : tensor<1024x256xf32> -> tensor<256x1024xf32>
+  %1 = tp.add %0, %y : tensor<256x1024xf32>, tensor<256x1024xf32> -> tensor<256x1024xf32>
+  return %1 : tensor<256x1024xf32>
 }
 
 // Example 5.1's forward: the arena comes from the runtime's heap (which
