@@ -1,18 +1,22 @@
-// A pointwise node whose body chains two transcendental functions (tanh,
-// then the logistic's exp) evaluates 8 vectors of 16 lanes side by side
-// (vector<128xf32>, NodeLoops.cpp: interleavedLanesOf): one vector's chain
-// is too long for the out-of-order window to overlap iterations. The lanes
-// are independent, so the results equal the scalar code's bit for bit
-// (the f32 kernels are the same ops on scalars), the masked tail (1000 =
-// 7 x 128 + 104) and the logistic's rare path (|x| > 16 here: one operand
-// is scaled by 40, NaN and infinities included) too. A single function
-// (tanh alone), or two side by side (tanh(a) * sigmoid(b)), stays at 16
-// lanes, as does a loop shorter than two wide vectors.
+// A pointwise node with a long body (tanh, then the logistic's exp: about
+// 60 vector instructions an evaluation) evaluates 8 vectors of 16 lanes
+// side by side (vector<128xf32>, NodeLoops.cpp: interleavedLanesOf): one
+// vector's chain is too long for the out-of-order window to overlap
+// iterations. The lanes are independent, so the results equal the scalar
+// code's bit for bit (the f32 kernels are the same ops on scalars), the
+// masked tail (1000 = 7 x 128 + 104) and the logistic's rare path (|x| >
+// 16 here: one operand is scaled by 40, NaN and infinities included) too.
+// Two functions side by side (tanh(a) * sigmoid(b)) count as much as a
+// chain; one function alone (tanh, or sigmoid(a) * b) stays at 16 lanes,
+// as does a loop shorter than two wide vectors, and f64 (libm calls).
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.scalar
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit | sed 1d > %t.vector
 // RUN: diff %t.scalar %t.vector
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=3 | sed 1d > %t.threads
 // RUN: diff %t.scalar %t.threads
+// RUN: stax-run %s --entry=side_by_side --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.side.scalar
+// RUN: stax-run %s --entry=side_by_side --random-inputs --print=hash --jit | sed 1d > %t.side.vector
+// RUN: diff %t.side.scalar %t.side.vector
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
 
 // CHECK-LABEL: func.func @chain(
@@ -24,8 +28,10 @@
 // CHECK-NOT: vector<128xf32>
 // CHECK: math.tanh {{.*}} : vector<16xf32>
 // CHECK-LABEL: func.func @side_by_side(
+// CHECK: math.tanh {{.*}} : vector<128xf32>
+// CHECK-LABEL: func.func @short_body(
 // CHECK-NOT: vector<128xf32>
-// CHECK: math.tanh {{.*}} : vector<16xf32>
+// CHECK: math.exp {{.*}} : vector<16xf32>
 // CHECK-LABEL: func.func @short_loop(
 // CHECK-NOT: vector<128xf32>
 // CHECK: math.tanh {{.*}} : vector<16xf32>
@@ -59,6 +65,12 @@ func.func @side_by_side(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<10
   %t = tp.tanh %a : tensor<1000xf32> -> tensor<1000xf32>
   %s = tp.sigmoid %b : tensor<1000xf32> -> tensor<1000xf32>
   %m = tp.mul %t, %s : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
+  return %m : tensor<1000xf32>
+}
+
+func.func @short_body(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
+  %s = tp.sigmoid %a : tensor<1000xf32> -> tensor<1000xf32>
+  %m = tp.mul %s, %b : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
   return %m : tensor<1000xf32>
 }
 

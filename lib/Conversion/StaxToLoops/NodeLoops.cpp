@@ -1511,7 +1511,38 @@ static int64_t narrowLanesOf(Operation *node, int64_t width) {
   return width;
 }
 
-/// The most f32 transcendental functions on one path through `body` (a
+/// Roughly the vector instructions one evaluation of `op` compiles to, as
+/// counted in the AVX-512 code of --stax-approximate-math's f32 kernels
+/// (the functions without one widen to its f64 kernels); 1 for the rest.
+static int64_t vectorInstructionsOf(Operation *op) {
+  if (isa<math::ExpOp, math::Exp2Op>(op))
+    return 18;
+  if (isa<math::LogOp>(op))
+    return 25;
+  if (isa<math::ExpM1Op, math::Log1pOp>(op))
+    return 30;
+  if (isa<math::TanhOp>(op))
+    return 33;
+  if (isa<math::ErfOp>(op))
+    return 40;
+  return isTranscendental(op) ? 50 : 1;
+}
+
+/// The vector instructions of one evaluation of `body`, or 0 where a
+/// transcendental function is not f32 (f64 ones call libm per lane).
+static int64_t vectorInstructionsOf(Block &body) {
+  int64_t total = 0;
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (isTranscendental(op) &&
+        !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      return WalkResult::interrupt();
+    total += vectorInstructionsOf(op);
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted() ? 0 : total;
+}
+
+/// The most transcendental functions on one path through `body` (a
 /// function of another's result: sigmoid(tanh(a) * b + a) has 2, tanh(a) *
 /// sigmoid(b) has 1).
 static int64_t transcendentalDepth(Block &body) {
@@ -1526,8 +1557,7 @@ static int64_t transcendentalDepth(Block &body) {
       for (Value v : inner->getResults())
         d = std::max(d, depth.lookup(v));
     });
-    if (isTranscendental(op) && op->getNumResults() == 1 &&
-        getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    if (isTranscendental(op))
       ++d;
     for (Value v : op->getResults())
       depth[v] = d;
@@ -1537,16 +1567,24 @@ static int64_t transcendentalDepth(Block &body) {
 }
 
 /// How many vectors of a pointwise node one iteration evaluates side by
-/// side where its body chains transcendental functions. One vector's chain
-/// is then hundreds of cycles long (tanh into a logistic: about 70
-/// dependent instructions), too long for the out-of-order window to
-/// overlap successive iterations; independent vectors in one iteration
+/// side where its body is long or chains functions. One vector's evaluation is
+/// then a chain of dependent instructions hundreds of cycles long (tanh into a
+/// logistic: about 70 instructions), too long for the out-of-order window
+/// to overlap enough iterations; independent vectors in one iteration
 /// keep the vector units busy. Measured on one core (2^16 floats, G
 /// elements/s at 1, 4 and 8 vectors): sigmoid(tanh(a) * b + a) 0.69, 0.77,
-/// 0.82; exp(exp(a) * b) 1.03, 1.17, 1.25; mish 0.43, 0.60, 0.62. A single
-/// function fits the window and gains nothing (tanh 1.44 -> 1.42, silu
-/// 1.52 -> 1.34), so a body needs two functions on one path.
+/// 0.82; exp(exp(a) * b) 1.03, 1.17, 1.25; mish 0.43, 0.60, 0.62; and at
+/// 2^18 floats, 1 and 8 vectors, GELU's gradient 454 -> 388 us, GELU
+/// 0.92 -> 1.06 G/s. A short body with one function gains nothing or
+/// loses (tanh 1.44 -> 1.42, erf 254 -> 267 us, silu(a) * b 1.52 -> 1.34,
+/// GELU's tanh form 1.25 -> 1.06 G/s).
 constexpr int64_t kInterleavedVectors = 8;
+
+/// The fewest vector instructions per evaluation for a body without a
+/// chain of functions to run kInterleavedVectors vectors side by side:
+/// above one function with a few operations (GELU's tanh form, about 42),
+/// below GELU (47) and its gradient (about 70).
+constexpr int64_t kInterleavedInstructions = 45;
 
 /// The lanes of `node` (a top-level node, `width` lanes per vector) with
 /// kInterleavedVectors vectors side by side, where that pays; else `width`.
@@ -1558,8 +1596,12 @@ static int64_t interleavedLanesOf(Operation *node, int64_t width) {
   int64_t lanes = width * kInterleavedVectors;
   ArrayRef<int64_t> ranges = p.getIterationRanges();
   // A loop shorter than two wide vectors would mostly run masked tails.
-  if (ranges.empty() || ranges.back() < 2 * lanes ||
-      transcendentalDepth(p.getBody().front()) < 2)
+  if (ranges.empty() || ranges.back() < 2 * lanes)
+    return width;
+  Block &body = p.getBody().front();
+  int64_t instructions = vectorInstructionsOf(body);
+  if (instructions == 0 || (instructions < kInterleavedInstructions &&
+                            transcendentalDepth(body) < 2))
     return width;
   return isVectorizablePointwise(p, lanes, /*periodic=*/true) ? lanes : width;
 }
