@@ -90,3 +90,42 @@ def test_minimize_keeps_the_failure_and_drops_the_rest(monkeypatch):
     text = difftest.reproducer(small, difftest.Mismatch("f32", "tanh is wrong"))
     assert text.startswith("// stax.difftest reproducer: seed")
     assert "func.func @forward" in text
+
+
+def _kinked_program():
+    # A sort of 513 values per column (matmul, transpose, sort): some pair
+    # of values is closer than the central differences' step along every
+    # direction drawn.
+    return difftest.random_program(3509, max_steps=14,
+                                   sizes=(7, 16, 17, 33, 64, 300, 513),
+                                   max_numel=1 << 16)
+
+
+def test_a_kink_along_every_direction_checks_against_autograd(monkeypatch):
+    p = _kinked_program()
+    assert "sort" in [s.name for s in p.steps]
+    compared = []
+    check = difftest._check_grad_against_autograd
+
+    def recorded(*args):
+        check(*args)
+        compared.append(True)
+    monkeypatch.setattr(difftest, "_check_grad_against_autograd", recorded)
+    difftest.check(p, stages=("import", "grad"))
+    assert compared == [True]
+
+
+def test_the_autograd_comparison_finds_a_wrong_gradient():
+    import torch
+    p = _kinked_program()
+    xs64 = [x.detach().double() for x in p.inputs]
+    cs = [torch.ones_like(y) for y in difftest._results(p, xs64)]
+    xs = [x.clone().requires_grad_() for x in xs64]
+    total = sum((c * y).sum() for c, y in zip(cs, difftest._results(p, xs)))
+    grads = [torch.zeros_like(x) if g is None else g.detach().clone()
+             for x, g in zip(xs64, torch.autograd.grad(total, xs,
+                                                       allow_unused=True))]
+    difftest._check_grad_against_autograd(p, "", xs64, cs, grads, 1e-9)
+    grads[0].view(-1)[5] += 1e-6
+    with pytest.raises(difftest.Mismatch, match="input 0 at flat index 5"):
+        difftest._check_grad_against_autograd(p, "", xs64, cs, grads, 1e-9)
