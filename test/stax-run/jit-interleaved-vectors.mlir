@@ -8,7 +8,8 @@
 // 16 here: one operand is scaled by 40, NaN and infinities included) too.
 // Two functions side by side (tanh(a) * sigmoid(b)) count as much as a
 // chain; one function alone (tanh, or sigmoid(a) * b) stays at 16 lanes,
-// as does a loop shorter than two wide vectors, and f64 (libm calls).
+// as does a loop shorter than two wide vectors, f64 (libm calls), and a
+// long body without functions (Philox's integer rounds: throughput bound).
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.scalar
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit | sed 1d > %t.vector
 // RUN: diff %t.scalar %t.vector
@@ -37,6 +38,9 @@
 // CHECK: math.tanh {{.*}} : vector<16xf32>
 // CHECK-LABEL: func.func @f64_chain(
 // CHECK-NOT: vector<128xf64>
+// CHECK-LABEL: func.func @integer_body(
+// CHECK-NOT: vector<128x
+// CHECK: return
 
 func.func @chain(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
   %scale = tp.constant dense<40.0> : tensor<f32>
@@ -84,4 +88,10 @@ func.func @f64_chain(%a: tensor<1000xf64>) -> tensor<1000xf64> {
   %t = tp.tanh %a : tensor<1000xf64> -> tensor<1000xf64>
   %e = tp.exp %t : tensor<1000xf64> -> tensor<1000xf64>
   return %e : tensor<1000xf64>
+}
+
+func.func @integer_body(%a: tensor<1000xf32>, %s: tensor<2xi64>) -> tensor<1000xf32> {
+  %u = tp.rand %s {counter = 0 : i64} : tensor<2xi64> -> tensor<1000xf32>
+  %m = tp.mul %u, %a : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
+  return %m : tensor<1000xf32>
 }

@@ -25,6 +25,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cfloat>
 #include <cmath>
 
 namespace mlir::stax {
@@ -33,6 +34,7 @@ namespace mlir::stax {
 } // namespace mlir::stax
 
 using namespace mlir;
+using mlir::stax::codegen::ApproximateF64Pattern;
 using mlir::stax::codegen::F64Builder;
 using mlir::stax::codegen::F64KernelPattern;
 using mlir::stax::codegen::kLn2Hi;
@@ -332,6 +334,10 @@ struct StaxApproximateMathPass
     patterns.add<F64KernelPattern<math::Exp2Op>>(ctx, exp2Kernel);
     patterns.add<F64KernelPattern<math::ExpM1Op>>(ctx, expm1Kernel);
     patterns.add<F64KernelPattern<math::LogOp>>(ctx, logKernel);
+    // f64 logarithms marked afn, for arguments in f32's range (positive
+    // denormals of f32 included).
+    patterns.add<ApproximateF64Pattern<math::LogOp>>(ctx, logKernel, 0x1p-149,
+                                                     FLT_MAX);
     patterns.add<F64KernelPattern<math::Log2Op>>(ctx, log2Kernel);
     patterns.add<F64KernelPattern<math::Log10Op>>(ctx, log10Kernel);
     patterns.add<F64KernelPattern<math::Log1pOp>>(ctx, log1pKernel);

@@ -10,6 +10,8 @@
 #define STAX_LIB_CONVERSION_STAXTOLOOPS_F64MATHBUILDER_H
 
 #include "MathBuilder.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::stax::codegen {
@@ -120,6 +122,66 @@ struct F64KernelPattern : OpRewritePattern<OpT> {
   }
 
   F64Kernel kernel;
+};
+
+/// Rewrites an f64 (or vector of f64) `OpT` whose fastmath flags allow an
+/// approximate function (`afn`) into `kernel` applied directly: relative
+/// error ~1e-11 rather than f64's 0.5 ulp, which is exact enough where the
+/// result is rounded to f32 or narrower (Stax's lowering sets `afn` only
+/// there: tp.randn's Box-Muller). The kernels are written for f32's range:
+/// a vector with a lane whose magnitude is outside [smallest, largest]
+/// (zero, infinities and NaN excepted) calls the exact function for those
+/// lanes, in a branch taken only then.
+template <typename OpT> struct ApproximateF64Pattern : OpRewritePattern<OpT> {
+  ApproximateF64Pattern(MLIRContext *ctx, F64Kernel kernel, double smallest,
+                        double largest)
+      : OpRewritePattern<OpT>(ctx), kernel(kernel), smallest(smallest),
+        largest(largest) {}
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getOperand();
+    Type type = x.getType();
+    if (!getElementTypeOrSelf(type).isF64() ||
+        !arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "not f64 with afn");
+    using P = arith::CmpFPredicate;
+    Location loc = op.getLoc();
+    F64Builder f(rewriter, loc, type);
+    Value fast = kernel(f, x);
+    Value magnitude = f.abs(x);
+    Value outside = arith::OrIOp::create(
+        rewriter, loc, f.cmp(P::OGT, magnitude, f.constant(largest)),
+        arith::AndIOp::create(rewriter, loc,
+                              f.cmp(P::OLT, magnitude, f.constant(smallest)),
+                              f.cmp(P::ONE, magnitude, f.constant(0.0))));
+    // Infinities are no lane for the exact function: the kernels take them.
+    outside = arith::AndIOp::create(
+        rewriter, loc, outside, f.cmp(P::ONE, magnitude, f.constant(INFINITY)));
+    Value any = outside;
+    if (isa<VectorType>(type))
+      any = vector::ReductionOp::create(rewriter, loc,
+                                        vector::CombiningKind::OR, outside);
+    auto branch = scf::IfOp::create(
+        rewriter, loc, any,
+        [&](OpBuilder &b, Location loc) {
+          Value exact = OpT::create(b, loc, x);
+          scf::YieldOp::create(
+              b, loc,
+              arith::SelectOp::create(b, loc, outside, exact, fast)
+                  .getResult());
+        },
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc, fast);
+        });
+    Value isNaN = f.cmp(P::UNO, x, x);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x,
+                                                 branch.getResult(0));
+    return success();
+  }
+
+  F64Kernel kernel;
+  double smallest, largest;
 };
 
 } // namespace mlir::stax::codegen

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
+using mlir::stax::codegen::ApproximateF64Pattern;
 using mlir::stax::codegen::F64Builder;
 using mlir::stax::codegen::F64Kernel;
 using mlir::stax::codegen::F64KernelPattern;
@@ -316,6 +317,10 @@ void mlir::stax::codegen::populateF64TrigKernelPatterns(
   patterns.add<ReducedTrigPattern<math::SinOp>>(ctx, sinKernel);
   patterns.add<ReducedTrigPattern<math::CosOp>>(ctx, cosKernel);
   patterns.add<ReducedTrigPattern<math::TanOp>>(ctx, tanKernel);
+  patterns.add<ApproximateF64Pattern<math::SinOp>>(ctx, sinKernel, 0.0,
+                                                   kReducedMax);
+  patterns.add<ApproximateF64Pattern<math::CosOp>>(ctx, cosKernel, 0.0,
+                                                   kReducedMax);
   patterns.add<F64KernelPattern<math::AsinOp>>(ctx, asinKernel);
   patterns.add<F64KernelPattern<math::AcosOp>>(ctx, acosKernel);
   patterns.add<F64KernelPattern<math::AtanOp>>(ctx, atanKernel);

@@ -215,11 +215,21 @@ Result lowerRandn(RuleContext &ctx) {
           u1 = scaled(bb, w.shiftedToF64(a, 8, /*plus=*/1), 0x1.0p-24);
           u2 = scaled(bb, w.shiftedToF64(b, 8), 0x1.0p-24);
         }
-        Value logU1 = math::LogOp::create(bb.b, bb.loc, u1);
+        // Where the normal is rounded to f32 or narrower, the functions
+        // may be approximated (afn): compiled code then uses
+        // --stax-approximate-math's f64 kernels (relative error ~1e-11)
+        // instead of three libm calls per element, and rounds to the
+        // interpreter's value but for a result within 1e-11 of a rounding
+        // boundary (1 ulp). u1 is in [2^-24, 1] and 2 pi u2 in [0, 2 pi):
+        // the kernels' domain.
+        auto fastmath = arith::FastMathFlagsAttr::get(
+            bb.b.getContext(), elt.isF64() ? arith::FastMathFlags::none
+                                           : arith::FastMathFlags::afn);
+        Value logU1 = math::LogOp::create(bb.b, bb.loc, u1, fastmath);
         Value r = math::SqrtOp::create(bb.b, bb.loc, scaled(bb, logU1, -2.0));
         Value t = scaled(bb, u2, 6.283185307179586); // 2 pi rounded to f64
-        Value cos = math::CosOp::create(bb.b, bb.loc, t);
-        Value sin = math::SinOp::create(bb.b, bb.loc, t);
+        Value cos = math::CosOp::create(bb.b, bb.loc, t, fastmath);
+        Value sin = math::SinOp::create(bb.b, bb.loc, t, fastmath);
         Value trig = w.select(w.bitSet(d.i, 1), sin, cos);
         Value z = arith::MulFOp::create(bb.b, bb.loc, r, trig);
         return bb.convert(z, elt);

@@ -207,3 +207,36 @@ func.func @pow_kept(%d: f64, %x: f32) -> (f64, f64) {
   %1 = math.powf %a, %a : f64
   return %0, %1 : f64, f64
 }
+
+// f64 log, sin and cos marked afn (approximate functions allowed: what
+// tp.randn's lowering marks where the normal is rounded to f32) become the
+// f64 kernels directly, with the exact function in a branch for a vector
+// with a lane outside f32's range (log: below 2^-149 or above FLT_MAX;
+// sin, cos: above 2^26); without afn they stay libm's.
+// CHECK-LABEL: func.func @afn_f64(
+// CHECK-NOT: math.log %{{.*}} fastmath<afn>
+// CHECK: vector.reduction <or>
+// CHECK: scf.if
+// CHECK: math.log %{{.*}} : vector<16xf64>
+// CHECK: scf.if
+// CHECK: math.sin %{{.*}} : vector<16xf64>
+// CHECK: scf.if
+// CHECK: math.cos %{{.*}} : vector<16xf64>
+// CHECK-NOT: fastmath<afn>
+// CHECK: return
+// CHECK-LABEL: func.func @exact_f64(
+// CHECK-NEXT: math.log %{{.*}} : vector<16xf64>
+// CHECK-NEXT: math.sin %{{.*}} : vector<16xf64>
+// CHECK-NEXT: math.cos %{{.*}} : vector<16xf64>
+func.func @afn_f64(%x: vector<16xf64>) -> (vector<16xf64>, vector<16xf64>, vector<16xf64>) {
+  %0 = math.log %x fastmath<afn> : vector<16xf64>
+  %1 = math.sin %x fastmath<afn> : vector<16xf64>
+  %2 = math.cos %x fastmath<afn> : vector<16xf64>
+  return %0, %1, %2 : vector<16xf64>, vector<16xf64>, vector<16xf64>
+}
+func.func @exact_f64(%x: vector<16xf64>) -> (vector<16xf64>, vector<16xf64>, vector<16xf64>) {
+  %0 = math.log %x : vector<16xf64>
+  %1 = math.sin %x : vector<16xf64>
+  %2 = math.cos %x : vector<16xf64>
+  return %0, %1, %2 : vector<16xf64>, vector<16xf64>, vector<16xf64>
+}
