@@ -18,6 +18,11 @@
 // RUN: stax-run %s --entry=side_by_side --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.side.scalar
 // RUN: stax-run %s --entry=side_by_side --random-inputs --print=hash --jit | sed 1d > %t.side.vector
 // RUN: diff %t.side.scalar %t.side.vector
+// RUN: stax-run %s --entry=kernel_strips --random-inputs --print=hash --jit --pipeline-options="vector-width=1" | sed 1d > %t.kernel.scalar
+// RUN: stax-run %s --entry=kernel_strips --random-inputs --print=hash --jit | sed 1d > %t.kernel.vector
+// RUN: diff %t.kernel.scalar %t.kernel.vector
+// RUN: stax-run %s --entry=kernel_strips --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=3 | sed 1d > %t.kernel.threads
+// RUN: diff %t.kernel.scalar %t.kernel.threads
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
 
 // CHECK-LABEL: func.func @chain(
@@ -41,6 +46,12 @@
 // CHECK-LABEL: func.func @integer_body(
 // CHECK-NOT: vector<128x
 // CHECK: return
+// A fused kernel whose nodes are pointwise and long together (GELU's
+// tanh-form gradient: tanh's node, and the node reading it twice) runs in
+// strips of 128 lanes, tanh's values in per-strip scratch.
+// CHECK-LABEL: func.func @kernel_strips(
+// CHECK: math.tanh {{.*}} : vector<128xf32>
+// CHECK: arith.mulf {{.*}} : vector<128xf32>
 
 func.func @chain(%a: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
   %scale = tp.constant dense<40.0> : tensor<f32>
@@ -94,4 +105,26 @@ func.func @integer_body(%a: tensor<1000xf32>, %s: tensor<2xi64>) -> tensor<1000x
   %u = tp.rand %s {counter = 0 : i64} : tensor<2xi64> -> tensor<1000xf32>
   %m = tp.mul %u, %a : tensor<1000xf32>, tensor<1000xf32> -> tensor<1000xf32>
   return %m : tensor<1000xf32>
+}
+
+func.func @kernel_strips(%g: tensor<4x1000xf32>, %x: tensor<4x1000xf32>) -> tensor<4x1000xf32> {
+  %c = tp.constant dense<0.797884583> : tensor<f32>
+  %k = tp.constant dense<0.0447149985> : tensor<f32>
+  %one = tp.constant dense<1.0> : tensor<f32>
+  %half = tp.constant dense<0.5> : tensor<f32>
+  %x2 = tp.mul %x, %x : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %x3 = tp.mul %x2, %x : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %kx3 = tp.mul %x3, %k : tensor<4x1000xf32>, tensor<f32> -> tensor<4x1000xf32>
+  %in0 = tp.add %x, %kx3 : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %in = tp.mul %in0, %c : tensor<4x1000xf32>, tensor<f32> -> tensor<4x1000xf32>
+  %t = tp.tanh %in : tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %t1 = tp.add %t, %one : tensor<4x1000xf32>, tensor<f32> -> tensor<4x1000xf32>
+  %left = tp.mul %t1, %half : tensor<4x1000xf32>, tensor<f32> -> tensor<4x1000xf32>
+  %tt = tp.mul %t, %t : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %sech = tp.sub %one, %tt : tensor<f32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %xs = tp.mul %x, %sech : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %right = tp.mul %xs, %c : tensor<4x1000xf32>, tensor<f32> -> tensor<4x1000xf32>
+  %d = tp.add %left, %right : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  %r = tp.mul %g, %d : tensor<4x1000xf32>, tensor<4x1000xf32> -> tensor<4x1000xf32>
+  return %r : tensor<4x1000xf32>
 }

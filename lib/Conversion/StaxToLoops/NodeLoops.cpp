@@ -1338,7 +1338,7 @@ static bool hasLaneStrips(KernelOp op, int64_t width) {
                       });
 }
 
-static int64_t narrowLanesOf(Operation *node, int64_t width);
+static int64_t lanesOf(Operation *node, int64_t width);
 
 /// The outer loops of `kernel` that one iteration of its loop nest fixes:
 /// all of them, or all but the last when it runs in strips (at its
@@ -1347,7 +1347,7 @@ static int64_t narrowLanesOf(Operation *node, int64_t width);
 /// same strips).
 static unsigned fixedLoops(KernelOp kernel, const LoopOptions &options) {
   unsigned n = kernel.getOuterRanges().size();
-  int64_t lanes = narrowLanesOf(kernel, options.vectorWidth);
+  int64_t lanes = lanesOf(kernel, options.vectorWidth);
   return hasLaneStrips(kernel, lanes) ? n - 1 : n;
 }
 
@@ -1511,6 +1511,18 @@ static int64_t narrowLanesOf(Operation *node, int64_t width) {
   return width;
 }
 
+static int64_t interleavedStripLanes(KernelOp kernel, int64_t width);
+
+/// The lanes `node` runs on: narrowLanesOf, or for a kernel whose strips
+/// pay to widen, interleavedStripLanes. Both the buffer planning
+/// (fixedLoops) and the emission ask here, so they see the same strips.
+static int64_t lanesOf(Operation *node, int64_t width) {
+  int64_t lanes = narrowLanesOf(node, width);
+  if (auto k = dyn_cast<KernelOp>(node); k && lanes == width)
+    return interleavedStripLanes(k, width);
+  return lanes;
+}
+
 /// Roughly the vector instructions one evaluation of `op` compiles to, as
 /// counted in the AVX-512 code of --stax-approximate-math's f32 kernels
 /// (the functions without one widen to its f64 kernels); 1 for the rest.
@@ -1528,24 +1540,62 @@ static int64_t vectorInstructionsOf(Operation *op) {
   return isTranscendental(op) ? 50 : 1;
 }
 
-/// The vector instructions of one evaluation of `body` where it calls f32
-/// transcendental functions, and only those; else 0. (f64 ones call libm
-/// per lane or run on half the lanes; integer bodies, Philox's, are
-/// throughput bound: dropout on 2^16 floats took 291 us at one vector,
-/// 378 at eight.)
-static int64_t vectorInstructionsOf(Block &body) {
-  int64_t total = 0;
-  bool any = false;
-  WalkResult walk = body.walk([&](Operation *op) {
+/// How many vectors of a pointwise node one iteration evaluates side by
+/// side where its body is long or chains functions. One vector's evaluation is
+/// then a chain of dependent instructions hundreds of cycles long (tanh into a
+/// logistic: about 70 instructions), too long for the out-of-order window
+/// to overlap enough iterations; independent vectors in one iteration
+/// keep the vector units busy. Measured on one core (2^16 floats, G
+/// elements/s at 1, 4 and 8 vectors): sigmoid(tanh(a) * b + a) 0.69, 0.77,
+/// 0.82; exp(exp(a) * b) 1.03, 1.17, 1.25; mish 0.43, 0.60, 0.62; and at
+/// 2^18 floats, 1 and 8 vectors, GELU's gradient 454 -> 388 us, GELU
+/// 0.92 -> 1.06 G/s. A short body with one function gains nothing or
+/// loses (tanh 1.44 -> 1.42, erf 254 -> 267 us, silu(a) * b 1.52 -> 1.34,
+/// GELU's tanh form 1.25 -> 1.06 G/s).
+constexpr int64_t kInterleavedVectors = 8;
+
+/// The fewest vector instructions per evaluation for a body without a
+/// chain of functions to run kInterleavedVectors vectors side by side:
+/// above one function with a few operations (GELU's tanh form, about 42),
+/// below GELU (47) and its gradient (about 70).
+constexpr int64_t kInterleavedInstructions = 45;
+
+/// What one evaluation of a body costs in vector code.
+struct BodyCost {
+  /// Roughly its vector instructions (constants are hoisted: none).
+  int64_t instructions = 0;
+  /// Whether it calls f32 transcendental functions, and other ones (f64
+  /// ones call libm per lane or run on half the lanes).
+  bool f32Functions = false, otherFunctions = false;
+
+  BodyCost &operator+=(const BodyCost &other) {
+    instructions += other.instructions;
+    f32Functions |= other.f32Functions;
+    otherFunctions |= other.otherFunctions;
+    return *this;
+  }
+  /// Worth interleaving on its length alone: long, with f32 functions
+  /// only. Integer bodies (Philox's rounds) are throughput bound: dropout
+  /// on 2^16 floats took 291 us at one vector, 378 at eight.
+  bool isLong() const {
+    return f32Functions && !otherFunctions &&
+           instructions >= kInterleavedInstructions;
+  }
+};
+
+static BodyCost costOf(Block &body) {
+  BodyCost cost;
+  body.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      return;
     if (isTranscendental(op)) {
-      if (!getElementTypeOrSelf(op->getResult(0).getType()).isF32())
-        return WalkResult::interrupt();
-      any = true;
+      bool f32 = getElementTypeOrSelf(op->getResult(0).getType()).isF32();
+      cost.f32Functions |= f32;
+      cost.otherFunctions |= !f32;
     }
-    total += vectorInstructionsOf(op);
-    return WalkResult::advance();
+    cost.instructions += vectorInstructionsOf(op);
   });
-  return walk.wasInterrupted() || !any ? 0 : total;
+  return cost;
 }
 
 /// The most transcendental functions on one path through `body` (a
@@ -1572,26 +1622,6 @@ static int64_t transcendentalDepth(Block &body) {
   return deepest;
 }
 
-/// How many vectors of a pointwise node one iteration evaluates side by
-/// side where its body is long or chains functions. One vector's evaluation is
-/// then a chain of dependent instructions hundreds of cycles long (tanh into a
-/// logistic: about 70 instructions), too long for the out-of-order window
-/// to overlap enough iterations; independent vectors in one iteration
-/// keep the vector units busy. Measured on one core (2^16 floats, G
-/// elements/s at 1, 4 and 8 vectors): sigmoid(tanh(a) * b + a) 0.69, 0.77,
-/// 0.82; exp(exp(a) * b) 1.03, 1.17, 1.25; mish 0.43, 0.60, 0.62; and at
-/// 2^18 floats, 1 and 8 vectors, GELU's gradient 454 -> 388 us, GELU
-/// 0.92 -> 1.06 G/s. A short body with one function gains nothing or
-/// loses (tanh 1.44 -> 1.42, erf 254 -> 267 us, silu(a) * b 1.52 -> 1.34,
-/// GELU's tanh form 1.25 -> 1.06 G/s).
-constexpr int64_t kInterleavedVectors = 8;
-
-/// The fewest vector instructions per evaluation for a body without a
-/// chain of functions to run kInterleavedVectors vectors side by side:
-/// above one function with a few operations (GELU's tanh form, about 42),
-/// below GELU (47) and its gradient (about 70).
-constexpr int64_t kInterleavedInstructions = 45;
-
 /// The lanes of `node` (a top-level node, `width` lanes per vector) with
 /// kInterleavedVectors vectors side by side, where that pays; else `width`.
 /// The lanes are independent, so the results are the same bit for bit.
@@ -1605,11 +1635,35 @@ static int64_t interleavedLanesOf(Operation *node, int64_t width) {
   if (ranges.empty() || ranges.back() < 2 * lanes)
     return width;
   Block &body = p.getBody().front();
-  int64_t instructions = vectorInstructionsOf(body);
-  if (instructions == 0 || (instructions < kInterleavedInstructions &&
-                            transcendentalDepth(body) < 2))
+  BodyCost cost = costOf(body);
+  bool chain = cost.f32Functions && !cost.otherFunctions &&
+               transcendentalDepth(body) >= 2;
+  if (!cost.isLong() && !chain)
     return width;
   return isVectorizablePointwise(p, lanes, /*periodic=*/true) ? lanes : width;
+}
+
+/// The strip width of `kernel` with kInterleavedVectors vectors side by
+/// side, where its nodes are all pointwise and together long (GELU's
+/// tanh-form gradient: tanh's node and the node reading it twice); else
+/// `width`. A strip runs each node over its lanes in turn, so the nodes'
+/// costs add up.
+static int64_t interleavedStripLanes(KernelOp kernel, int64_t width) {
+  if (width <= 1)
+    return width;
+  int64_t lanes = width * kInterleavedVectors;
+  ArrayRef<int64_t> outer = kernel.getOuterRanges();
+  if (outer.empty() || outer.back() < 2 * lanes ||
+      !hasLaneStrips(kernel, lanes))
+    return width;
+  BodyCost cost;
+  for (Operation &op : kernel.getBody().front().without_terminator()) {
+    auto p = dyn_cast<PointwiseOp>(op);
+    if (!p || !isVectorizablePointwise(p, lanes, /*periodic=*/true))
+      return width;
+    cost += costOf(p.getBody().front());
+  }
+  return cost.isLong() ? lanes : width;
 }
 
 LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
@@ -1626,7 +1680,7 @@ LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
     return SIZE_MAX;
   };
   int64_t lanes = outer.size() < ranges(node)
-                      ? narrowLanesOf(node, options.vectorWidth)
+                      ? lanesOf(node, options.vectorWidth)
                       : options.vectorWidth;
   if (outer.empty() && lanes == options.vectorWidth)
     lanes = interleavedLanesOf(node, options.vectorWidth);
