@@ -124,6 +124,26 @@ struct F64KernelPattern : OpRewritePattern<OpT> {
   F64Kernel kernel;
 };
 
+/// `fast` with the lanes where `outside` holds taken from `exact(b, loc)`,
+/// which is built in a branch taken only when some lane is outside (a
+/// scalar: when it is).
+inline Value
+replaceLanesOutside(OpBuilder &builder, Location loc, Value outside, Value fast,
+                    function_ref<Value(OpBuilder &, Location)> exact) {
+  Value any = outside;
+  if (isa<VectorType>(outside.getType()))
+    any = vector::ReductionOp::create(builder, loc, vector::CombiningKind::OR,
+                                      outside);
+  auto branch = scf::IfOp::create(
+      builder, loc, any,
+      [&](OpBuilder &b, Location loc) {
+        Value v = arith::SelectOp::create(b, loc, outside, exact(b, loc), fast);
+        scf::YieldOp::create(b, loc, v);
+      },
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, fast); });
+  return branch.getResult(0);
+}
+
 /// Rewrites an f64 (or vector of f64) `OpT` whose fastmath flags allow an
 /// approximate function (`afn`) into `kernel` applied directly: relative
 /// error ~1e-11 rather than f64's 0.5 ulp, which is exact enough where the
@@ -158,25 +178,11 @@ template <typename OpT> struct ApproximateF64Pattern : OpRewritePattern<OpT> {
     // Infinities are no lane for the exact function: the kernels take them.
     outside = arith::AndIOp::create(
         rewriter, loc, outside, f.cmp(P::ONE, magnitude, f.constant(INFINITY)));
-    Value any = outside;
-    if (isa<VectorType>(type))
-      any = vector::ReductionOp::create(rewriter, loc,
-                                        vector::CombiningKind::OR, outside);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, any,
-        [&](OpBuilder &b, Location loc) {
-          Value exact = OpT::create(b, loc, x);
-          scf::YieldOp::create(
-              b, loc,
-              arith::SelectOp::create(b, loc, outside, exact, fast)
-                  .getResult());
-        },
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, fast);
-        });
+    Value y = replaceLanesOutside(
+        rewriter, loc, outside, fast,
+        [&](OpBuilder &b, Location loc) { return OpT::create(b, loc, x); });
     Value isNaN = f.cmp(P::UNO, x, x);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x,
-                                                 branch.getResult(0));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x, y);
     return success();
   }
 

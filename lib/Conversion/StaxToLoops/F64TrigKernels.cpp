@@ -25,6 +25,7 @@ using mlir::stax::codegen::ApproximateF64Pattern;
 using mlir::stax::codegen::F64Builder;
 using mlir::stax::codegen::F64Kernel;
 using mlir::stax::codegen::F64KernelPattern;
+using mlir::stax::codegen::replaceLanesOutside;
 
 namespace {
 
@@ -265,24 +266,13 @@ struct ReducedTrigPattern : OpRewritePattern<OpT> {
     Value magnitude = f.abs(wide);
     Value large = f.cmp(arith::CmpFPredicate::OGT, magnitude,
                         f.constant(kReducedMax));
-    Value any = large;
-    if (isa<VectorType>(type))
-      any = vector::ReductionOp::create(rewriter, loc,
-                                        vector::CombiningKind::OR, large);
-    auto branch = scf::IfOp::create(
-        rewriter, loc, any,
-        [&](OpBuilder &b, Location loc) {
+    Value y = replaceLanesOutside(
+        rewriter, loc, large, fast, [&](OpBuilder &b, Location loc) {
           Value exact = OpT::create(b, loc, wide);
-          Value narrow = arith::TruncFOp::create(b, loc, type, exact);
-          Value v = arith::SelectOp::create(b, loc, large, narrow, fast);
-          scf::YieldOp::create(b, loc, v);
-        },
-        [&](OpBuilder &b, Location loc) {
-          scf::YieldOp::create(b, loc, fast);
+          return arith::TruncFOp::create(b, loc, type, exact).getResult();
         });
     Value isNaN = f.cmp(arith::CmpFPredicate::UNO, x, x);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x,
-                                                 branch.getResult(0));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, isNaN, x, y);
     return success();
   }
 
