@@ -1541,9 +1541,9 @@ static int64_t vectorInstructionsOf(Operation *op) {
 }
 
 /// How many vectors of a pointwise node one iteration evaluates side by
-/// side where its body is long or chains functions. One vector's evaluation is
-/// then a chain of dependent instructions hundreds of cycles long (tanh into a
-/// logistic: about 70 instructions), too long for the out-of-order window
+/// side where its body is long or chains functions. One vector's
+/// evaluation is then a chain of dependent instructions hundreds of cycles
+/// long (tanh into a logistic: about 70), too long for the out-of-order window
 /// to overlap enough iterations; independent vectors in one iteration
 /// keep the vector units busy. Measured on one core (2^16 floats, G
 /// elements/s at 1, 4 and 8 vectors): sigmoid(tanh(a) * b + a) 0.69, 0.77,
@@ -1554,10 +1554,10 @@ static int64_t vectorInstructionsOf(Operation *op) {
 /// GELU's tanh form 1.25 -> 1.06 G/s).
 constexpr int64_t kInterleavedVectors = 8;
 
-/// The fewest vector instructions per evaluation for a body without a
-/// chain of functions to run kInterleavedVectors vectors side by side:
-/// above one function with a few operations (GELU's tanh form, about 42),
-/// below GELU (47) and its gradient (about 70).
+/// The fewest vector instructions per evaluation (costOf) for a body
+/// without a chain of functions to run kInterleavedVectors vectors side by
+/// side: above one function with a few operations (erf alone 42, GELU's
+/// tanh form 43), below GELU (50) and its gradient (70).
 constexpr int64_t kInterleavedInstructions = 45;
 
 /// What one evaluation of a body costs in vector code.
