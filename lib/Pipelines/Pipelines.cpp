@@ -129,6 +129,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   loops.callGrain = options.callGrain;
   loops.vectorWidth = options.vectorWidth;
   loops.nontemporalBytes = options.nontemporalBytes;
+  loops.interleave = options.interleave;
   loops.checkNan = options.checkNan;
   loops.profile = options.profile;
   pm.addPass(createStaxToLoops(loops));

@@ -24,6 +24,16 @@
 // RUN: stax-run %s --entry=kernel_strips --random-inputs --print=hash --jit --pipeline-options="grain=1" --num-threads=3 | sed 1d > %t.kernel.threads
 // RUN: diff %t.kernel.scalar %t.kernel.threads
 // RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false" %s | FileCheck %s
+// interleave=1 evaluates one vector at a time; the results are the same.
+// RUN: stax-opt --stax-lowering-pipeline --stax-to-loops="vector-width=16 parallel=false interleave=1" %s | FileCheck %s --check-prefix=CHECK-ONE
+// RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="interleave=1" | sed 1d > %t.one
+// RUN: diff %t.scalar %t.one
+// RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="interleave=0" %s 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
+// CHECK-BAD: --stax-to-loops: interleave must be >= 1, got 0
+// CHECK-ONE-LABEL: func.func @chain(
+// CHECK-ONE-NOT: vector<128x
+// CHECK-ONE: math.tanh {{.*}} : vector<16xf32>
+// CHECK-ONE-NOT: vector<128x
 
 // CHECK-LABEL: func.func @chain(
 // CHECK: vector.load {{.*}} : memref<1000xf32>, vector<128xf32>

@@ -189,6 +189,11 @@ def StaxToLoops : Pass<"stax-to-loops", "::mlir::ModuleOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
            "Lanes of the vectorized innermost loops; 0 picks the host's "
            "(16 f32 lanes with AVX-512), 1 disables vectorization (default: 0)">,
+    Option<"interleave", "interleave", "int64_t", /*default=*/"8",
+           "target=cpu: vectors of a long pointwise body (or fused kernel "
+           "of such nodes) evaluated side by side in one iteration, so "
+           "that their dependency chains overlap; 1 evaluates one "
+           "(default: 8)">,
     Option<"nontemporalBytes", "nontemporal-bytes", "int64_t",
            /*default=*/"33554432",
            "target=cpu: a vectorized pointwise node whose result takes at "

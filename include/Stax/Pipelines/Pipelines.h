@@ -91,6 +91,11 @@ struct PipelineOptions : public LoweringPipelineOptions {
                      "16 f32 lanes with AVX-512; 1: no vectorization) "
                      "(default: 0)"),
       llvm::cl::init(0)};
+  Option<int64_t> interleave{
+      *this, "interleave",
+      llvm::cl::desc("target=cpu: vectors of a long pointwise body "
+                     "evaluated side by side; 1: one (default: 8)"),
+      llvm::cl::init(8)};
   Option<int64_t> nontemporalBytes{
       *this, "nontemporal-bytes",
       llvm::cl::desc("target=cpu: store pointwise results of at least this "

@@ -1338,7 +1338,7 @@ static bool hasLaneStrips(KernelOp op, int64_t width) {
                       });
 }
 
-static int64_t lanesOf(Operation *node, int64_t width);
+static int64_t lanesOf(Operation *node, int64_t width, int64_t vectors);
 
 /// The outer loops of `kernel` that one iteration of its loop nest fixes:
 /// all of them, or all but the last when it runs in strips (at its
@@ -1347,7 +1347,7 @@ static int64_t lanesOf(Operation *node, int64_t width);
 /// same strips).
 static unsigned fixedLoops(KernelOp kernel, const LoopOptions &options) {
   unsigned n = kernel.getOuterRanges().size();
-  int64_t lanes = lanesOf(kernel, options.vectorWidth);
+  int64_t lanes = lanesOf(kernel, options.vectorWidth, options.interleave);
   return hasLaneStrips(kernel, lanes) ? n - 1 : n;
 }
 
@@ -1511,15 +1511,17 @@ static int64_t narrowLanesOf(Operation *node, int64_t width) {
   return width;
 }
 
-static int64_t interleavedStripLanes(KernelOp kernel, int64_t width);
+static int64_t interleavedStripLanes(KernelOp kernel, int64_t width,
+                                     int64_t vectors);
 
 /// The lanes `node` runs on: narrowLanesOf, or for a kernel whose strips
-/// pay to widen, interleavedStripLanes. Both the buffer planning
-/// (fixedLoops) and the emission ask here, so they see the same strips.
-static int64_t lanesOf(Operation *node, int64_t width) {
+/// pay to widen, interleavedStripLanes (`vectors` side by side). Both the
+/// buffer planning (fixedLoops) and the emission ask here, so they see the
+/// same strips.
+static int64_t lanesOf(Operation *node, int64_t width, int64_t vectors) {
   int64_t lanes = narrowLanesOf(node, width);
   if (auto k = dyn_cast<KernelOp>(node); k && lanes == width)
-    return interleavedStripLanes(k, width);
+    return interleavedStripLanes(k, width, vectors);
   return lanes;
 }
 
@@ -1540,8 +1542,9 @@ static int64_t vectorInstructionsOf(Operation *op) {
   return isTranscendental(op) ? 50 : 1;
 }
 
-/// How many vectors of a pointwise node one iteration evaluates side by
-/// side where its body is long or chains functions. One vector's
+/// Why a pointwise node evaluates several vectors side by side (the
+/// `interleave` option, default 8) where its body is long or chains
+/// functions. One vector's
 /// evaluation is then a chain of dependent instructions hundreds of cycles
 /// long (tanh into a logistic: about 70), too long for the out-of-order window
 /// to overlap enough iterations; independent vectors in one iteration
@@ -1552,12 +1555,11 @@ static int64_t vectorInstructionsOf(Operation *op) {
 /// 0.92 -> 1.06 G/s. A short body with one function gains nothing or
 /// loses (tanh 1.44 -> 1.42, erf 254 -> 267 us, silu(a) * b 1.52 -> 1.34,
 /// GELU's tanh form 1.25 -> 1.06 G/s).
-constexpr int64_t kInterleavedVectors = 8;
 
 /// The fewest vector instructions per evaluation (costOf) for a body
-/// without a chain of functions to run kInterleavedVectors vectors side by
-/// side: above one function with a few operations (erf alone 42, GELU's
-/// tanh form 43), below GELU (50) and its gradient (70).
+/// without a chain of functions to run several vectors side by side: above one
+/// function with a few operations (erf alone 42, GELU's tanh form 43), below
+/// GELU (50) and its gradient (70).
 constexpr int64_t kInterleavedInstructions = 45;
 
 /// What one evaluation of a body costs in vector code.
@@ -1623,13 +1625,14 @@ static int64_t transcendentalDepth(Block &body) {
 }
 
 /// The lanes of `node` (a top-level node, `width` lanes per vector) with
-/// kInterleavedVectors vectors side by side, where that pays; else `width`.
-/// The lanes are independent, so the results are the same bit for bit.
-static int64_t interleavedLanesOf(Operation *node, int64_t width) {
+/// `vectors` vectors side by side, where that pays; else `width`. The
+/// lanes are independent, so the results are the same bit for bit.
+static int64_t interleavedLanesOf(Operation *node, int64_t width,
+                                  int64_t vectors) {
   auto p = dyn_cast<PointwiseOp>(node);
-  if (!p || width <= 1)
+  if (!p || width <= 1 || vectors <= 1)
     return width;
-  int64_t lanes = width * kInterleavedVectors;
+  int64_t lanes = width * vectors;
   ArrayRef<int64_t> ranges = p.getIterationRanges();
   // A loop shorter than two wide vectors would mostly run masked tails.
   if (ranges.empty() || ranges.back() < 2 * lanes)
@@ -1643,15 +1646,15 @@ static int64_t interleavedLanesOf(Operation *node, int64_t width) {
   return isVectorizablePointwise(p, lanes, /*periodic=*/true) ? lanes : width;
 }
 
-/// The strip width of `kernel` with kInterleavedVectors vectors side by
-/// side, where its nodes are all pointwise and together long (GELU's
-/// tanh-form gradient: tanh's node and the node reading it twice); else
-/// `width`. A strip runs each node over its lanes in turn, so the nodes'
-/// costs add up.
-static int64_t interleavedStripLanes(KernelOp kernel, int64_t width) {
-  if (width <= 1)
+/// The strip width of `kernel` with `vectors` vectors side by side, where its
+/// nodes are all pointwise and together long (GELU's tanh-form gradient: tanh's
+/// node and the node reading it twice); else `width`. A strip runs each node
+/// over its lanes in turn, so the nodes' costs add up.
+static int64_t interleavedStripLanes(KernelOp kernel, int64_t width,
+                                     int64_t vectors) {
+  if (width <= 1 || vectors <= 1)
     return width;
-  int64_t lanes = width * kInterleavedVectors;
+  int64_t lanes = width * vectors;
   ArrayRef<int64_t> outer = kernel.getOuterRanges();
   if (outer.empty() || outer.back() < 2 * lanes ||
       !hasLaneStrips(kernel, lanes))
@@ -1680,13 +1683,16 @@ LogicalResult NodeEmitter::emit(Operation *node, ValueRange outer,
     return SIZE_MAX;
   };
   int64_t lanes = outer.size() < ranges(node)
-                      ? lanesOf(node, options.vectorWidth)
+                      ? lanesOf(node, options.vectorWidth, options.interleave)
                       : options.vectorWidth;
   if (outer.empty() && lanes == options.vectorWidth)
-    lanes = interleavedLanesOf(node, options.vectorWidth);
+    lanes = interleavedLanesOf(node, options.vectorWidth, options.interleave);
   if (lanes != options.vectorWidth) {
     LoopOptions narrowed = options;
     narrowed.vectorWidth = lanes;
+    // Widened lanes are the interleaved vectors already.
+    if (lanes > options.vectorWidth)
+      narrowed.interleave = 1;
     return NodeEmitter(b, buffers, narrowed).emitNode(node, outer, parallel);
   }
   return emitNode(node, outer, parallel);

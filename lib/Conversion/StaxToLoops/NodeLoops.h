@@ -31,6 +31,8 @@ struct LoopOptions {
   /// Pointwise results of at least this many bytes are written with
   /// non-temporal vector stores; 0 never.
   int64_t nontemporalBytes = 0;
+  /// Vectors of a long pointwise body evaluated side by side (1: one).
+  int64_t interleave = 8;
 };
 
 /// What the emitter needs from the function being converted.

@@ -897,6 +897,7 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
                    threadsPerBlock);
     valid &= check(nontemporalBytes >= 0, "nontemporal-bytes", 0,
                    nontemporalBytes);
+    valid &= check(interleave >= 1, "interleave", 1, interleave);
     if (!valid)
       return signalPassFailure();
     bool gpu = target == Target::CUDA;
@@ -904,9 +905,15 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
     int64_t width = gpu ? 1 : vectorWidth;
     if (width == 0)
       width = hostVectorWidth();
-    LoopOptions options{parallel,        grain,    width,          gpu,
-                        threadsPerBlock, checkNan, profile && !gpu,
-                        gpu ? 0 : int64_t(nontemporalBytes)};
+    LoopOptions options{parallel,
+                        grain,
+                        width,
+                        gpu,
+                        threadsPerBlock,
+                        checkNan,
+                        profile && !gpu,
+                        gpu ? 0 : int64_t(nontemporalBytes),
+                        gpu ? 1 : int64_t(interleave)};
     ModuleState state{module, {}, {}, 0};
     SmallVector<func::FuncOp> fns;
     for (auto fn : module.getOps<func::FuncOp>())
