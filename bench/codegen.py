@@ -6,7 +6,7 @@
 Prints (0) elementwise math functions: eager, compiled and compiled with
 libm, in G elements/s (--math-only stops there); (1) large pointwise/reduction kernels: eager and compiled GB/s (ideal
 bytes moved / best time) against a measured copy bandwidth; (2) the corpus
-models (stax.corpus, small shapes) and (3) four larger models: eager vs
+models (stax.corpus, small shapes) and (3) the larger models: eager vs
 compiled forward+backward time and first-call compile time, with geomeans;
 (4) for each larger model, every generated node, kernel and BLAS call that
 moves at least 256 KiB: its fastest time and achieved bandwidth against the
@@ -112,6 +112,14 @@ def math_functions(n, reps):
         ("atan2", torch.atan2, (y, x)),
         ("pow", lambda a, b: torch.pow(a.abs(), b), (x, y)),
     ]
+    # float64: libmvec for the functions within 2 ulp
+    # (--stax-vector-math-calls), libm per lane for the others.
+    x64, unit64 = x.double(), unit.double()
+    cases += [
+        ("tanh f64", torch.tanh, (x64,)), ("log f64", torch.log, (x64.abs(),)),
+        ("log1p f64", torch.log1p, (x64.abs(),)),
+        ("acos f64", torch.acos, (unit64,)), ("exp f64", torch.exp, (x64,)),
+    ]
     print(f"\n{n >> 20} M elements per function (G elements/s)")
     print(f"{'function':10s} {'eager':>8s} {'stax':>8s} {'libm':>8s} "
           f"{'stax/eager':>10s} {'stax/libm':>9s}")
@@ -204,6 +212,11 @@ def models(reps):
     enc_drop = torch.nn.TransformerEncoderLayer(128, 4, 256, batch_first=True)
     cases.append(("  the same with dropout 0.1", enc_drop,
                   (torch.randn(2, 64, 128),)))
+    # float64 with tanh (a physics-informed network's shape): libmvec's tanh.
+    pinn = nn.Sequential(nn.Linear(2, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(),
+                         nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)).double()
+    cases.append(("f64 MLP 2-64-64-64-1, tanh, 4096 points", pinn,
+                  (torch.randn(4096, 2, dtype=torch.float64),)))
     ratios = model_table("model (forward+backward)", "larger models", cases,
                          reps, 44, "ms", 1e3)
     for name, model, args in cases:
