@@ -268,6 +268,10 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   SmallVector<StringRef> libs;
   if (options.parallel && options.target == Target::CPU)
     libs.push_back(STAX_LIBOMP_PATH);
+#ifdef STAX_LIBMVEC_PATH
+  if (options.target == Target::CPU)
+    libs.push_back(STAX_LIBMVEC_PATH); // --stax-vector-math-calls' functions
+#endif
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)

@@ -123,6 +123,14 @@ std::optional<CachedCode> mlir::stax::loadCachedCode(llvm::StringRef dir,
     return std::nullopt;
   }
   main.addGenerator(std::move(*libomp));
+#ifdef STAX_LIBMVEC_PATH
+  // --stax-vector-math-calls' functions.
+  if (auto libmvec = llvm::orc::DynamicLibrarySearchGenerator::Load(
+          STAX_LIBMVEC_PATH, prefix))
+    main.addGenerator(std::move(*libmvec));
+  else
+    llvm::consumeError(libmvec.takeError());
+#endif
   main.addGenerator(std::move(*process));
   if (llvm::Error e = j.addObjectFile(std::move(*object))) {
     llvm::consumeError(std::move(e));

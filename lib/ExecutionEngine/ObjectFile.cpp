@@ -169,7 +169,8 @@ LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
   os << "/* Entry points compiled by Stax (stax-opt --stax-pipeline).\n"
         " * Each pointer is the contiguous row-major storage of a tensor; the\n"
         " * callee writes the results into the caller's buffers. Link with\n"
-        " * libStaxRuntime.a, a BLAS (cblas) and libomp. */\n"
+        " * libStaxRuntime.a, a BLAS (cblas), libomp and -lmvec -lm (glibc's\n"
+        " * vector math, which f64 functions on vectors call). */\n"
         "#pragma once\n#include <stdbool.h>\n#include <stdint.h>\n\n"
         "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   for (auto fn : module.getOps<func::FuncOp>()) {

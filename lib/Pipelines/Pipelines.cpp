@@ -139,6 +139,9 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
     StaxApproximateMathOptions math;
     math.kernels = options.mathKernels;
     pm.addPass(createStaxApproximateMath(math));
+    StaxVectorMathCallsOptions vectorMath;
+    vectorMath.library = options.vectorMath;
+    pm.addPass(createStaxVectorMathCalls(vectorMath));
   }
   pm.addPass(createLowerAffinePass());
   // OpenMP's conversion wraps loop bodies in memref.alloca_scope, which

@@ -3,6 +3,7 @@
 #define STAX_CONVERSION_PASSES_H
 
 #include "Stax/Conversion/MathKernels.h"
+#include "Stax/Conversion/VectorMathLibrary.h"
 #include "Stax/Dialect/Stax/IR/StaxDialect.h"
 #include "Stax/Support/Target.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

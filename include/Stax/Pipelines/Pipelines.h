@@ -9,9 +9,10 @@
 #define STAX_PIPELINES_PIPELINES_H
 
 #include "Stax/Conversion/MathKernels.h"
+#include "Stax/Conversion/VectorMathLibrary.h"
+#include "Stax/Support/Target.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
-#include "Stax/Support/Target.h"
 
 namespace mlir::stax {
 
@@ -124,8 +125,9 @@ struct PipelineOptions : public LoweringPipelineOptions {
   Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Vectorizable exp/log/tanh/erf/... for f32 "
-                     "(--stax-approximate-math, math-kernels) instead of "
-                     "libm (default: true)"),
+                     "(--stax-approximate-math, math-kernels) and f64 "
+                     "vectors (vector-math) instead of libm, which "
+                     "false keeps everywhere (default: true)"),
       llvm::cl::init(true)};
   Option<MathKernels> mathKernels{
       *this, "math-kernels",
@@ -139,6 +141,23 @@ struct PipelineOptions : public LoweringPipelineOptions {
           clEnumValN(MathKernels::F64, "f64", "float64 kernels within 0.5 ulp"),
           clEnumValN(MathKernels::Upstream, "upstream",
                      "upstream's f32 polynomials, 2 to 5 ulp"))};
+  Option<VectorMathLibrary> vectorMath{
+      *this, "vector-math",
+      llvm::cl::desc("With approximate-math: f64 tanh, log, log1p, ... on "
+                     "vectors through glibc's libmvec (within 2 ulp) and exp "
+                     "through a kernel (within 1 ulp) "
+                     "(--stax-vector-math-calls): auto (the host's widest "
+                     "libmvec), none (libm per lane), avx2 or avx512 "
+                     "(default: auto)"),
+      llvm::cl::init(VectorMathLibrary::Auto),
+      llvm::cl::values(
+          clEnumValN(VectorMathLibrary::Auto, "auto",
+                     "the host's widest variant"),
+          clEnumValN(VectorMathLibrary::None, "none", "libm per lane"),
+          clEnumValN(VectorMathLibrary::AVX2, "avx2",
+                     "_ZGVdN4v_ functions, 4 lanes"),
+          clEnumValN(VectorMathLibrary::AVX512, "avx512",
+                     "_ZGVeN8v_ functions, 8 lanes"))};
   Option<bool> checkNan{
       *this, "check-nan",
       llvm::cl::desc("Check every floating-point value a node stores: a NaN "

@@ -1,0 +1,172 @@
+"""Compiled f64 math functions on vectors against long double.
+
+--stax-vector-math-calls (library=auto, the default) calls glibc's libmvec
+for the f64 functions whose variant for the host's ISA is within 2 ulp of
+the exact value (docs/Numerics.md), computes exp with a kernel of its own
+(within 1 ulp); the others stay libm calls, bitwise the interpreter's. For each function this compiles tp.<op> on an f64 tensor
+and checks, on a sweep of the whole range plus a dense sweep of the usual
+magnitudes and the domain edges:
+
+- where the compiled code calls a _ZGV function: every finite result
+  within 2 ulp (f64 spacing at the correctly rounded result; the long
+  double reference, glibc's x87 functions, adds about 2^-11 ulp), NaN
+  exactly where the reference is NaN, overflow to inf, zeros signed;
+- where it does not: every result bitwise equal to libm's (the compiled
+  scalar code, vector-width=1).
+"""
+import re
+
+import numpy as np
+import pytest
+
+from stax._capi import Executable
+
+BOUND_ULP = 2.0
+N = 1 << 17
+
+LD = np.longdouble
+FUNCTIONS = {
+    "tanh": np.tanh, "log": np.log, "log1p": np.log1p, "log2": np.log2,
+    "log10": np.log10, "exp2": np.exp2, "sinh": np.sinh, "cosh": np.cosh,
+    "acos": np.arccos,
+}
+# What --stax-vector-math-calls rewrites with library=avx512 (the functions
+# above; asinh, acosh and atanh too, which tp decomposes before) and with
+# avx2 (Passes.td).
+AVX2_FUNCTIONS = {"log", "log2", "log10", "exp2", "sinh", "cosh", "acos"}
+
+
+def sweep():
+    """Random f64 bit patterns over the whole positive range, log-uniform
+    magnitudes in [1e-8, 1e3] (where activations and losses live), values
+    near 1 and -1 (the domain edges of log, log1p, acos, acosh, atanh),
+    and edge inputs; both signs."""
+    rng = np.random.default_rng(11)
+    top = 0x7FF0000000000000
+    bits = rng.integers(0, top, N // 8, dtype=np.uint64).view(np.float64)
+    usual = np.exp(rng.uniform(np.log(1e-8), np.log(1e3), N // 4))
+    near_one = 1.0 + rng.uniform(-1e-3, 1e-3, N // 8)
+    edges = np.array([0.0, 5e-324, 2.2250738585072014e-308, 1e-300,
+                      1.7976931348623157e308, np.inf, np.nan, 0.5, 1.0,
+                      2.0, 10.0, 20.0, 0.0625, 709.782712893384,
+                      710.4758600739439, 710.48, 1023.99, 1024.0, 1025.0,
+                      -1022.0, -1074.0, -1075.0, np.nextafter(1.0, 0.0),
+                      np.nextafter(1.0, 2.0)])
+    pos = np.concatenate([bits, usual, near_one, edges])
+    return np.resize(np.concatenate([pos, -pos]), N)
+
+
+def executable(op, options=""):
+    t = "tensor<%dxf64>" % N
+    text = ("func.func @f(%%x: %s) -> %s {\n  %%0 = tp.%s %%x : %s -> %s\n"
+            "  return %%0 : %s\n}" % (t, t, op, t, t, t))
+    return Executable(text, options, keep_llvm_ir=True)
+
+
+def run(exe, x):
+    out = np.empty(N, np.float64)
+    exe.call_raw("f", [x.ctypes.data, out.ctypes.data])
+    return out
+
+
+def calls_libmvec(exe, op) -> bool:
+    return re.search(r"@_ZGV[ed]N[48]v_%s\(" % op, exe.llvm_ir) is not None
+
+
+def reference(op, x):
+    with np.errstate(all="ignore"):
+        return FUNCTIONS[op](x.astype(LD))
+
+
+def ulp_errors(y, ref):
+    """|y - ref| in units of the f64 spacing at float64(ref) (the spacing
+    of the largest finite double at the top; 2^-1074 for denormals)."""
+    ref64 = ref.astype(np.float64)
+    below_max = np.nextafter(np.finfo(np.float64).max, 0.0)
+    spacing = np.spacing(np.minimum(np.abs(ref64), below_max))
+    return (np.abs(y.astype(LD) - ref) / spacing.astype(LD)).astype(np.float64)
+
+
+def host_flags() -> set:
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+@pytest.mark.parametrize("op", sorted(FUNCTIONS))
+def test_vector_f64_math_within_two_ulp_or_libm(op):
+    x = sweep()
+    exe = executable(op)
+    y = run(exe, x)
+    if not calls_libmvec(exe, op):
+        libm = run(executable(op, "vector-width=1 parallel=false"), x)
+        np.testing.assert_array_equal(y.view(np.uint64), libm.view(np.uint64))
+        return
+    ref = reference(op, x)
+    with np.errstate(all="ignore"):
+        ref64 = ref.astype(np.float64)
+    nan = np.isnan(ref64)
+    np.testing.assert_array_equal(np.isnan(y), nan,
+                                  err_msg="NaN where the exact is not")
+    inf = np.isinf(ref64) & ~nan
+    np.testing.assert_array_equal(y[inf], ref64[inf],
+                                  err_msg="overflow is not inf")
+    finite = np.flatnonzero(~nan & ~inf)
+    err = ulp_errors(y[finite], ref[finite])
+    worst = int(np.argmax(err))
+    i = finite[worst]
+    assert err[worst] <= BOUND_ULP, (
+        f"{op}({x[i]!r}) = {y[i]!r}, exact {ref[i]!r}: {err[worst]:.3f} ulp")
+    zero = finite[ref64[finite] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(ref64[zero]),
+                                  err_msg="sign of zero")
+
+
+@pytest.mark.parametrize("op", sorted(FUNCTIONS))
+def test_the_host_isa_picks_the_variants(op):
+    """library=auto calls the AVX-512 variants on a host with avx512f, the
+    AVX2 ones (of the functions within 2 ulp there) with avx2 and fma;
+    vector-math=none never."""
+    flags = host_flags()
+    if "avx512f" in flags:
+        expected = "_ZGVeN8v_" + op
+    elif {"avx2", "fma"} <= flags and op in AVX2_FUNCTIONS:
+        expected = "_ZGVdN4v_" + op
+    else:
+        expected = None
+    ir = executable(op).llvm_ir
+    assert (expected is None and "_ZGV" not in ir) or (
+        expected is not None and "@%s(" % expected in ir)
+    assert "_ZGV" not in executable(op, "vector-math=none").llvm_ir
+
+
+EXP_BOUND_ULP = 1.0
+
+
+def test_vector_f64_exp_within_one_ulp():
+    """f64 exp on vectors is Stax's kernel (--stax-vector-math-calls):
+    within 1 ulp where |x| <= 708, libm's exp (bitwise) beyond, where the
+    results overflow or approach the denormal range; NaN kept. The sweep
+    adds dense values over the whole finite range of the result."""
+    rng = np.random.default_rng(5)
+    x = np.resize(np.concatenate([sweep(), rng.uniform(-745.2, 709.8, N // 2),
+                                  [708.0, -708.0, 708.0000000000001,
+                                   -708.0000000000001, 709.782712893384,
+                                   -745.1332191019411]]), N)
+    exe = executable("exp")
+    y = run(exe, x)
+    libm = run(executable("exp", "vector-width=1 parallel=false"), x)
+    beyond = ~(np.abs(x) <= 708.0)      # NaN and infinities included
+    np.testing.assert_array_equal(y[beyond].view(np.uint64),
+                                  libm[beyond].view(np.uint64))
+    inside = np.flatnonzero(~beyond)
+    ref = np.exp(x[inside].astype(LD))
+    err = ulp_errors(y[inside], ref)
+    worst = int(np.argmax(err))
+    i = inside[worst]
+    assert err[worst] <= EXP_BOUND_ULP, (
+        f"exp({x[i]!r}) = {y[i]!r}, exact {ref[worst]!r}: {err[worst]:.3f} ulp")
+    none = run(executable("exp", "vector-math=none"), x)
+    np.testing.assert_array_equal(none.view(np.uint64), libm.view(np.uint64))

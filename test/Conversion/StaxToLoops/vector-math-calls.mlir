@@ -1,0 +1,144 @@
+// RUN: stax-opt --stax-vector-math-calls=library=avx512 -split-input-file -verify-diagnostics %s | FileCheck %s
+// RUN: stax-opt --stax-vector-math-calls=library=avx2 -split-input-file %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-AVX2
+// RUN: stax-opt --stax-vector-math-calls=library=none -split-input-file %s 2>/dev/null | FileCheck %s --check-prefix=CHECK-NONE
+// RUN: not stax-opt --stax-vector-math-calls=library=sse %s 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
+
+// CHECK-BAD: Cannot find option named 'sse'
+
+// f64 tanh of 16 lanes: two calls of the AVX-512 variant on the halves,
+// put back together in order; one declaration for both.
+// CHECK-LABEL: func.func private @_ZGVeN8v_tanh(vector<8xf64>) -> vector<8xf64>
+// CHECK-NOT: func.func private @_ZGVeN8v_tanh
+// CHECK-LABEL: func.func @tanh16(
+// CHECK-SAME: %[[X:.*]]: vector<16xf64>
+// CHECK: %[[LO:.*]] = vector.extract_strided_slice %[[X]] {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: %[[TLO:.*]] = call @_ZGVeN8v_tanh(%[[LO]])
+// CHECK: %[[R0:.*]] = vector.insert_strided_slice %[[TLO]], %{{.*}} {offsets = [0], strides = [1]}
+// CHECK: %[[HI:.*]] = vector.extract_strided_slice %[[X]] {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[THI:.*]] = call @_ZGVeN8v_tanh(%[[HI]])
+// CHECK: %[[R1:.*]] = vector.insert_strided_slice %[[THI]], %[[R0]] {offsets = [8], strides = [1]}
+// CHECK: return %[[R1]]
+// AVX2: tanh's variant is 2.13 ulp, so it stays.
+// CHECK-AVX2-LABEL: func.func @tanh16(
+// CHECK-AVX2: math.tanh %{{.*}} : vector<16xf64>
+// CHECK-NONE-LABEL: func.func @tanh16(
+// CHECK-NONE: math.tanh %{{.*}} : vector<16xf64>
+func.func @tanh16(%x: vector<16xf64>) -> vector<16xf64> {
+  %0 = math.tanh %x : vector<16xf64>
+  return %0 : vector<16xf64>
+}
+
+// One call where the vector is the library's width; AVX2 takes log in
+// four-lane slices.
+// CHECK-LABEL: func.func @log8(
+// CHECK: %[[Y:.*]] = call @_ZGVeN8v_log(%{{.*}}) : (vector<8xf64>) -> vector<8xf64>
+// CHECK-NEXT: return %[[Y]]
+// CHECK-AVX2-LABEL: func.func @log8(
+// CHECK-AVX2-COUNT-2: call @_ZGVdN4v_log(%{{.*}}) : (vector<4xf64>) -> vector<4xf64>
+// CHECK-AVX2-NOT: math.log
+// CHECK-AVX2: return
+func.func @log8(%x: vector<8xf64>) -> vector<8xf64> {
+  %0 = math.log %x : vector<8xf64>
+  return %0 : vector<8xf64>
+}
+
+// Every function within 2 ulp with AVX-512.
+// CHECK-LABEL: func.func @functions(
+// CHECK: call @_ZGVeN8v_log1p(
+// CHECK: call @_ZGVeN8v_log2(
+// CHECK: call @_ZGVeN8v_log10(
+// CHECK: call @_ZGVeN8v_exp2(
+// CHECK: call @_ZGVeN8v_sinh(
+// CHECK: call @_ZGVeN8v_cosh(
+// CHECK: call @_ZGVeN8v_acos(
+// CHECK: call @_ZGVeN8v_asinh(
+// CHECK: call @_ZGVeN8v_acosh(
+// CHECK: call @_ZGVeN8v_atanh(
+// CHECK-NOT: math.
+// CHECK: return
+func.func @functions(%x: vector<8xf64>) -> vector<8xf64> {
+  %0 = math.log1p %x : vector<8xf64>
+  %1 = math.log2 %0 : vector<8xf64>
+  %2 = math.log10 %1 : vector<8xf64>
+  %3 = math.exp2 %2 : vector<8xf64>
+  %4 = math.sinh %3 : vector<8xf64>
+  %5 = math.cosh %4 : vector<8xf64>
+  %6 = math.acos %5 : vector<8xf64>
+  %7 = math.asinh %6 : vector<8xf64>
+  %8 = math.acosh %7 : vector<8xf64>
+  %9 = math.atanh %8 : vector<8xf64>
+  return %9 : vector<8xf64>
+}
+
+// f64 exp on a vector of any length: the float64 kernel (Cody-Waite
+// reduction, the Taylor tail, 1 + p, 2^k from exponent bits), libm's exp
+// for the lanes beyond +-708 in a branch, NaN lanes kept; with every
+// library but none.
+// CHECK-LABEL: func.func @exp6(
+// CHECK-SAME: %[[X:.*]]: vector<6xf64>
+// CHECK: %[[K:.*]] = math.roundeven
+// CHECK: math.fma
+// CHECK: math.fma
+// CHECK: arith.fptosi %[[K]] : vector<6xf64> to vector<6xi64>
+// CHECK: arith.shli
+// CHECK: %[[FAST:.*]] = arith.mulf
+// CHECK: %[[OUT:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<6xf64>
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[OUT]]
+// CHECK: %[[Y:.*]] = scf.if %[[ANY]] -> (vector<6xf64>) {
+// CHECK:   %[[LIBM:.*]] = math.exp %[[X]] : vector<6xf64>
+// CHECK:   %[[SEL:.*]] = arith.select %[[OUT]], %[[LIBM]], %[[FAST]]
+// CHECK:   scf.yield %[[SEL]]
+// CHECK: } else {
+// CHECK:   scf.yield %[[FAST]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[X]], %[[Y]]
+// CHECK: return %[[R]]
+// CHECK-AVX2-LABEL: func.func @exp6(
+// CHECK-AVX2: math.roundeven
+// CHECK-NONE-LABEL: func.func @exp6(
+// CHECK-NONE-NEXT: math.exp %{{.*}} : vector<6xf64>
+// CHECK-NONE-NEXT: return
+func.func @exp6(%x: vector<6xf64>) -> vector<6xf64> {
+  %0 = math.exp %x : vector<6xf64>
+  return %0 : vector<6xf64>
+}
+
+// Left as they are: the functions whose libmvec variant exceeds 2 ulp,
+// f32 (--stax-approximate-math's kernels), scalars (libm, the
+// interpreter's), lengths that are no multiple of the lanes, and 2-D
+// vectors.
+// CHECK-LABEL: func.func @unchanged(
+// CHECK-NOT: call
+// CHECK: math.exp %{{.*}} : f64
+// CHECK: math.sin %{{.*}} : vector<8xf64>
+// CHECK: math.cos %{{.*}} : vector<8xf64>
+// CHECK: math.erf %{{.*}} : vector<8xf64>
+// CHECK: math.expm1 %{{.*}} : vector<8xf64>
+// CHECK: math.tanh %{{.*}} : vector<16xf32>
+// CHECK: math.tanh %{{.*}} : f64
+// CHECK: math.tanh %{{.*}} : vector<6xf64>
+// CHECK: math.tanh %{{.*}} : vector<2x8xf64>
+func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
+    -> (f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
+  %0 = math.exp %s : f64
+  %1 = math.sin %x : vector<8xf64>
+  %2 = math.cos %x : vector<8xf64>
+  %3 = math.erf %x : vector<8xf64>
+  %4 = math.expm1 %x : vector<8xf64>
+  %5 = math.tanh %f : vector<16xf32>
+  %6 = math.tanh %s : f64
+  %7 = math.tanh %odd : vector<6xf64>
+  %8 = math.tanh %m : vector<2x8xf64>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
+}
+
+// -----
+
+// A module that defines the library's name otherwise cannot call it.
+// expected-error @+1 {{--stax-vector-math-calls: @_ZGVeN8v_tanh is libmvec's '(vector<8xf64>) -> vector<8xf64>', but the module defines it otherwise}}
+func.func private @_ZGVeN8v_tanh(vector<8xf32>) -> vector<8xf32>
+
+func.func @clash(%x: vector<8xf64>) -> vector<8xf64> {
+  %0 = math.tanh %x : vector<8xf64>
+  return %0 : vector<8xf64>
+}
