@@ -76,6 +76,11 @@ FailureOr<HostModule> translate(ModuleOp module, llvm::LLVMContext &ctx,
   if (!builder)
     return module.emitError() << llvm::toString(builder.takeError());
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // An object for a C program or a shared library: position independent,
+  // small code model (the JIT's defaults left text relocations against
+  // libm and libmvec, which a PIE links only with a warning).
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
   auto tm = builder->createTargetMachine();
   if (!tm)
     return module.emitError() << llvm::toString(tm.takeError());
