@@ -2,8 +2,9 @@
 
 --stax-vector-math-calls (library=auto, the default) calls glibc's libmvec
 for the f64 functions whose variant for the host's ISA is within 2 ulp of
-the exact value (docs/Numerics.md), computes exp with a kernel of its own
-(within 1 ulp); the others stay libm calls, bitwise the interpreter's. For each function this compiles tp.<op> on an f64 tensor
+the exact value (docs/Numerics.md), computes exp, sin and cos with kernels
+of its own (within 1 ulp); the others stay libm calls, bitwise the
+interpreter's. For each function this compiles tp.<op> on an f64 tensor
 and checks, on a sweep of the whole range plus a dense sweep of the usual
 magnitudes and the domain edges:
 
@@ -170,3 +171,33 @@ def test_vector_f64_exp_within_one_ulp():
         f"exp({x[i]!r}) = {y[i]!r}, exact {ref[worst]!r}: {err[worst]:.3f} ulp")
     none = run(executable("exp", "vector-math=none"), x)
     np.testing.assert_array_equal(none.view(np.uint64), libm.view(np.uint64))
+
+
+@pytest.mark.parametrize("op", ["sin", "cos"])
+def test_vector_f64_sin_cos_within_one_ulp(op):
+    """f64 sin and cos on vectors are Stax's kernels: within 1 ulp where
+    |x| <= 2^20, including the doubles nearest to multiples of pi/2 (the
+    reduction's hardest inputs) and tiny arguments; libm's (bitwise)
+    beyond; NaN and sin's signed zeros kept."""
+    rng = np.random.default_rng(6)
+    k = np.concatenate([np.arange(-3000, 3000),
+                        rng.integers(-667000, 667000, 6000)]).astype(LD)
+    near = (k * (LD(np.pi) / 2 + LD(6.123233995736766e-17) / 2)).astype(np.float64)
+    x = np.resize(np.concatenate([
+        sweep(), near, np.nextafter(near, np.inf), np.nextafter(near, -np.inf),
+        rng.uniform(-2.0 ** 20, 2.0 ** 20, N // 4), [2.0 ** 20, -2.0 ** 20]]), N)
+    y = run(executable(op), x)
+    libm = run(executable(op, "vector-width=1 parallel=false"), x)
+    beyond = ~(np.abs(x) <= 2.0 ** 20)
+    np.testing.assert_array_equal(y[beyond].view(np.uint64),
+                                  libm[beyond].view(np.uint64))
+    inside = np.flatnonzero(~beyond)
+    fn = np.sin if op == "sin" else np.cos
+    ref = fn(x[inside].astype(LD))
+    err = ulp_errors(y[inside], ref)
+    worst = int(np.argmax(err))
+    i = inside[worst]
+    assert err[worst] <= 1.0, (
+        f"{op}({x[i]!r}) = {y[i]!r}, exact {ref[worst]!r}: {err[worst]:.3f} ulp")
+    zero = inside[y[inside] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))

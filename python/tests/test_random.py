@@ -356,9 +356,11 @@ def test_compiled_f32_normals_round_as_the_interpreter_but_rarely():
     # interpreter's except where the f64 value lies within ~1e-11 of an f32
     # rounding boundary, and there 1 ulp away. f64 results keep libm (every
     # bit) with vector-math=none; by default their log is libmvec's (within
-    # 2 ulp of exact, libm's within 0.5): the square root halves the
-    # relative difference and the rest is the same arithmetic, so they are
-    # within 2 ulp of the interpreter's. 2^18 draws, every element compared.
+    # 2 ulp of exact, libm's within 0.5: 2.5 apart, halved by the square
+    # root) and their cos and sin Stax's kernels (within 1 ulp, libm's 0.5:
+    # 1.5 apart), the rest the same arithmetic: within 1.25 + 1.5 plus the
+    # product's rounding, 4 ulp, of the interpreter's. 2^18 draws, every
+    # element compared.
     from stax._capi import Executable
     n = 1 << 18
     text = f"""
@@ -379,7 +381,7 @@ func.func @normals(%s: tensor<2xi64>) -> (tensor<{n}xf32>, tensor<4096xf64>) {{
     Executable(text).call_raw("normals", [s.ctypes.data, default32.ctypes.data,
                                           got64.ctypes.data])
     np.testing.assert_array_equal(default32, got32)
-    assert np.abs(got64.view(np.int64) - want64.view(np.int64)).max() <= 2
+    assert np.abs(got64.view(np.int64) - want64.view(np.int64)).max() <= 4
     ulps = np.abs(got32.view(np.int32).astype(np.int64)
                   - want32.view(np.int32).astype(np.int64))
     assert ulps.max() <= 1

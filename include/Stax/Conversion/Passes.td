@@ -465,20 +465,25 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     value are called (docs/Numerics.md): with `avx512` `tanh`, `log`,
     `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `acos`, `asinh`,
     `acosh` and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`,
-    `sinh`, `cosh` and `acos`. libmvec's `exp` (2.9 ulp), `expm1`, `sin`,
-    `cos`, `tan` (3.5), `erf`, `erfc`, `atan` and `asin` stay libm calls,
-    and so do scalars and vectors of other lengths. NaN, infinite and
+    `sinh`, `cosh` and `acos`. libmvec's `expm1`, `tan` (3.2 ulp), `erf`,
+    `erfc`, `atan` and `asin` stay libm calls, and so do scalars and
+    vectors of other lengths. NaN, infinite and
     out-of-domain inputs give libm's results. The compiled code needs
     libmvec.so.1 (glibc 2.35 and later): the JIT loads it, an
     ahead-of-time object links with `-lmvec`.
 
-    `math.exp` on a 1-D f64 vector (any length) becomes a float64 kernel
-    within 1 ulp instead (with every `library` but `none`): `x = k ln 2 +
-    r`, `e^r = 1 + (r + r^2 Q(r))` with Q the Taylor series to `r^11/13!`,
-    scaled by `2^k`; a vector with a lane beyond +-708 (overflow, results
-    near or in the denormal range, infinities) computes those lanes with
-    libm's `exp` in a branch taken only then, and NaN lanes are returned
-    as they are.
+    `math.exp`, `math.sin` and `math.cos` on a 1-D f64 vector (any length),
+    whose libmvec variants are 2.9 to 3.5 ulp, become float64 kernels
+    within 1 ulp instead (with every `library` but `none`). exp: `x = k ln
+    2 + r`, `e^r = 1 + r + r^2 Q(r)` with Q the Taylor series to
+    `r^11/13!`, the reduction's and `1 + r`'s rounding errors carried, one
+    final rounding, scaled by `2^k`; lanes beyond +-708 (overflow, results
+    near or in the denormal range, infinities) come from libm's `exp`.
+    sin and cos: `x = k pi/2 + r` with pi/2 in three parts and the
+    reduction kept as a double-double, Taylor series on `|r| <= pi/4`, the
+    quadrant choosing `+-sin r` or `+-cos r`; lanes beyond `2^20` come
+    from libm. libm runs in a branch taken only when a vector holds such
+    a lane; NaN lanes (and sin's signed zeros) are returned as they are.
 
     `library=auto` (the default) picks the host's widest variant, or none
     where the host has neither AVX-512 nor AVX2 or Stax was built without

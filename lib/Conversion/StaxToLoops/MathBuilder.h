@@ -93,6 +93,9 @@ public:
     return arith::ShRSIOp::create(b, loc, x, intConstant(n));
   }
   Value negInt(Value x) { return subInt(intConstant(0), x); }
+  Value andInt(Value x, int64_t c) {
+    return arith::AndIOp::create(b, loc, x, intConstant(c));
+  }
   Value minInt(Value x, int64_t c) {
     return arith::MinSIOp::create(b, loc, x, intConstant(c));
   }

@@ -44,6 +44,10 @@ mlir::stax::resolveVectorMathLibrary(VectorMathLibrary library) {
 
 namespace {
 
+// Each statement creates its ops in one order: C++ leaves the order in
+// which a call's arguments are evaluated unspecified (GCC and Clang
+// differ), and the IR must not depend on the compiler.
+
 /// The libm name of each op that libmvec may compute.
 StringRef libmName(Operation *op) {
   return llvm::TypeSwitch<Operation *, StringRef>(op)
@@ -123,12 +127,116 @@ void rewriteExp(math::ExpOp op) {
   Value x = op.getOperand();
   codegen::F64Builder f(b, loc, x.getType());
   Value fast = exactExp(f, x);
-  Value outside = f.cmp(P::OGT, f.abs(x), f.constant(kExpFastLimit));
+  Value magnitude = f.abs(x);
+  Value outside = f.cmp(P::OGT, magnitude, f.constant(kExpFastLimit));
   Value y = codegen::replaceLanesOutside(
       b, loc, outside, fast, [&](OpBuilder &nested, Location loc) {
         return math::ExpOp::create(nested, loc, x).getResult();
       });
   Value result = arith::SelectOp::create(b, loc, f.cmp(P::UNO, x, x), x, y);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+}
+
+/// pi/2 = kPio2Part1 + kPio2Part2 + kPio2Part3 (to 2^-119 relative); the
+/// first two parts have 33 significant bits, so that k times each is
+/// exact for |k| < 2^20.
+constexpr double kTwoOverPi = 0.6366197723675814;
+constexpr double kPio2Part1 = 1.5707963267341256;
+constexpr double kPio2Part2 = 6.077100506303966e-11;
+constexpr double kPio2Part3 = 2.0222662487959506e-21;
+/// The fast path's range: |k| < 2^20.
+constexpr double kTrigFastLimit = 1048576.0;
+
+/// a + b as hi + lo exactly (Knuth's TwoSum).
+std::pair<Value, Value> twoSum(codegen::F64Builder &f, Value a, Value b) {
+  Value hi = f.add(a, b);
+  Value bPart = f.sub(hi, a);
+  Value aPart = f.sub(hi, bPart);
+  Value aError = f.sub(a, aPart);
+  Value bError = f.sub(b, bPart);
+  return {hi, f.add(aError, bError)};
+}
+
+/// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
+/// (f64; 0.6 measured): x = k pi/2 + r + rLo with r + rLo exact to
+/// 2^-98 |x| (x - k part1 and k part2 are exact, the two subtractions
+/// kept as TwoSums), which leaves 2^-36 relative even at the multiple of
+/// pi/2 closest to a double below 2^20. On |r| <= pi/4, Taylor series
+/// to r^17 / 17! and r^18 / 18! with rLo's first-order term; the large
+/// term (r, or 1 - r^2/2 summed exactly) is added last. The quadrant
+/// k mod 4 selects +-sin r or +-cos r.
+Value sinCos(codegen::F64Builder &f, Value x, bool isSin) {
+  Value k = f.roundEven(f.mul(x, f.constant(kTwoOverPi)));
+  Value negK = f.neg(k);
+  Value r1 = f.fma(negK, f.constant(kPio2Part1), x);
+  auto [r2, e2] = twoSum(f, r1, f.mul(negK, f.constant(kPio2Part2)));
+  auto [r, e3] = twoSum(f, r2, f.mul(negK, f.constant(kPio2Part3)));
+  Value rLo = f.add(e2, e3);
+  Value z = f.mul(r, r);
+  Value zLo = f.fma(r, r, f.neg(z));
+  SmallVector<double> sinTail, cosTail;
+  double term = 1.0;
+  for (int n = 1; n <= 18; ++n) {
+    term /= n;
+    double sign = (n / 2) % 2 ? -1.0 : 1.0;
+    if (n >= 3 && n % 2 == 1)
+      sinTail.push_back(sign * term); // -1/3!, 1/5!, ...
+    if (n >= 4 && n % 2 == 0)
+      cosTail.push_back(sign * term); // 1/4!, -1/6!, ...
+  }
+  Value one = f.constant(1.0);
+  Value half = f.constant(0.5);
+  // sin(r + rLo) = r + r^3 S(z) + rLo (1 - z/2).
+  Value rLoCos = f.fma(f.neg(f.mul(half, z)), rLo, rLo);
+  Value cube = f.mul(r, z);
+  Value sinSmall = f.fma(cube, f.polynomial(z, sinTail), rLoCos);
+  Value sinR = f.add(r, sinSmall);
+  // cos(r + rLo) = (1 - z/2) - zLo/2 + z^2 C(z) - r rLo, 1 - z/2 summed
+  // with its error (Fast2Sum: 1 >= z/2).
+  Value h = f.mul(half, z);
+  Value t = f.sub(one, h);
+  Value tError = f.sub(f.sub(one, t), h);
+  Value lower = f.fma(f.neg(half), zLo, tError);
+  lower = f.fma(f.neg(r), rLo, lower);
+  Value z2 = f.mul(z, z);
+  Value cosSmall = f.fma(z2, f.polynomial(z, cosTail), lower);
+  Value cosR = f.add(t, cosSmall);
+  // Quadrant n = k mod 4 (cos: n + 1): odd ones swap, 2 and 3 negate.
+  Value n = f.toInt(k);
+  if (!isSin)
+    n = f.addInt(n, f.intConstant(1));
+  auto bit = [&](int64_t mask) {
+    return f.cmpInt(arith::CmpIPredicate::ne, f.andInt(n, mask), 0);
+  };
+  Value value = f.select(bit(1), cosR, sinR);
+  Value negate = bit(2);
+  return f.select(negate, f.neg(value), value);
+}
+
+/// f64 math.sin or math.cos on a vector as sinCos, the lanes beyond
+/// +-kTrigFastLimit (and infinities) from libm in a branch taken only
+/// when a vector holds one; NaN lanes and sin's signed zeros are returned
+/// as they are.
+template <typename OpT> void rewriteSinCos(OpT op, bool isSin) {
+  using P = arith::CmpFPredicate;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value x = op.getOperand();
+  codegen::F64Builder f(b, loc, x.getType());
+  Value fast = sinCos(f, x, isSin);
+  Value magnitude = f.abs(x);
+  Value outside = f.cmp(P::OGT, magnitude, f.constant(kTrigFastLimit));
+  Value y = codegen::replaceLanesOutside(
+      b, loc, outside, fast, [&](OpBuilder &nested, Location loc) {
+        return OpT::create(nested, loc, x).getResult();
+      });
+  // NaN stays NaN; sin(-0) = -0.
+  Value keep = f.cmp(P::UNO, x, x);
+  if (isSin)
+    keep =
+        arith::OrIOp::create(b, loc, keep, f.cmp(P::OEQ, x, f.constant(0.0)));
+  Value result = arith::SelectOp::create(b, loc, keep, x, y);
   op.getResult().replaceAllUsesWith(result);
   op.erase();
 }
@@ -147,6 +255,18 @@ struct StaxVectorMathCalls
     });
     for (math::ExpOp op : exps)
       rewriteExp(op);
+    SmallVector<Operation *> trig;
+    getOperation().walk([&](Operation *op) {
+      if (isa<math::SinOp, math::CosOp>(op) &&
+          isF64Vector(op->getResult(0).getType()))
+        trig.push_back(op);
+    });
+    for (Operation *op : trig) {
+      if (auto sin = dyn_cast<math::SinOp>(op))
+        rewriteSinCos(sin, /*isSin=*/true);
+      else
+        rewriteSinCos(cast<math::CosOp>(op), /*isSin=*/false);
+    }
 
     VectorMathLibrary resolved = stax::resolveVectorMathLibrary(library);
     if (resolved == VectorMathLibrary::None)

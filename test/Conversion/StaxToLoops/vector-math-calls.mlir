@@ -103,6 +103,31 @@ func.func @exp6(%x: vector<6xf64>) -> vector<6xf64> {
   return %0 : vector<6xf64>
 }
 
+// f64 sin and cos: reduction by three parts of pi/2 kept as TwoSums, the
+// quadrant's bits choosing +-sin r or +-cos r; libm's function beyond
+// 2^20 in a branch; NaN kept, and sin's signed zeros.
+// CHECK-LABEL: func.func @sincos(
+// CHECK-SAME: %[[X:.*]]: vector<8xf64>
+// CHECK: math.roundeven
+// CHECK: arith.andi
+// CHECK: arith.cmpi ne
+// CHECK: scf.if
+// CHECK: math.sin %[[X]] : vector<8xf64>
+// CHECK: arith.cmpf oeq, %[[X]]
+// CHECK: arith.ori
+// CHECK: math.roundeven
+// CHECK: scf.if
+// CHECK: math.cos %[[X]] : vector<8xf64>
+// CHECK: return
+// CHECK-NONE-LABEL: func.func @sincos(
+// CHECK-NONE-NEXT: math.sin
+// CHECK-NONE-NEXT: math.cos
+func.func @sincos(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>) {
+  %0 = math.sin %x : vector<8xf64>
+  %1 = math.cos %x : vector<8xf64>
+  return %0, %1 : vector<8xf64>, vector<8xf64>
+}
+
 // Left as they are: the functions whose libmvec variant exceeds 2 ulp,
 // f32 (--stax-approximate-math's kernels), scalars (libm, the
 // interpreter's), lengths that are no multiple of the lanes, and 2-D
@@ -110,8 +135,8 @@ func.func @exp6(%x: vector<6xf64>) -> vector<6xf64> {
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-NOT: call
 // CHECK: math.exp %{{.*}} : f64
-// CHECK: math.sin %{{.*}} : vector<8xf64>
-// CHECK: math.cos %{{.*}} : vector<8xf64>
+// CHECK: math.tan %{{.*}} : vector<8xf64>
+// CHECK: math.atan %{{.*}} : vector<8xf64>
 // CHECK: math.erf %{{.*}} : vector<8xf64>
 // CHECK: math.expm1 %{{.*}} : vector<8xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
@@ -121,8 +146,8 @@ func.func @exp6(%x: vector<6xf64>) -> vector<6xf64> {
 func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
     -> (f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
   %0 = math.exp %s : f64
-  %1 = math.sin %x : vector<8xf64>
-  %2 = math.cos %x : vector<8xf64>
+  %1 = math.tan %x : vector<8xf64>
+  %2 = math.atan %x : vector<8xf64>
   %3 = math.erf %x : vector<8xf64>
   %4 = math.expm1 %x : vector<8xf64>
   %5 = math.tanh %f : vector<16xf32>
