@@ -88,6 +88,14 @@ def ulp_errors(y, ref):
     return (np.abs(y.astype(LD) - ref) / spacing.astype(LD)).astype(np.float64)
 
 
+def assert_within_ulp(op, x, y, ref, bound):
+    """Every y within `bound` ulp of the long double `ref` (finite)."""
+    err = ulp_errors(y, ref)
+    i = int(np.argmax(err))
+    assert err[i] <= bound, (
+        f"{op}({x[i]!r}) = {y[i]!r}, exact {ref[i]!r}: {err[i]:.3f} ulp")
+
+
 def host_flags() -> set:
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -115,11 +123,7 @@ def test_vector_f64_math_within_two_ulp_or_libm(op):
     np.testing.assert_array_equal(y[inf], ref64[inf],
                                   err_msg="overflow is not inf")
     finite = np.flatnonzero(~nan & ~inf)
-    err = ulp_errors(y[finite], ref[finite])
-    worst = int(np.argmax(err))
-    i = finite[worst]
-    assert err[worst] <= BOUND_ULP, (
-        f"{op}({x[i]!r}) = {y[i]!r}, exact {ref[i]!r}: {err[worst]:.3f} ulp")
+    assert_within_ulp(op, x[finite], y[finite], ref[finite], BOUND_ULP)
     zero = finite[ref64[finite] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(ref64[zero]),
                                   err_msg="sign of zero")
@@ -163,12 +167,8 @@ def test_vector_f64_exp_within_one_ulp():
     np.testing.assert_array_equal(y[beyond].view(np.uint64),
                                   libm[beyond].view(np.uint64))
     inside = np.flatnonzero(~beyond)
-    ref = np.exp(x[inside].astype(LD))
-    err = ulp_errors(y[inside], ref)
-    worst = int(np.argmax(err))
-    i = inside[worst]
-    assert err[worst] <= EXP_BOUND_ULP, (
-        f"exp({x[i]!r}) = {y[i]!r}, exact {ref[worst]!r}: {err[worst]:.3f} ulp")
+    assert_within_ulp("exp", x[inside], y[inside], np.exp(x[inside].astype(LD)),
+                      EXP_BOUND_ULP)
     none = run(executable("exp", "vector-math=none"), x)
     np.testing.assert_array_equal(none.view(np.uint64), libm.view(np.uint64))
 
@@ -193,11 +193,6 @@ def test_vector_f64_sin_cos_within_one_ulp(op):
                                   libm[beyond].view(np.uint64))
     inside = np.flatnonzero(~beyond)
     fn = np.sin if op == "sin" else np.cos
-    ref = fn(x[inside].astype(LD))
-    err = ulp_errors(y[inside], ref)
-    worst = int(np.argmax(err))
-    i = inside[worst]
-    assert err[worst] <= 1.0, (
-        f"{op}({x[i]!r}) = {y[i]!r}, exact {ref[worst]!r}: {err[worst]:.3f} ulp")
+    assert_within_ulp(op, x[inside], y[inside], fn(x[inside].astype(LD)), 1.0)
     zero = inside[y[inside] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))

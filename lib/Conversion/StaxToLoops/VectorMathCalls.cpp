@@ -1,8 +1,9 @@
 //===- VectorMathCalls.cpp - f64 math on vectors without libm per lane ---===//
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
-// glibc's vector variants (Passes.td), and exp, whose variant is 2.9 ulp,
-// a float64 kernel of ours. The vector function ABI names the variants
+// glibc's vector variants (Passes.td), and exp, sin and cos, whose variants
+// are 2.9-3.5 ulp, float64 kernels of ours. The vector function ABI names
+// the variants
 // _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
 // `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
 // the library expects.
@@ -69,8 +70,9 @@ StringRef libmName(Operation *op) {
 /// Whether the variant of `name` for `library` is within 2 ulp of the
 /// exact value (docs/Numerics.md: each domain swept against long double).
 /// The AVX2 variants of tanh (2.13 ulp), log1p, asinh, acosh and atanh
-/// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), expm1, sin, cos, tan
-/// (3.5), erf, erfc, atan and asin, which are not rewritten at all.
+/// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), sin, cos (3.5), which
+/// get kernels of ours, and expm1, tan, erf, erfc, atan and asin, which
+/// stay libm calls.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;
@@ -116,28 +118,6 @@ Value exactExp(codegen::F64Builder &f, Value x) {
   return f.mul(e, f.exp2Int(f.toInt(k)));
 }
 
-/// f64 math.exp on a vector as exactExp, the lanes beyond +-kExpFastLimit
-/// (overflow, results near or in the denormal range, infinities) from
-/// libm in a branch taken only when a vector holds one; NaN lanes are
-/// returned as they are.
-void rewriteExp(math::ExpOp op) {
-  using P = arith::CmpFPredicate;
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value x = op.getOperand();
-  codegen::F64Builder f(b, loc, x.getType());
-  Value fast = exactExp(f, x);
-  Value magnitude = f.abs(x);
-  Value outside = f.cmp(P::OGT, magnitude, f.constant(kExpFastLimit));
-  Value y = codegen::replaceLanesOutside(
-      b, loc, outside, fast, [&](OpBuilder &nested, Location loc) {
-        return math::ExpOp::create(nested, loc, x).getResult();
-      });
-  Value result = arith::SelectOp::create(b, loc, f.cmp(P::UNO, x, x), x, y);
-  op.getResult().replaceAllUsesWith(result);
-  op.erase();
-}
-
 /// pi/2 = kPio2Part1 + kPio2Part2 + kPio2Part3 (to 2^-119 relative); the
 /// first two parts have 33 significant bits, so that k times each is
 /// exact for |k| < 2^20.
@@ -159,7 +139,7 @@ std::pair<Value, Value> twoSum(codegen::F64Builder &f, Value a, Value b) {
 }
 
 /// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
-/// (f64; 0.6 measured): x = k pi/2 + r + rLo with r + rLo exact to
+/// (f64; 0.72 measured): x = k pi/2 + r + rLo with r + rLo exact to
 /// 2^-98 |x| (x - k part1 and k part2 are exact, the two subtractions
 /// kept as TwoSums), which leaves 2^-36 relative even at the multiple of
 /// pi/2 closest to a double below 2^20. On |r| <= pi/4, Taylor series
@@ -214,31 +194,53 @@ Value sinCos(codegen::F64Builder &f, Value x, bool isSin) {
   return f.select(negate, f.neg(value), value);
 }
 
-/// f64 math.sin or math.cos on a vector as sinCos, the lanes beyond
-/// +-kTrigFastLimit (and infinities) from libm in a branch taken only
-/// when a vector holds one; NaN lanes and sin's signed zeros are returned
-/// as they are.
-template <typename OpT> void rewriteSinCos(OpT op, bool isSin) {
+/// `op` (f64 math.exp, sin or cos on a vector) as `kernel`, the lanes
+/// beyond +-`limit` (where the kernel is not valid, infinities included)
+/// from libm in a branch taken only when a vector holds one; NaN lanes
+/// (and with `keepZeros`, sin's signed zeros) are returned as they are.
+template <typename OpT>
+void rewriteWithKernel(OpT op,
+                       function_ref<Value(codegen::F64Builder &, Value)> kernel,
+                       double limit, bool keepZeros) {
   using P = arith::CmpFPredicate;
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value x = op.getOperand();
   codegen::F64Builder f(b, loc, x.getType());
-  Value fast = sinCos(f, x, isSin);
+  Value fast = kernel(f, x);
   Value magnitude = f.abs(x);
-  Value outside = f.cmp(P::OGT, magnitude, f.constant(kTrigFastLimit));
+  Value outside = f.cmp(P::OGT, magnitude, f.constant(limit));
   Value y = codegen::replaceLanesOutside(
       b, loc, outside, fast, [&](OpBuilder &nested, Location loc) {
         return OpT::create(nested, loc, x).getResult();
       });
-  // NaN stays NaN; sin(-0) = -0.
   Value keep = f.cmp(P::UNO, x, x);
-  if (isSin)
+  if (keepZeros)
     keep =
         arith::OrIOp::create(b, loc, keep, f.cmp(P::OEQ, x, f.constant(0.0)));
   Value result = arith::SelectOp::create(b, loc, keep, x, y);
   op.getResult().replaceAllUsesWith(result);
   op.erase();
+}
+
+/// exp, sin and cos as the kernels above.
+void rewriteWithKernel(Operation *op) {
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([](math::ExpOp exp) {
+        rewriteWithKernel(exp, exactExp, kExpFastLimit, /*keepZeros=*/false);
+      })
+      .Case([](math::SinOp sin) {
+        auto kernel = [](codegen::F64Builder &f, Value x) {
+          return sinCos(f, x, /*isSin=*/true);
+        };
+        rewriteWithKernel(sin, kernel, kTrigFastLimit, /*keepZeros=*/true);
+      })
+      .Case([](math::CosOp cos) {
+        auto kernel = [](codegen::F64Builder &f, Value x) {
+          return sinCos(f, x, /*isSin=*/false);
+        };
+        rewriteWithKernel(cos, kernel, kTrigFastLimit, /*keepZeros=*/false);
+      });
 }
 
 struct StaxVectorMathCalls
@@ -248,25 +250,15 @@ struct StaxVectorMathCalls
   void runOnOperation() override {
     if (library == VectorMathLibrary::None)
       return;
-    SmallVector<math::ExpOp> exps;
-    getOperation().walk([&](math::ExpOp op) {
-      if (isF64Vector(op.getType()))
-        exps.push_back(op);
-    });
-    for (math::ExpOp op : exps)
-      rewriteExp(op);
-    SmallVector<Operation *> trig;
+    // exp, sin and cos: kernels of ours, on any host.
+    SmallVector<Operation *> kernels;
     getOperation().walk([&](Operation *op) {
-      if (isa<math::SinOp, math::CosOp>(op) &&
+      if (isa<math::ExpOp, math::SinOp, math::CosOp>(op) &&
           isF64Vector(op->getResult(0).getType()))
-        trig.push_back(op);
+        kernels.push_back(op);
     });
-    for (Operation *op : trig) {
-      if (auto sin = dyn_cast<math::SinOp>(op))
-        rewriteSinCos(sin, /*isSin=*/true);
-      else
-        rewriteSinCos(cast<math::CosOp>(op), /*isSin=*/false);
-    }
+    for (Operation *op : kernels)
+      rewriteWithKernel(op);
 
     VectorMathLibrary resolved = stax::resolveVectorMathLibrary(library);
     if (resolved == VectorMathLibrary::None)
