@@ -2,11 +2,11 @@
 
 --stax-vector-math-calls (library=auto, the default) calls glibc's libmvec
 for the f64 functions whose variant for the host's ISA is within 2 ulp of
-the exact value (docs/Numerics.md), computes exp, sin and cos with kernels
-of its own (within 1 ulp); the others stay libm calls, bitwise the
-interpreter's. For each function this compiles tp.<op> on an f64 tensor
-and checks, on a sweep of the whole range plus a dense sweep of the usual
-magnitudes and the domain edges:
+the exact value (docs/Numerics.md), computes exp, expm1, sin, cos and erf
+with kernels of its own (within 1 ulp); the others stay libm calls,
+bitwise the interpreter's. For each function this compiles tp.<op> on an
+f64 tensor and checks, on a sweep of the whole range plus a dense sweep
+of the usual magnitudes and the domain edges:
 
 - where the compiled code calls a _ZGV function: every finite result
   within 2 ulp (f64 spacing at the correctly rounded result; the long
@@ -195,4 +195,63 @@ def test_vector_f64_sin_cos_within_one_ulp(op):
     fn = np.sin if op == "sin" else np.cos
     assert_within_ulp(op, x[inside], y[inside], fn(x[inside].astype(LD)), 1.0)
     zero = inside[y[inside] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
+
+
+def test_vector_f64_expm1_within_one_ulp():
+    """f64 expm1 on vectors is Stax's kernel (the exp kernel's parts, 2^k
+    hi - 1 summed exactly): within 1 ulp for x <= 708, -1 below -40
+    (exactly, -inf included), libm's expm1 (bitwise) above 708; NaN and
+    signed zeros kept. The sweep adds dense values where the reduction's k
+    changes sign (|x| near ln2 / 2) and tiny arguments."""
+    rng = np.random.default_rng(12)
+    x = np.resize(np.concatenate([
+        sweep(), rng.uniform(-45.0, 709.8, N // 4), rng.uniform(-2.0, 2.0, N // 4),
+        np.exp(rng.uniform(-700.0, 0.0, N // 8)) * rng.choice([-1.0, 1.0], N // 8),
+        [708.0, 708.0000000000001, 709.78, -40.0, -40.000000000000007, -np.inf,
+         np.inf, -0.0, 0.0, 5e-324, -5e-324]]), N)
+    y = run(executable("expm1"), x)
+    libm = run(executable("expm1", "vector-width=1 parallel=false"), x)
+    beyond = ~(x <= 708.0)               # NaN and +inf included
+    np.testing.assert_array_equal(y[beyond].view(np.uint64),
+                                  libm[beyond].view(np.uint64))
+    floor = x < -40.0
+    np.testing.assert_array_equal(y[floor], -1.0)
+    inside = np.flatnonzero(~beyond & ~floor)
+    assert_within_ulp("expm1", x[inside], y[inside],
+                      np.expm1(x[inside].astype(LD)), 1.0)
+    zero = inside[y[inside] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
+
+
+def erf_reference(x):
+    """erf at 80 bits (mpmath), as long double."""
+    import mpmath
+    mpmath.mp.prec = 80
+    return np.array([LD(mpmath.nstr(mpmath.erf(mpmath.mpf(float(v))), 25))
+                     for v in x], dtype=LD)
+
+
+def test_vector_f64_erf_within_one_ulp():
+    """f64 erf on vectors is Stax's kernel for every input (Taylor series
+    below 1/2, a polynomial below 1, 1 - e^(-x^2) erfcx(x) up to 6): within
+    1 ulp of the exact value, +-1 from 6 on and at the infinities, NaN and
+    signed zeros kept. The sweep adds dense values around the pieces'
+    boundaries (1/2, 1, 2) and near 1, where erfc's error weighs most."""
+    rng = np.random.default_rng(13)
+    x = np.resize(np.concatenate([
+        sweep()[::4], rng.uniform(-7.0, 7.0, N // 4),
+        rng.uniform(0.45, 2.2, N // 4) * rng.choice([-1.0, 1.0], N // 4),
+        rng.uniform(0.98, 1.02, N // 8),
+        [0.5, np.nextafter(0.5, 0.0), 1.0, np.nextafter(1.0, 0.0), 2.0,
+         np.nextafter(2.0, 0.0), 5.9, 6.0, np.inf, -np.inf, -0.0, 0.0,
+         5e-324, -5e-324, 1e-310]]), N)
+    exe = executable("erf")
+    assert "@erf(" not in exe.llvm_ir
+    y = run(exe, x)
+    nan = np.isnan(x)
+    assert np.isnan(y[nan]).all()
+    finite = np.flatnonzero(~nan)
+    assert_within_ulp("erf", x[finite], y[finite], erf_reference(x[finite]), 1.0)
+    zero = finite[x[finite] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))

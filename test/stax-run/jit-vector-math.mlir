@@ -1,6 +1,7 @@
 // f64 tanh, log and log1p of 16-lane vectors call glibc's libmvec
-// (--stax-vector-math-calls), exp is its f64 kernel (1000 is beyond its
-// range: libm's exp for that lane): within 2 ulp of the exact value, so the
+// (--stax-vector-math-calls), exp, expm1 and erf are its f64 kernels
+// (1000 is beyond exp's and expm1's range: libm for that lane): within 2
+// ulp of the exact value, so the
 // ordinary values are checked to 14 significant digits, and the special
 // inputs (signed zeros, infinities, NaN, out of domain, a denormal) give
 // libm's results exactly.
@@ -84,11 +85,47 @@
 // CHECK-NEXT: [13] 1.0100501670841{{[0-9]*}}
 // CHECK-NEXT: [14] 1.3498588075760{{[0-9]*}}
 // CHECK-NEXT: [15] 2.0611536224385{{[0-9]*}}e-09
-func.func @main() -> (tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>) {
+// CHECK-LABEL: result #4
+// CHECK-NEXT: [0] 0
+// CHECK-NEXT: [1] -0
+// CHECK-NEXT: [2] inf
+// CHECK-NEXT: [3] -1
+// CHECK-NEXT: [4] {{-?}}nan
+// CHECK-NEXT: [5] 1.7182818284590{{[0-9]*}}
+// CHECK-NEXT: [6] -0.39346934028736{{[0-9]*}}
+// CHECK-NEXT: [7] 1.00000000005{{0*[0-9]?}}e-10
+// CHECK-NEXT: [8] 22025.465794806{{[0-9]*}}
+// CHECK-NEXT: [9] inf
+// CHECK-NEXT: [10] 4.9406564584124654e-324
+// CHECK-NEXT: [11] 0.10517091807564{{[0-9]*}}
+// CHECK-NEXT: [12] -0.63212055882855{{[0-9]*}}
+// CHECK-NEXT: [13] 0.010050167084168{{[0-9]*}}
+// CHECK-NEXT: [14] 0.34985880757600{{[0-9]*}}
+// CHECK-NEXT: [15] -0.99999999793884{{[0-9]*}}
+// CHECK-LABEL: result #5
+// CHECK-NEXT: [0] 0
+// CHECK-NEXT: [1] -0
+// CHECK-NEXT: [2] 1
+// CHECK-NEXT: [3] -1
+// CHECK-NEXT: [4] {{-?}}nan
+// CHECK-NEXT: [5] 0.84270079294971{{[0-9]*}}
+// CHECK-NEXT: [6] -0.52049987781304{{[0-9]*}}
+// CHECK-NEXT: [7] 1.1283791670955{{[0-9]*}}e-10
+// CHECK-NEXT: [8] 1
+// CHECK-NEXT: [9] 1
+// CHECK-NEXT: [10] 4.9406564584124654e-324
+// CHECK-NEXT: [11] 0.11246291601828{{[0-9]*}}
+// CHECK-NEXT: [12] -0.84270079294971{{[0-9]*}}
+// CHECK-NEXT: [13] 0.011283415555849{{[0-9]*}}
+// CHECK-NEXT: [14] 0.32862675945912{{[0-9]*}}
+// CHECK-NEXT: [15] -1
+func.func @main() -> (tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>) {
   %x = tp.constant dense<[0.0, -0.0, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 1.0, -0.5, 1.0e-10, 10.0, 1000.0, 4.9406564584124654e-324, 0.1, -1.0, 0.01, 0.3, -20.0]> : tensor<16xf64>
   %t = tp.tanh %x : tensor<16xf64> -> tensor<16xf64>
   %l = tp.log %x : tensor<16xf64> -> tensor<16xf64>
   %p = tp.log1p %x : tensor<16xf64> -> tensor<16xf64>
   %e = tp.exp %x : tensor<16xf64> -> tensor<16xf64>
-  return %t, %l, %p, %e : tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>
+  %m = tp.expm1 %x : tensor<16xf64> -> tensor<16xf64>
+  %f = tp.erf %x : tensor<16xf64> -> tensor<16xf64>
+  return %t, %l, %p, %e, %m, %f : tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>, tensor<16xf64>
 }

@@ -465,29 +465,34 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     value are called (docs/Numerics.md): with `avx512` `tanh`, `log`,
     `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `acos`, `asinh`,
     `acosh` and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`,
-    `sinh`, `cosh` and `acos`. libmvec's `expm1`, `tan` (3.2 ulp), `erf`,
-    `erfc`, `atan` and `asin` stay libm calls, and so do scalars and
-    vectors of other lengths. NaN, infinite and
-    out-of-domain inputs give libm's results. The compiled code needs
-    libmvec.so.1 (glibc 2.35 and later): the JIT loads it, an
-    ahead-of-time object links with `-lmvec`.
+    `sinh`, `cosh` and `acos`. libmvec's `tan` (3.2 ulp), `erfc`, `atan`
+    and `asin` stay libm calls, and so do scalars and vectors of other
+    lengths. NaN, infinite and out-of-domain inputs give libm's results.
+    The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
+    loads it, an ahead-of-time object links with `-lmvec`.
 
-    `math.exp`, `math.sin` and `math.cos` on a 1-D f64 vector (any length),
-    whose libmvec variants are 2.9 to 3.5 ulp, become float64 kernels
-    within 1 ulp instead (with every `library` but `none`). exp: `x = k ln
-    2 + r`, `e^r = 1 + r + r^2 Q(r)` with Q the Taylor series to
-    `r^11/13!`, the reduction's and `1 + r`'s rounding errors carried, one
-    final rounding, scaled by `2^k`; lanes beyond +-708 (overflow, results
-    near or in the denormal range, infinities) come from libm's `exp`.
-    sin and cos: `x = k pi/2 + r` with pi/2 in three parts and the
-    reduction kept as a double-double, Taylor series on `|r| <= pi/4`, the
-    quadrant choosing `+-sin r` or `+-cos r`; lanes beyond `2^20` come
-    from libm. libm runs in a branch taken only when a vector holds such
-    a lane; NaN lanes (and sin's signed zeros) are returned as they are.
+    `math.exp`, `math.expm1`, `math.sin`, `math.cos` and `math.erf` on a
+    1-D f64 vector (any length), whose libmvec variants are 2.1 to 3.5
+    ulp, become float64 kernels within 1 ulp instead (with every
+    `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +
+    r^3 Q(r)` with Q the Taylor series to `r^15/16!`, the reduction's,
+    `r^2`'s and `1 + r`'s rounding errors carried, one final rounding,
+    scaled by `2^k`; lanes beyond +-708 (overflow, results near or in the
+    denormal range, infinities) come from libm's `exp`. expm1: the same
+    parts, `2^k (1 + r) - 1` summed exactly before the small terms; `-1`
+    below -40, libm above 708. sin and cos: `x = k pi/2 + r` with pi/2 in
+    three parts and the reduction kept as a double-double, Taylor series
+    on `|r| <= pi/4`, the quadrant choosing `+-sin r` or `+-cos r`; lanes
+    beyond `2^20` come from libm. erf, for every input: the Taylor series
+    below 1/2, `erf(3/4)` plus a polynomial below 1, `1 - e^(-x^2)
+    erfcx(|x|)` (two polynomials for erfcx, x^2 as a double-double) up to
+    6, and +-1 beyond (scripts/gen-erf-f64-coefficients.py). libm runs in
+    a branch taken only when a vector holds such a lane; NaN lanes (and
+    the signed zeros of expm1, sin and erf) are returned as they are.
 
     `library=auto` (the default) picks the host's widest variant, or none
     where the host has neither AVX-512 nor AVX2 or Stax was built without
-    libmvec (exp's kernel still applies); `none` leaves every op as it
+    libmvec (the kernels still apply); `none` leaves every op as it
     is.
 
     ```mlir

@@ -1,15 +1,15 @@
 //===- VectorMathCalls.cpp - f64 math on vectors without libm per lane ---===//
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
-// glibc's vector variants (Passes.td), and exp, sin and cos, whose variants
-// are 2.9-3.5 ulp, float64 kernels of ours. The vector function ABI names
-// the variants
+// glibc's vector variants (Passes.td), and exp, expm1, sin, cos and erf,
+// whose variants are 2.1-3.5 ulp, float64 kernels of ours
+// (F64ExactKernels.cpp). The vector function ABI names the variants
 // _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
 // `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
 // the library expects.
 //
 //===----------------------------------------------------------------------===//
-#include "F64MathBuilder.h"
+#include "F64ExactKernels.h"
 #include "Stax/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,9 +70,9 @@ StringRef libmName(Operation *op) {
 /// Whether the variant of `name` for `library` is within 2 ulp of the
 /// exact value (docs/Numerics.md: each domain swept against long double).
 /// The AVX2 variants of tanh (2.13 ulp), log1p, asinh, acosh and atanh
-/// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), sin, cos (3.5), which
-/// get kernels of ours, and expm1, tan, erf, erfc, atan and asin, which
-/// stay libm calls.
+/// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), expm1 (2.1-2.9), sin,
+/// cos (3.5) and erf (2.5), which get kernels of ours, and tan, erfc, atan
+/// and asin, which stay libm calls.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;
@@ -82,165 +82,32 @@ bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
       {"log", "log2", "log10", "exp2", "sinh", "cosh", "acos"}, name);
 }
 
-/// ln 2 = kExpLn2Hi + kExpLn2Lo, kExpLn2Hi with 32 significant bits: k
-/// kExpLn2Hi is exact for |k| < 2^21, and so is x - k kExpLn2Hi near x.
-constexpr double kExpLn2Hi = 0.6931471803691238;
-constexpr double kExpLn2Lo = 1.9082149292705877e-10;
-/// The fast path's range: 2^k is normal and so is e^x.
-constexpr double kExpFastLimit = 708.0;
-
-/// e^x for |x| <= kExpFastLimit within 1 ulp (f64; 0.66 measured): x = k
-/// ln2 + r + rLo with |r| <= ln2 / 2 (x - k ln2Hi is exact; r is that
-/// minus k ln2Lo rounded, rLo its rounding error), e^r = 1 + r + s with
-/// s = r^2 Q(r) + rLo and Q the Taylor series to r^11 / 13! (truncation
-/// < 5e-18). 1 + r is rounded with its error kept (Fast2Sum), so that the
-/// only rounding above the 2^-57 level is the last addition; 2^k scales
-/// exactly.
-Value exactExp(codegen::F64Builder &f, Value x) {
-  Value k = f.roundEven(f.mul(x, f.constant(codegen::kLog2E)));
-  Value negK = f.neg(k);
-  Value ln2Lo = f.constant(kExpLn2Lo);
-  Value rHi = f.fma(negK, f.constant(kExpLn2Hi), x);
-  Value r = f.fma(negK, ln2Lo, rHi);
-  Value rLo = f.fma(negK, ln2Lo, f.sub(rHi, r));
-  SmallVector<double> tail;
-  double term = 0.5;
-  for (int n = 3; n <= 14; ++n) {
-    tail.push_back(term);
-    term /= n;
-  }
-  Value q = f.polynomial(r, tail);
-  Value small = f.fma(f.mul(r, r), q, rLo);
-  Value one = f.constant(1.0);
-  Value t = f.add(one, r);
-  Value tError = f.add(f.sub(one, t), r);
-  Value e = f.add(t, f.add(tError, small));
-  return f.mul(e, f.exp2Int(f.toInt(k)));
-}
-
-/// pi/2 = kPio2Part1 + kPio2Part2 + kPio2Part3 (to 2^-119 relative); the
-/// first two parts have 33 significant bits, so that k times each is
-/// exact for |k| < 2^20.
-constexpr double kTwoOverPi = 0.6366197723675814;
-constexpr double kPio2Part1 = 1.5707963267341256;
-constexpr double kPio2Part2 = 6.077100506303966e-11;
-constexpr double kPio2Part3 = 2.0222662487959506e-21;
-/// The fast path's range: |k| < 2^20.
-constexpr double kTrigFastLimit = 1048576.0;
-
-/// a + b as hi + lo exactly (Knuth's TwoSum).
-std::pair<Value, Value> twoSum(codegen::F64Builder &f, Value a, Value b) {
-  Value hi = f.add(a, b);
-  Value bPart = f.sub(hi, a);
-  Value aPart = f.sub(hi, bPart);
-  Value aError = f.sub(a, aPart);
-  Value bError = f.sub(b, bPart);
-  return {hi, f.add(aError, bError)};
-}
-
-/// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
-/// (f64; 0.72 measured): x = k pi/2 + r + rLo with r + rLo exact to
-/// 2^-98 |x| (x - k part1 and k part2 are exact, the two subtractions
-/// kept as TwoSums), which leaves 2^-36 relative even at the multiple of
-/// pi/2 closest to a double below 2^20. On |r| <= pi/4, Taylor series
-/// to r^17 / 17! and r^18 / 18! with rLo's first-order term; the large
-/// term (r, or 1 - r^2/2 summed exactly) is added last. The quadrant
-/// k mod 4 selects +-sin r or +-cos r.
-Value sinCos(codegen::F64Builder &f, Value x, bool isSin) {
-  Value k = f.roundEven(f.mul(x, f.constant(kTwoOverPi)));
-  Value negK = f.neg(k);
-  Value r1 = f.fma(negK, f.constant(kPio2Part1), x);
-  auto [r2, e2] = twoSum(f, r1, f.mul(negK, f.constant(kPio2Part2)));
-  auto [r, e3] = twoSum(f, r2, f.mul(negK, f.constant(kPio2Part3)));
-  Value rLo = f.add(e2, e3);
-  Value z = f.mul(r, r);
-  Value zLo = f.fma(r, r, f.neg(z));
-  SmallVector<double> sinTail, cosTail;
-  double term = 1.0;
-  for (int n = 1; n <= 18; ++n) {
-    term /= n;
-    double sign = (n / 2) % 2 ? -1.0 : 1.0;
-    if (n >= 3 && n % 2 == 1)
-      sinTail.push_back(sign * term); // -1/3!, 1/5!, ...
-    if (n >= 4 && n % 2 == 0)
-      cosTail.push_back(sign * term); // 1/4!, -1/6!, ...
-  }
-  Value one = f.constant(1.0);
-  Value half = f.constant(0.5);
-  // sin(r + rLo) = r + r^3 S(z) + rLo (1 - z/2).
-  Value rLoCos = f.fma(f.neg(f.mul(half, z)), rLo, rLo);
-  Value cube = f.mul(r, z);
-  Value sinSmall = f.fma(cube, f.polynomial(z, sinTail), rLoCos);
-  Value sinR = f.add(r, sinSmall);
-  // cos(r + rLo) = (1 - z/2) - zLo/2 + z^2 C(z) - r rLo, 1 - z/2 summed
-  // with its error (Fast2Sum: 1 >= z/2).
-  Value h = f.mul(half, z);
-  Value t = f.sub(one, h);
-  Value tError = f.sub(f.sub(one, t), h);
-  Value lower = f.fma(f.neg(half), zLo, tError);
-  lower = f.fma(f.neg(r), rLo, lower);
-  Value z2 = f.mul(z, z);
-  Value cosSmall = f.fma(z2, f.polynomial(z, cosTail), lower);
-  Value cosR = f.add(t, cosSmall);
-  // Quadrant n = k mod 4 (cos: n + 1): odd ones swap, 2 and 3 negate.
-  Value n = f.toInt(k);
-  if (!isSin)
-    n = f.addInt(n, f.intConstant(1));
-  auto bit = [&](int64_t mask) {
-    return f.cmpInt(arith::CmpIPredicate::ne, f.andInt(n, mask), 0);
-  };
-  Value value = f.select(bit(1), cosR, sinR);
-  Value negate = bit(2);
-  return f.select(negate, f.neg(value), value);
-}
-
-/// `op` (f64 math.exp, sin or cos on a vector) as `kernel`, the lanes
-/// beyond +-`limit` (where the kernel is not valid, infinities included)
-/// from libm in a branch taken only when a vector holds one; NaN lanes
-/// (and with `keepZeros`, sin's signed zeros) are returned as they are.
-template <typename OpT>
-void rewriteWithKernel(OpT op,
-                       function_ref<Value(codegen::F64Builder &, Value)> kernel,
-                       double limit, bool keepZeros) {
+/// `op` (an f64 math function on a vector) as `kernel`, the lanes outside
+/// the kernel's range from libm in a branch taken only when a vector holds
+/// one; NaN lanes (and with keepZeros, signed zeros) returned as they are.
+void rewriteWithKernel(Operation *op, const codegen::ExactF64Kernel &kernel) {
   using P = arith::CmpFPredicate;
   OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value x = op.getOperand();
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0);
   codegen::F64Builder f(b, loc, x.getType());
-  Value fast = kernel(f, x);
-  Value magnitude = f.abs(x);
-  Value outside = f.cmp(P::OGT, magnitude, f.constant(limit));
-  Value y = codegen::replaceLanesOutside(
-      b, loc, outside, fast, [&](OpBuilder &nested, Location loc) {
-        return OpT::create(nested, loc, x).getResult();
-      });
+  Value y = kernel.kernel(f, x);
+  if (!std::isinf(kernel.lower) || !std::isinf(kernel.upper)) {
+    Value below = f.cmp(P::OLT, x, f.constant(kernel.lower));
+    Value above = f.cmp(P::OGT, x, f.constant(kernel.upper));
+    Value outside = arith::OrIOp::create(b, loc, below, above);
+    y = codegen::replaceLanesOutside(b, loc, outside, y,
+                                     [&](OpBuilder &nested, Location) {
+                                       return nested.clone(*op)->getResult(0);
+                                     });
+  }
   Value keep = f.cmp(P::UNO, x, x);
-  if (keepZeros)
+  if (kernel.keepZeros)
     keep =
         arith::OrIOp::create(b, loc, keep, f.cmp(P::OEQ, x, f.constant(0.0)));
   Value result = arith::SelectOp::create(b, loc, keep, x, y);
-  op.getResult().replaceAllUsesWith(result);
-  op.erase();
-}
-
-/// exp, sin and cos as the kernels above.
-void rewriteWithKernel(Operation *op) {
-  llvm::TypeSwitch<Operation *>(op)
-      .Case([](math::ExpOp exp) {
-        rewriteWithKernel(exp, exactExp, kExpFastLimit, /*keepZeros=*/false);
-      })
-      .Case([](math::SinOp sin) {
-        auto kernel = [](codegen::F64Builder &f, Value x) {
-          return sinCos(f, x, /*isSin=*/true);
-        };
-        rewriteWithKernel(sin, kernel, kTrigFastLimit, /*keepZeros=*/true);
-      })
-      .Case([](math::CosOp cos) {
-        auto kernel = [](codegen::F64Builder &f, Value x) {
-          return sinCos(f, x, /*isSin=*/false);
-        };
-        rewriteWithKernel(cos, kernel, kTrigFastLimit, /*keepZeros=*/false);
-      });
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
 }
 
 struct StaxVectorMathCalls
@@ -250,15 +117,16 @@ struct StaxVectorMathCalls
   void runOnOperation() override {
     if (library == VectorMathLibrary::None)
       return;
-    // exp, sin and cos: kernels of ours, on any host.
-    SmallVector<Operation *> kernels;
+    // Kernels of ours, on any host.
+    SmallVector<std::pair<Operation *, codegen::ExactF64Kernel>> kernels;
     getOperation().walk([&](Operation *op) {
-      if (isa<math::ExpOp, math::SinOp, math::CosOp>(op) &&
-          isF64Vector(op->getResult(0).getType()))
-        kernels.push_back(op);
+      if (op->getNumResults() != 1 || !isF64Vector(op->getResult(0).getType()))
+        return;
+      if (auto kernel = codegen::lookupExactF64Kernel(op))
+        kernels.emplace_back(op, *kernel);
     });
-    for (Operation *op : kernels)
-      rewriteWithKernel(op);
+    for (auto &[op, kernel] : kernels)
+      rewriteWithKernel(op, kernel);
 
     VectorMathLibrary resolved = stax::resolveVectorMathLibrary(library);
     if (resolved == VectorMathLibrary::None)

@@ -82,7 +82,9 @@ func.func @functions(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK: arith.fptosi %[[K]] : vector<6xf64> to vector<6xi64>
 // CHECK: arith.shli
 // CHECK: %[[FAST:.*]] = arith.mulf
-// CHECK: %[[OUT:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<6xf64>
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[X]], %{{.*}} : vector<6xf64>
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[X]], %{{.*}} : vector<6xf64>
+// CHECK: %[[OUT:.*]] = arith.ori %[[BELOW]], %[[ABOVE]]
 // CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[OUT]]
 // CHECK: %[[Y:.*]] = scf.if %[[ANY]] -> (vector<6xf64>) {
 // CHECK:   %[[LIBM:.*]] = math.exp %[[X]] : vector<6xf64>
@@ -128,17 +130,60 @@ func.func @sincos(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>) {
   return %0, %1 : vector<8xf64>, vector<8xf64>
 }
 
-// Left as they are: the functions whose libmvec variant exceeds 2 ulp,
-// f32 (--stax-approximate-math's kernels), scalars (libm, the
-// interpreter's), lengths that are no multiple of the lanes, and 2-D
-// vectors.
+// f64 expm1: the exp kernel's parts, 2^k hi - 1 as a TwoSum; libm's
+// expm1 beyond 708 (its lower end is -inf: the kernel clamps to -40,
+// where the result is -1); NaN lanes and zeros (expm1(-0) = -0) kept.
+// CHECK-LABEL: func.func @expm1(
+// CHECK-SAME: %[[X:.*]]: vector<8xf64>
+// CHECK: arith.maxnumf %[[X]]
+// CHECK: math.roundeven
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[X]], %{{.*}} : vector<8xf64>
+// CHECK: scf.if
+// CHECK: math.expm1 %[[X]] : vector<8xf64>
+// CHECK: arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: arith.cmpf oeq, %[[X]]
+// CHECK: arith.ori
+// CHECK: return
+// CHECK-NONE-LABEL: func.func @expm1(
+// CHECK-NONE-NEXT: math.expm1
+func.func @expm1(%x: vector<8xf64>) -> vector<8xf64> {
+  %0 = math.expm1 %x : vector<8xf64>
+  return %0 : vector<8xf64>
+}
+
+// f64 erf: valid for every input, so no libm branch: the Taylor series,
+// the middle polynomial and 1 - e^(-x^2) erfcx(|x|) selected by |x|; NaN
+// lanes and zeros kept.
+// CHECK-LABEL: func.func @erf(
+// CHECK-SAME: %[[X:.*]]: vector<8xf64>
+// CHECK-NOT: scf.if
+// CHECK-NOT: math.erf
+// CHECK: math.roundeven
+// CHECK: math.copysign
+// CHECK: %[[Y:.*]] = arith.select
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %[[X]]
+// CHECK: %[[KEEP:.*]] = arith.ori %[[NAN]], %[[ZERO]]
+// CHECK: %[[R:.*]] = arith.select %[[KEEP]], %[[X]], %[[Y]]
+// CHECK: return %[[R]]
+// CHECK-NONE-LABEL: func.func @erf(
+// CHECK-NONE-NEXT: math.erf
+func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
+  %0 = math.erf %x : vector<8xf64>
+  return %0 : vector<8xf64>
+}
+
+// Left as they are: the functions whose libmvec variant exceeds 2 ulp and
+// that have no kernel here, f32 (--stax-approximate-math's kernels),
+// scalars (libm, the interpreter's), lengths that are no multiple of the
+// lanes, and 2-D vectors.
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-NOT: call
 // CHECK: math.exp %{{.*}} : f64
 // CHECK: math.tan %{{.*}} : vector<8xf64>
 // CHECK: math.atan %{{.*}} : vector<8xf64>
-// CHECK: math.erf %{{.*}} : vector<8xf64>
-// CHECK: math.expm1 %{{.*}} : vector<8xf64>
+// CHECK: math.erfc %{{.*}} : vector<8xf64>
+// CHECK: math.asin %{{.*}} : vector<8xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
 // CHECK: math.tanh %{{.*}} : f64
 // CHECK: math.tanh %{{.*}} : vector<6xf64>
@@ -148,8 +193,8 @@ func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vecto
   %0 = math.exp %s : f64
   %1 = math.tan %x : vector<8xf64>
   %2 = math.atan %x : vector<8xf64>
-  %3 = math.erf %x : vector<8xf64>
-  %4 = math.expm1 %x : vector<8xf64>
+  %3 = math.erfc %x : vector<8xf64>
+  %4 = math.asin %x : vector<8xf64>
   %5 = math.tanh %f : vector<16xf32>
   %6 = math.tanh %s : f64
   %7 = math.tanh %odd : vector<6xf64>

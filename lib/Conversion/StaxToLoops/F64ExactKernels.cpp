@@ -1,0 +1,301 @@
+//===- F64ExactKernels.cpp - f64 functions within 1 ulp on vectors -------===//
+//
+// Each kernel is straight-line float64 code whose rounding errors stay
+// below the 2^-57 level until one final rounding: the reductions keep
+// their error as a second double (Cody and Waite's split constants with
+// fma, TwoSum), the large term of each series is added last, and the
+// coefficients are Taylor's or (erf) fitted by
+// scripts/gen-erf-f64-coefficients.py. Measured against long double:
+// docs/Numerics.md, python/tests/test_math_ulp_f64.py.
+//
+//===----------------------------------------------------------------------===//
+#include "F64ExactKernels.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using mlir::stax::codegen::ExactF64Kernel;
+using mlir::stax::codegen::F64Builder;
+using mlir::stax::codegen::kLog2E;
+
+namespace {
+
+// Each statement creates its ops in one order: C++ leaves the order in
+// which a call's arguments are evaluated unspecified (GCC and Clang
+// differ), and the IR must not depend on the compiler.
+
+/// ln 2 = kExpLn2Hi + kExpLn2Lo, kExpLn2Hi with 32 significant bits: k
+/// kExpLn2Hi is exact for |k| < 2^21, and so is x - k kExpLn2Hi near x.
+constexpr double kExpLn2Hi = 0.6931471803691238;
+constexpr double kExpLn2Lo = 1.9082149292705877e-10;
+/// The fast path's range: 2^k is normal and so is e^x.
+constexpr double kExpFastLimit = 708.0;
+
+/// e^(x + xLo) = 2^k (hi + lo) for |x| <= kExpFastLimit, |xLo| <= 2^-40
+/// |x|: x = k ln2 + r + rLo with |r| <= ln2 / 2 (x - k ln2Hi is exact; r
+/// is that minus k ln2Lo rounded, rLo its rounding error plus xLo), e^r =
+/// 1 + r + s with s = r^2 Q(r) + rLo and Q the Taylor series to r^11 / 13!
+/// (truncation < 5e-18). hi = 1 + r rounded and lo its error (Fast2Sum)
+/// plus s: hi + lo is e^(r + rLo) to about 2^-57.
+struct ExpParts {
+  Value k, hi, lo;
+};
+
+ExpParts expParts(F64Builder &f, Value x, Value xLo = {}) {
+  Value k = f.roundEven(f.mul(x, f.constant(kLog2E)));
+  Value negK = f.neg(k);
+  Value ln2Lo = f.constant(kExpLn2Lo);
+  Value rHi = f.fma(negK, f.constant(kExpLn2Hi), x);
+  Value r = f.fma(negK, ln2Lo, rHi);
+  Value rLo = f.fma(negK, ln2Lo, f.sub(rHi, r));
+  if (xLo)
+    rLo = f.add(rLo, xLo);
+  // 1 + r rounded, and its error.
+  Value one = f.constant(1.0);
+  Value hi = f.add(one, r);
+  Value hiError = f.add(f.sub(one, hi), r);
+  // lo = r^2 / 2 + (r^3 Q'(r) + rLo + hiError) with one rounding of the
+  // sum: r^2 / 2 = z / 2 + zLo / 2 exactly, so that neither z's rounding
+  // nor Q's reaches the large term.
+  SmallVector<double> tail;
+  double term = 1.0 / 6.0;
+  for (int n = 4; n <= 16; ++n) {
+    tail.push_back(term);
+    term /= n;
+  }
+  Value z = f.mul(r, r);
+  Value zLo = f.fma(r, r, f.neg(z));
+  Value half = f.constant(0.5);
+  // rLo e^r to 2^-5 relative: rLo (1 + r + z / 2).
+  Value scaledRLo = f.fma(rLo, f.fma(z, half, r), rLo);
+  Value lower = f.fma(zLo, half, f.add(scaledRLo, hiError));
+  Value cube = f.mul(r, z);
+  Value rest = f.fma(cube, f.polynomial(r, tail), lower);
+  return {k, hi, f.fma(z, half, rest)};
+}
+
+/// e^x for |x| <= kExpFastLimit within 1 ulp (f64; 0.66 measured): the
+/// parts above with one rounding above the 2^-57 level, hi + lo; 2^k
+/// scales exactly.
+Value exactExp(F64Builder &f, Value x) {
+  ExpParts e = expParts(f, x);
+  Value sum = f.add(e.hi, e.lo);
+  return f.mul(sum, f.exp2Int(f.toInt(e.k)));
+}
+
+/// a + b as hi + lo exactly (Knuth's TwoSum).
+std::pair<Value, Value> twoSum(F64Builder &f, Value a, Value b) {
+  Value hi = f.add(a, b);
+  Value bPart = f.sub(hi, a);
+  Value aPart = f.sub(hi, bPart);
+  Value aError = f.sub(a, aPart);
+  Value bError = f.sub(b, bPart);
+  return {hi, f.add(aError, bError)};
+}
+
+/// Below this x, e^x - 1 rounds to -1 (e^-40 < 2^-57).
+constexpr double kExpm1Floor = -40.0;
+
+/// e^x - 1 for x <= kExpFastLimit within 1 ulp: 2^k hi and 2^k lo are
+/// exact, 2^k hi - 1 is summed exactly (TwoSum; for k = 0 this is r with
+/// no cancellation error), and the small terms are added before the one
+/// final rounding. x is clamped to kExpm1Floor, where the result is -1.
+Value exactExpm1(F64Builder &f, Value x) {
+  ExpParts e = expParts(f, f.maxNum(x, kExpm1Floor));
+  Value scale = f.exp2Int(f.toInt(e.k));
+  Value scaledHi = f.mul(e.hi, scale);
+  auto [sum, sumError] = twoSum(f, scaledHi, f.constant(-1.0));
+  Value scaledLo = f.mul(e.lo, scale);
+  return f.add(sum, f.add(sumError, scaledLo));
+}
+
+/// pi/2 = kPio2Part1 + kPio2Part2 + kPio2Part3 (to 2^-119 relative); the
+/// first two parts have 33 significant bits, so that k times each is
+/// exact for |k| < 2^20.
+constexpr double kTwoOverPi = 0.6366197723675814;
+constexpr double kPio2Part1 = 1.5707963267341256;
+constexpr double kPio2Part2 = 6.077100506303966e-11;
+constexpr double kPio2Part3 = 2.0222662487959506e-21;
+/// The fast path's range: |k| < 2^20.
+constexpr double kTrigFastLimit = 1048576.0;
+
+/// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
+/// (f64; 0.72 measured): x = k pi/2 + r + rLo with r + rLo exact to
+/// 2^-98 |x| (x - k part1 and k part2 are exact, the two subtractions
+/// kept as TwoSums), which leaves 2^-36 relative even at the multiple of
+/// pi/2 closest to a double below 2^20. On |r| <= pi/4, Taylor series
+/// to r^17 / 17! and r^18 / 18! with rLo's first-order term; the large
+/// term (r, or 1 - r^2/2 summed exactly) is added last. The quadrant
+/// k mod 4 selects +-sin r or +-cos r.
+Value sinCos(F64Builder &f, Value x, bool isSin) {
+  Value k = f.roundEven(f.mul(x, f.constant(kTwoOverPi)));
+  Value negK = f.neg(k);
+  Value r1 = f.fma(negK, f.constant(kPio2Part1), x);
+  auto [r2, e2] = twoSum(f, r1, f.mul(negK, f.constant(kPio2Part2)));
+  auto [r, e3] = twoSum(f, r2, f.mul(negK, f.constant(kPio2Part3)));
+  Value rLo = f.add(e2, e3);
+  Value z = f.mul(r, r);
+  Value zLo = f.fma(r, r, f.neg(z));
+  SmallVector<double> sinTail, cosTail;
+  double term = 1.0;
+  for (int n = 1; n <= 18; ++n) {
+    term /= n;
+    double sign = (n / 2) % 2 ? -1.0 : 1.0;
+    if (n >= 3 && n % 2 == 1)
+      sinTail.push_back(sign * term); // -1/3!, 1/5!, ...
+    if (n >= 4 && n % 2 == 0)
+      cosTail.push_back(sign * term); // 1/4!, -1/6!, ...
+  }
+  Value one = f.constant(1.0);
+  Value half = f.constant(0.5);
+  // sin(r + rLo) = r + r^3 S(z) + rLo (1 - z/2).
+  Value rLoCos = f.fma(f.neg(f.mul(half, z)), rLo, rLo);
+  Value cube = f.mul(r, z);
+  Value sinSmall = f.fma(cube, f.polynomial(z, sinTail), rLoCos);
+  Value sinR = f.add(r, sinSmall);
+  // cos(r + rLo) = (1 - z/2) - zLo/2 + z^2 C(z) - r rLo, 1 - z/2 summed
+  // with its error (Fast2Sum: 1 >= z/2).
+  Value h = f.mul(half, z);
+  Value t = f.sub(one, h);
+  Value tError = f.sub(f.sub(one, t), h);
+  Value lower = f.fma(f.neg(half), zLo, tError);
+  lower = f.fma(f.neg(r), rLo, lower);
+  Value z2 = f.mul(z, z);
+  Value cosSmall = f.fma(z2, f.polynomial(z, cosTail), lower);
+  Value cosR = f.add(t, cosSmall);
+  // Quadrant n = k mod 4 (cos: n + 1): odd ones swap, 2 and 3 negate.
+  Value n = f.toInt(k);
+  if (!isSin)
+    n = f.addInt(n, f.intConstant(1));
+  auto bit = [&](int64_t mask) {
+    return f.cmpInt(arith::CmpIPredicate::ne, f.andInt(n, mask), 0);
+  };
+  Value value = f.select(bit(1), cosR, sinR);
+  Value negate = bit(2);
+  return f.select(negate, f.neg(value), value);
+}
+
+// erf's Taylor series for |x| < 1/2 (truncation below 8.3e-22).
+constexpr double kTwoOverSqrtPiHi = 1.1283791670955126;
+constexpr double kTwoOverSqrtPiLo = 1.533545961316588e-17;
+constexpr double kErfTaylor[] = {
+    // x^3, x^5, ..., x^27
+    -0.37612638903183754,    0.11283791670955126,     -0.026866170645131252,
+    0.005223977625442188,    -0.0008548327023450853,  0.00012055332981789664,
+    -1.492565035840625e-05,  1.6462114365889248e-06,  -1.6365844691234924e-07,
+    1.4807192815879218e-08,  -1.2290555301717928e-09, 9.422759064650411e-11,
+    -6.7113668551641105e-12,
+};
+// [1/2, 1], degree 14: 0.0487 ulp of erf.
+constexpr double kErfMidOffset = 0.7111556336535151;
+constexpr double kErfMid[] = {
+    4.69744077164289e-17,    0.16073276729880184,     -0.030137393868525344,
+    0.00041857491484040537,  0.0005886209739946608,   -5.1994852700435154e-05,
+    -6.560671272920661e-06,  1.1251974480387955e-06,  3.512250349450975e-08,
+    -1.5137684014896274e-08, 1.7741101094244902e-10,  1.487322491498184e-10,
+    -6.324932093875704e-12,  -1.1039161013673697e-12, 7.960268438530335e-14,
+};
+// [1, 2], degree 18: relative error 8.34e-17, 0.0441 ulp of erf.
+constexpr double kErfcxNear[] = {
+    0.3215854164543175,      -0.08181145886628004,   0.01903775996386935,
+    -0.0041163631624453285,  0.0008360838095666697,  -0.0001608111733745648,
+    2.947085745359352e-05,   -5.171328643578382e-06, 8.72304470097022e-07,
+    -1.4191195854702173e-07, 2.232843003399725e-08,  -3.405754747088907e-09,
+    5.046311879732297e-10,   -7.276837070052906e-11, 1.0226959909395401e-11,
+    -1.398818937040212e-12,  1.8756699565480571e-13, -2.6641436745735938e-14,
+    3.4121119792861588e-15,
+};
+// [2, 6], degree 22: relative error 2.13e-16, 0.0074 ulp of erf.
+constexpr double kErfcxFar[] = {
+    0.13699945762506138,     -0.0647670121900434,     0.029861732979902442,
+    -0.013449456613925681,   0.005925639503914783,    -0.002557084170898663,
+    0.00108196155286389,     -0.00044932691779259816, 0.0001833076857658808,
+    -7.352146720170117e-05,  2.9011975333511543e-05,  -1.1270541448280497e-05,
+    4.313315804296021e-06,   -1.628018897393711e-06,  6.055795367733777e-07,
+    -2.2060845634668786e-07, 7.99784942605959e-08,    -3.04675061071688e-08,
+    1.0723835896540834e-08,  -2.442138832511043e-09,  8.629966046373942e-10,
+    -8.166746651479502e-10,  2.720123111973317e-10,
+};
+
+/// erf(x) within 1 ulp for any x, from three expansions selected by |x|:
+/// below 1/2, the Taylor series x (c0 + z P(z)) with z = x^2, z's rounding
+/// error zLo entering through the derivative of z P(z) (to first order,
+/// c1 + 2 c2 z) and c0 x (c0 in two parts) added last, in an fma; below 1,
+/// erf(3/4) + a polynomial for the difference; up to 6, 1 -
+/// e^(-x^2) erfcx(|x|) with x^2 as a double-double feeding the exp parts
+/// and erfcx one of two polynomials. Each polynomial's variable is
+/// computed exactly (a subtraction and a power of two), and the large
+/// term is added last, with one rounding. erf(6) rounds to 1,
+/// and so do the larger |x|.
+Value exactErf(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  Value z = f.mul(x, x);
+  Value zLo = f.fma(x, x, f.neg(z));
+  Value series = f.polynomial(z, kErfTaylor);
+  Value slope =
+      f.fma(f.constant(2.0 * kErfTaylor[1]), z, f.constant(kErfTaylor[0]));
+  Value w = f.fma(z, series, f.mul(zLo, slope));
+  Value tail = f.fma(x, w, f.mul(x, f.constant(kTwoOverSqrtPiLo)));
+  Value small = f.fma(x, f.constant(kTwoOverSqrtPiHi), tail);
+
+  Value magnitude = f.abs(x);
+  Value m = f.minNum(f.maxNum(magnitude, 0.5), 1.0);
+  Value uMid = f.mul(f.sub(m, f.constant(0.75)), f.constant(4.0));
+  Value mid = f.add(f.constant(kErfMidOffset), f.polynomial(uMid, kErfMid));
+
+  Value a = f.minNum(f.maxNum(magnitude, 1.0), 6.0);
+  Value uNear = f.mul(f.sub(a, f.constant(1.5)), f.constant(2.0));
+  Value near = f.polynomial(uNear, kErfcxNear);
+  Value uFar = f.mul(f.sub(a, f.constant(4.0)), f.constant(0.5));
+  Value far = f.polynomial(uFar, kErfcxFar);
+  Value erfcx = f.select(f.cmp(P::OLT, a, f.constant(2.0)), near, far);
+  Value a2 = f.mul(a, a);
+  Value a2Lo = f.fma(a, a, f.neg(a2));
+  Value negA2Lo = f.neg(a2Lo);
+  ExpParts e = expParts(f, f.neg(a2), negA2Lo);
+  Value loTerm = f.mul(e.lo, erfcx);
+  Value scaled = f.fma(e.hi, erfcx, loTerm);
+  Value erfc = f.mul(scaled, f.exp2Int(f.toInt(e.k)));
+  Value large = f.sub(f.constant(1.0), erfc);
+
+  Value belowOne = f.cmp(P::OLT, magnitude, f.constant(1.0));
+  Value positive = f.select(belowOne, mid, large);
+  Value withSign = f.copySign(positive, x);
+  Value belowHalf = f.cmp(P::OLT, magnitude, f.constant(0.5));
+  return f.select(belowHalf, small, withSign);
+}
+
+} // namespace
+
+std::optional<ExactF64Kernel>
+mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
+  using Kernel = std::optional<ExactF64Kernel>;
+  return llvm::TypeSwitch<Operation *, Kernel>(op)
+      .Case([](math::ExpOp) {
+        return ExactF64Kernel{exactExp, -kExpFastLimit, kExpFastLimit,
+                              /*keepZeros=*/false};
+      })
+      .Case([](math::ExpM1Op) {
+        // Below kExpm1Floor the kernel's -1 is exact; -0 stays -0.
+        return ExactF64Kernel{exactExpm1, -INFINITY, kExpFastLimit,
+                              /*keepZeros=*/true};
+      })
+      .Case([](math::SinOp) {
+        F64Kernel sin = [](F64Builder &f, Value x) {
+          return sinCos(f, x, /*isSin=*/true);
+        };
+        return ExactF64Kernel{sin, -kTrigFastLimit, kTrigFastLimit,
+                              /*keepZeros=*/true};
+      })
+      .Case([](math::CosOp) {
+        F64Kernel cos = [](F64Builder &f, Value x) {
+          return sinCos(f, x, /*isSin=*/false);
+        };
+        return ExactF64Kernel{cos, -kTrigFastLimit, kTrigFastLimit,
+                              /*keepZeros=*/false};
+      })
+      .Case([](math::ErfOp) {
+        return ExactF64Kernel{exactErf, -INFINITY, INFINITY,
+                              /*keepZeros=*/true};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}

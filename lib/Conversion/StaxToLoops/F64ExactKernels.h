@@ -1,0 +1,33 @@
+//===- F64ExactKernels.h - f64 functions within 1 ulp on vectors -*- C++
+//-*-===//
+//
+// --stax-vector-math-calls computes f64 exp, expm1, sin, cos and erf on
+// vectors with these kernels rather than libm per lane (or libmvec's
+// variants, which are 2.5 to 3.5 ulp for these functions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_F64EXACTKERNELS_H
+#define STAX_LIB_CONVERSION_STAXTOLOOPS_F64EXACTKERNELS_H
+
+#include "F64MathBuilder.h"
+#include <optional>
+
+namespace mlir::stax::codegen {
+
+/// A float64 kernel within 1 ulp of the exact function for inputs in
+/// [lower, upper]; the caller takes libm's function elsewhere (infinities
+/// included) and returns NaN inputs as they are.
+struct ExactF64Kernel {
+  F64Kernel kernel;
+  double lower, upper;
+  /// Whether zeros must be returned as they are: the kernel may lose the
+  /// sign of f(-0) = -0.
+  bool keepZeros;
+};
+
+/// The kernel for `op` (math.exp, expm1, sin, cos or erf), if it has one.
+std::optional<ExactF64Kernel> lookupExactF64Kernel(Operation *op);
+
+} // namespace mlir::stax::codegen
+
+#endif // STAX_LIB_CONVERSION_STAXTOLOOPS_F64EXACTKERNELS_H

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Prints the coefficients of --stax-vector-math-calls' f64 erf.
+
+    /usr/bin/python3 scripts/gen-erf-f64-coefficients.py
+
+lib/Conversion/StaxToLoops/F64ExactKernels.cpp computes erf(x) from three
+expansions, each evaluated by Horner's rule in a variable computed
+exactly from x (a subtraction and a power of two), with its large term
+added last:
+
+- |x| < 1/2: erf's Taylor series (the coefficients rounded to float64;
+  2 / sqrt(pi) as two doubles);
+- 1/2 <= |x| < 1: erf(3/4) + (erf(x) - erf(3/4)), the difference a
+  Chebyshev interpolant in u = (x - 3/4) * 4 printed in powers of u;
+- 1 <= |x| <= 6: 1 - e^(-x^2) R(x) with R = erfcx, the scaled
+  complementary error function erfc(x) e^(x^2) (smooth, between 0.08 and
+  0.43 there), interpolated on [1, 2] in u = (x - 3/2) * 2 and on [2, 6]
+  in u = (x - 4) / 2; erf(6) rounds to 1.
+
+Chebyshev interpolants printed in powers of u: Horner's rule rounds less
+than Clenshaw's recurrence at u = +-1, and the terms decrease fast. The
+printed errors come from the coefficients rounded to float64 and
+evaluated exactly (mpmath at 160 bits), in units of erf's ulp (for R, the
+absolute error of e^(-x^2) R over erf's spacing: R must be most accurate
+at x = 1, where erfc(1) = 0.157). Needs mpmath (python3-mpmath).
+"""
+import mpmath as mp
+
+mp.mp.prec = 160
+
+PIECES = [  # (name, lo, hi, degree)
+    ("kErfcxNear", 1, 2, 18),
+    ("kErfcxFar", 2, 6, 22),
+]
+
+
+TAYLOR_TERMS = 13
+MID_DEGREE = 14
+
+
+def erfcx(x):
+    return mp.erfc(x) * mp.exp(x * x)
+
+
+def chebyshev_interpolant(f, lo, hi, degree):
+    """c_k of sum c_k T_k(u), x = mid + u * half, interpolating f at the
+    degree + 1 Chebyshev points."""
+    n = degree + 1
+    mid, half = mp.mpf(lo + hi) / 2, mp.mpf(hi - lo) / 2
+    theta = [mp.pi * (j + mp.mpf(1) / 2) / n for j in range(n)]
+    values = [f(mid + half * mp.cos(t)) for t in theta]
+    coeffs = []
+    for k in range(n):
+        s = mp.fsum(v * mp.cos(k * t) for v, t in zip(values, theta))
+        coeffs.append((2 if k else 1) * s / n)
+    return coeffs
+
+
+def monomial(c):
+    """The coefficients of sum c_k T_k(u) in powers of u."""
+    t_prev, t = [mp.mpf(1)], [mp.mpf(0), mp.mpf(1)]
+    out = [mp.mpf(0)] * len(c)
+    for k, ck in enumerate(c):
+        tk = t_prev if k == 0 else t
+        for i, a in enumerate(tk):
+            out[i] += ck * a
+        if k >= 1:
+            nxt = [mp.mpf(0)] + [2 * a for a in t]
+            for i, a in enumerate(t_prev):
+                nxt[i] -= a
+            t_prev, t = t, nxt
+    return out
+
+
+def horner(c, u):
+    acc = mp.mpf(0)
+    for ck in reversed(c):
+        acc = acc * u + ck
+    return acc
+
+
+def taylor():
+    """erf(x) = (2 / sqrt(pi)) sum_n (-1)^n x^(2n+1) / (n! (2n + 1)): the
+    coefficient of x as a sum of two doubles, the others rounded."""
+    c0 = 2 / mp.sqrt(mp.pi)
+    hi = float(c0)
+    first_omitted = c0 * mp.mpf(0.5) ** (2 * TAYLOR_TERMS + 3) / (
+        mp.factorial(TAYLOR_TERMS + 1) * (2 * TAYLOR_TERMS + 3))
+    print(f"// erf's Taylor series for |x| < 1/2 (truncation below "
+          f"{mp.nstr(first_omitted, 2)}).")
+    print(f"constexpr double kTwoOverSqrtPiHi = {hi!r};")
+    print(f"constexpr double kTwoOverSqrtPiLo = {float(c0 - hi)!r};")
+    print(f"constexpr double kErfTaylor[] = {{ // x^3, x^5, ..., "
+          f"x^{2 * TAYLOR_TERMS + 1}")
+    for n in range(1, TAYLOR_TERMS + 1):
+        c = (-1) ** n * c0 / (mp.factorial(n) * (2 * n + 1))
+        print(f"    {float(c)!r},")
+    print("};")
+
+
+def middle():
+    """erf(x) - E on [1/2, 1] in powers of u = (x - 3/4) * 4, E = erf(3/4)
+    rounded: the kernel adds E last. (Horner's rule rounds less than
+    Clenshaw's recurrence near u = +-1 here: the terms decrease fast.)"""
+    offset = float(mp.erf(mp.mpf(3) / 4))
+    c = [float(ck) for ck in monomial(chebyshev_interpolant(
+        lambda x: mp.erf(x) - offset, mp.mpf(1) / 2, 1, MID_DEGREE))]
+    worst = mp.mpf(0)
+    for u in mp.linspace(-1, 1, 2001):
+        x = mp.mpf(3) / 4 + u / 4
+        exact = mp.erf(x)
+        spacing = mp.mpf(2) ** (mp.floor(mp.log(exact, 2)) - 52)
+        approx = horner([mp.mpf(ck) for ck in c], u) + offset
+        worst = max(worst, abs(approx - exact) / spacing)
+    print(f"// [1/2, 1], degree {MID_DEGREE}: {mp.nstr(worst, 3)} ulp of erf.")
+    print(f"constexpr double kErfMidOffset = {offset!r};")
+    print("constexpr double kErfMid[] = {")
+    for ck in c:
+        print(f"    {ck!r},")
+    print("};")
+
+
+def main():
+    taylor()
+    middle()
+    for name, lo, hi, degree in PIECES:
+        c = [float(ck) for ck in
+             monomial(chebyshev_interpolant(erfcx, lo, hi, degree))]
+        mid, half = mp.mpf(lo + hi) / 2, mp.mpf(hi - lo) / 2
+        rel = ulps = mp.mpf(0)
+        for u in mp.linspace(-1, 1, 2001):
+            x = mid + half * u
+            r = erfcx(x)
+            e = abs(horner([mp.mpf(ck) for ck in c], u) / r - 1)
+            rel = max(rel, e)
+            spacing = mp.mpf(2) ** (mp.floor(mp.log(mp.erf(x), 2)) - 52)
+            ulps = max(ulps, e * mp.erfc(x) / spacing)
+        print(f"// [{lo}, {hi}], degree {degree}: relative error "
+              f"{mp.nstr(rel, 3)}, {mp.nstr(ulps, 3)} ulp of erf.")
+        print(f"constexpr double {name}[] = {{")
+        for ck in c:
+            print(f"    {ck!r},")
+        print("};")
+
+
+if __name__ == "__main__":
+    main()
