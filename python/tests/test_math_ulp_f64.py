@@ -255,3 +255,52 @@ def test_vector_f64_erf_within_one_ulp():
     assert_within_ulp("erf", x[finite], y[finite], erf_reference(x[finite]), 1.0)
     zero = finite[x[finite] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
+
+
+def test_vector_f64_tan_within_one_ulp():
+    """f64 tan on vectors is Stax's kernel (sin r / cos r of the sin and
+    cos kernels' reduction, the quotient corrected by its residual):
+    within 1 ulp where |x| <= 2^20, including the doubles nearest to
+    multiples of pi/2 (zeros and poles); libm's (bitwise) beyond; NaN and
+    signed zeros kept."""
+    rng = np.random.default_rng(14)
+    k = np.concatenate([np.arange(-3000, 3000),
+                        rng.integers(-667000, 667000, 6000)]).astype(LD)
+    near = (k * (LD(np.pi) / 2 + LD(6.123233995736766e-17) / 2)).astype(np.float64)
+    x = np.resize(np.concatenate([
+        sweep(), near, np.nextafter(near, np.inf), np.nextafter(near, -np.inf),
+        rng.uniform(-2.0 ** 20, 2.0 ** 20, N // 4), rng.uniform(-2.0, 2.0, N // 8),
+        [2.0 ** 20, -2.0 ** 20]]), N)
+    y = run(executable("tan"), x)
+    libm = run(executable("tan", "vector-width=1 parallel=false"), x)
+    beyond = ~(np.abs(x) <= 2.0 ** 20)
+    np.testing.assert_array_equal(y[beyond].view(np.uint64),
+                                  libm[beyond].view(np.uint64))
+    inside = np.flatnonzero(~beyond)
+    assert_within_ulp("tan", x[inside], y[inside], np.tan(x[inside].astype(LD)), 1.0)
+    zero = inside[y[inside] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
+
+
+def test_vector_f64_atan_within_one_ulp():
+    """f64 atan on vectors is Stax's kernel for every input (reduction by
+    c = 0, 1/2, 1, 3/2 or infinity kept as a double-double): within 1 ulp,
+    +-pi/2 rounded at the infinities, NaN and signed zeros kept. The sweep
+    adds dense values around the reduction's breaks (7/16, 11/16, 19/16,
+    39/16) and large magnitudes."""
+    rng = np.random.default_rng(15)
+    breaks = np.array([7.0, 11.0, 19.0, 39.0]) / 16.0
+    around = (breaks[:, None] * (1.0 + rng.uniform(-0.01, 0.01, (4, N // 32)))).ravel()
+    x = np.resize(np.concatenate([
+        sweep(), rng.uniform(-4.0, 4.0, N // 4), around, -around,
+        np.exp(rng.uniform(0.0, 60.0, N // 16)), breaks, np.nextafter(breaks, 0.0),
+        [np.inf, -np.inf, 2.0 ** 60, 2.0 ** 61, 1e300, -0.0, 0.0, 5e-324]]), N)
+    y = run(executable("atan"), x)
+    assert "@atan(" not in executable("atan").llvm_ir
+    nan = np.isnan(x)
+    assert np.isnan(y[nan]).all()
+    finite = np.flatnonzero(~nan)
+    assert_within_ulp("atan", x[finite], y[finite],
+                      np.arctan(x[finite].astype(LD)), 1.0)
+    zero = finite[x[finite] == 0]
+    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))

@@ -465,15 +465,15 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     value are called (docs/Numerics.md): with `avx512` `tanh`, `log`,
     `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `acos`, `asinh`,
     `acosh` and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`,
-    `sinh`, `cosh` and `acos`. libmvec's `tan` (3.2 ulp), `erfc`, `atan`
-    and `asin` stay libm calls, and so do scalars and vectors of other
+    `sinh`, `cosh` and `acos`. libmvec's `erfc` (2.0 ulp) and `asin`
+    (2.5) stay libm calls, and so do scalars and vectors of other
     lengths. NaN, infinite and out-of-domain inputs give libm's results.
     The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
     loads it, an ahead-of-time object links with `-lmvec`.
 
-    `math.exp`, `math.expm1`, `math.sin`, `math.cos` and `math.erf` on a
-    1-D f64 vector (any length), whose libmvec variants are 2.1 to 3.5
-    ulp, become float64 kernels within 1 ulp instead (with every
+    `math.exp`, `math.expm1`, `math.sin`, `math.cos`, `math.tan`,
+    `math.atan` and `math.erf` on a 1-D f64 vector (any length), whose
+    libmvec variants are 2.1 to 3.5 ulp, become float64 kernels within 1 ulp instead (with every
     `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +
     r^3 Q(r)` with Q the Taylor series to `r^15/16!`, the reduction's,
     `r^2`'s and `1 + r`'s rounding errors carried, one final rounding,
@@ -483,12 +483,17 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     below -40, libm above 708. sin and cos: `x = k pi/2 + r` with pi/2 in
     three parts and the reduction kept as a double-double, Taylor series
     on `|r| <= pi/4`, the quadrant choosing `+-sin r` or `+-cos r`; lanes
-    beyond `2^20` come from libm. erf, for every input: the Taylor series
+    beyond `2^20` come from libm. tan: the same reduction, `sin r / cos r`
+    (or `-cos r / sin r`) corrected by the quotient's residual. atan, for
+    every input: `|x|` reduced by `c` = 0, 1/2, 1, 3/2 or infinity to
+    `|t| <= 7/16` with the reduction kept as a double-double, `atan c + t +
+    t^3 P(t^2)`. erf, for every input: the Taylor series
     below 1/2, `erf(3/4)` plus a polynomial below 1, `1 - e^(-x^2)
     erfcx(|x|)` (two polynomials for erfcx, x^2 as a double-double) up to
-    6, and +-1 beyond (scripts/gen-erf-f64-coefficients.py). libm runs in
+    6, and +-1 beyond (scripts/gen-f64-math-coefficients.py). libm runs in
     a branch taken only when a vector holds such a lane; NaN lanes (and
-    the signed zeros of expm1, sin and erf) are returned as they are.
+    the signed zeros of the odd functions and expm1) are returned as they
+    are.
 
     `library=auto` (the default) picks the host's widest variant, or none
     where the host has neither AVX-512 nor AVX2 or Stax was built without

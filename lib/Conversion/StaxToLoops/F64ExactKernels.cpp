@@ -5,7 +5,7 @@
 // their error as a second double (Cody and Waite's split constants with
 // fma, TwoSum), the large term of each series is added last, and the
 // coefficients are Taylor's or (erf) fitted by
-// scripts/gen-erf-f64-coefficients.py. Measured against long double:
+// scripts/gen-f64-math-coefficients.py. Measured against long double:
 // docs/Numerics.md, python/tests/test_math_ulp_f64.py.
 //
 //===----------------------------------------------------------------------===//
@@ -118,15 +118,19 @@ constexpr double kPio2Part3 = 2.0222662487959506e-21;
 /// The fast path's range: |k| < 2^20.
 constexpr double kTrigFastLimit = 1048576.0;
 
-/// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
-/// (f64; 0.72 measured): x = k pi/2 + r + rLo with r + rLo exact to
-/// 2^-98 |x| (x - k part1 and k part2 are exact, the two subtractions
-/// kept as TwoSums), which leaves 2^-36 relative even at the multiple of
-/// pi/2 closest to a double below 2^20. On |r| <= pi/4, Taylor series
-/// to r^17 / 17! and r^18 / 18! with rLo's first-order term; the large
-/// term (r, or 1 - r^2/2 summed exactly) is added last. The quadrant
-/// k mod 4 selects +-sin r or +-cos r.
-Value sinCos(F64Builder &f, Value x, bool isSin) {
+/// sin r and cos r, each as hi + lo (not normalized: |lo| < |hi| / 4),
+/// for x = k pi/2 + r + rLo with r + rLo exact to 2^-98 |x| (x - k part1
+/// and k part2 are exact, the two subtractions kept as TwoSums), which
+/// leaves 2^-36 relative even at the multiple of pi/2 closest to a double
+/// below 2^20. On |r| <= pi/4, Taylor series to r^17 / 17! and r^18 / 18!
+/// with rLo's first-order term; hi is r, or 1 - r^2/2 rounded (its error
+/// goes to lo), and lo the small terms.
+struct ReducedSinCos {
+  Value sinHi, sinLo, cosHi, cosLo;
+  Value quadrant; // k as an integer
+};
+
+ReducedSinCos reduceSinCos(F64Builder &f, Value x) {
   Value k = f.roundEven(f.mul(x, f.constant(kTwoOverPi)));
   Value negK = f.neg(k);
   Value r1 = f.fma(negK, f.constant(kPio2Part1), x);
@@ -151,7 +155,6 @@ Value sinCos(F64Builder &f, Value x, bool isSin) {
   Value rLoCos = f.fma(f.neg(f.mul(half, z)), rLo, rLo);
   Value cube = f.mul(r, z);
   Value sinSmall = f.fma(cube, f.polynomial(z, sinTail), rLoCos);
-  Value sinR = f.add(r, sinSmall);
   // cos(r + rLo) = (1 - z/2) - zLo/2 + z^2 C(z) - r rLo, 1 - z/2 summed
   // with its error (Fast2Sum: 1 >= z/2).
   Value h = f.mul(half, z);
@@ -161,17 +164,129 @@ Value sinCos(F64Builder &f, Value x, bool isSin) {
   lower = f.fma(f.neg(r), rLo, lower);
   Value z2 = f.mul(z, z);
   Value cosSmall = f.fma(z2, f.polynomial(z, cosTail), lower);
-  Value cosR = f.add(t, cosSmall);
+  return {r, sinSmall, t, cosSmall, f.toInt(k)};
+}
+
+/// Whether `n & mask` is nonzero.
+Value hasBits(F64Builder &f, Value n, int64_t mask) {
+  return f.cmpInt(arith::CmpIPredicate::ne, f.andInt(n, mask), 0);
+}
+
+/// sin(x) (`isSin`) or cos(x) for |x| <= kTrigFastLimit within 1 ulp
+/// (f64; 0.72 measured): the reduction above, the small terms added to
+/// the large one last. The quadrant k mod 4 selects +-sin r or +-cos r.
+Value sinCos(F64Builder &f, Value x, bool isSin) {
+  ReducedSinCos q = reduceSinCos(f, x);
+  Value sinR = f.add(q.sinHi, q.sinLo);
+  Value cosR = f.add(q.cosHi, q.cosLo);
   // Quadrant n = k mod 4 (cos: n + 1): odd ones swap, 2 and 3 negate.
-  Value n = f.toInt(k);
+  Value n = q.quadrant;
   if (!isSin)
     n = f.addInt(n, f.intConstant(1));
-  auto bit = [&](int64_t mask) {
-    return f.cmpInt(arith::CmpIPredicate::ne, f.andInt(n, mask), 0);
-  };
-  Value value = f.select(bit(1), cosR, sinR);
-  Value negate = bit(2);
+  Value value = f.select(hasBits(f, n, 1), cosR, sinR);
+  Value negate = hasBits(f, n, 2);
   return f.select(negate, f.neg(value), value);
+}
+
+/// hi + lo normalized (Fast2Sum, |hi| >= |lo|): the rounded sum and its
+/// error.
+std::pair<Value, Value> fastTwoSum(F64Builder &f, Value hi, Value lo) {
+  Value sum = f.add(hi, lo);
+  return {sum, f.sub(lo, f.sub(sum, hi))};
+}
+
+/// tan(x) for |x| <= kTrigFastLimit within 1 ulp: sin r / cos r for even
+/// k, -cos r / sin r for odd k, of the reduction's double-doubles
+/// (normalized first). The quotient q = nHi / dHi is corrected by the
+/// residual (nHi - q dHi, exact by an fma, + nLo - q dLo) / dHi, added
+/// last.
+Value exactTan(F64Builder &f, Value x) {
+  ReducedSinCos q = reduceSinCos(f, x);
+  auto [sinHi, sinLo] = fastTwoSum(f, q.sinHi, q.sinLo);
+  auto [cosHi, cosLo] = fastTwoSum(f, q.cosHi, q.cosLo);
+  Value odd = hasBits(f, q.quadrant, 1);
+  Value nHi = f.select(odd, cosHi, sinHi);
+  Value nLo = f.select(odd, cosLo, sinLo);
+  Value dHi = f.select(odd, sinHi, cosHi);
+  Value dLo = f.select(odd, sinLo, cosLo);
+  Value quotient = f.div(nHi, dHi);
+  Value negQuotient = f.neg(quotient);
+  Value residual = f.fma(negQuotient, dHi, nHi);
+  Value lowTerms = f.fma(negQuotient, dLo, nLo);
+  Value correction = f.div(f.add(residual, lowTerms), dHi);
+  Value t = f.add(quotient, correction);
+  return f.select(odd, f.neg(t), t);
+}
+
+// atan t = t + t^3 P(t^2) for |t| <= 7/16, degree 11: 0.0282 ulp of atan t.
+constexpr double kAtanTail[] = {
+    -0.3333333333333333,  0.1999999999999941,    -0.14285714285566806,
+    0.11111111096645038,  -0.09090908355602592,  0.07692285554889286,
+    -0.06666241923359964, 0.05876946456755061,   -0.05216679739313656,
+    0.04492259293193656,  -0.033128134256069586, 0.014773184616983806,
+};
+// atan c for c = 1/2, 1, 3/2, infinity, as hi + lo.
+constexpr double kAtanHalfHi = 0.4636476090008061;
+constexpr double kAtanHalfLo = 2.2698777452961687e-17;
+constexpr double kAtanOneHi = 0.7853981633974483;
+constexpr double kAtanOneLo = 3.061616997868383e-17;
+constexpr double kAtanThreeHalvesHi = 0.982793723247329;
+constexpr double kAtanThreeHalvesLo = 1.3903311031230998e-17;
+constexpr double kAtanInfinityHi = 1.5707963267948966;
+constexpr double kAtanInfinityLo = 6.123233995736766e-17;
+
+/// Above this |x|, atan x rounds to pi/2 (and 1/|x| is far from
+/// overflow in the reduction).
+constexpr double kAtanSaturation = 1.152921504606847e18; // 2^60
+
+/// atan(x) within 1 ulp for any x: |x| = c + ... reduced to t = (|x| - c)
+/// / (1 + c |x|), |t| <= 7/16, with c = 0, 1/2, 1, 3/2 by the interval of
+/// |x| (breaks at 7/16, 11/16, 19/16) or t = -1/|x| above 39/16 (c =
+/// infinity). |x| - c is exact there, 1 + c |x| is kept as a double-double
+/// and the division's residual is exact (fma), so t + tLo is the reduced
+/// argument to about 2^-100; atan(t + tLo) = t + t^3 P(t^2) + tLo (1 -
+/// t^2), and atan c (two doubles) + t is summed exactly (TwoSum) before
+/// the small terms. The sign is x's.
+Value exactAtan(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  Value a = f.minNum(f.abs(x), kAtanSaturation);
+  auto atLeast = [&](double bound) {
+    return f.cmp(P::OGE, a, f.constant(bound));
+  };
+  Value pastHalf = atLeast(7.0 / 16.0);
+  Value pastOne = atLeast(11.0 / 16.0);
+  Value pastThreeHalves = atLeast(19.0 / 16.0);
+  Value large = atLeast(39.0 / 16.0);
+  // Each by the interval: 0, then the value from 7/16, 11/16 and 19/16.
+  auto pick = [&](double atHalf, double atOne, double atThreeHalves) {
+    Value v = f.select(pastHalf, f.constant(atHalf), f.constant(0.0));
+    v = f.select(pastOne, f.constant(atOne), v);
+    return f.select(pastThreeHalves, f.constant(atThreeHalves), v);
+  };
+  Value c = pick(0.5, 1.0, 1.5);
+  Value atanCHi = pick(kAtanHalfHi, kAtanOneHi, kAtanThreeHalvesHi);
+  atanCHi = f.select(large, f.constant(kAtanInfinityHi), atanCHi);
+  Value atanCLo = pick(kAtanHalfLo, kAtanOneLo, kAtanThreeHalvesLo);
+  atanCLo = f.select(large, f.constant(kAtanInfinityLo), atanCLo);
+  // t = n / d: (a - c) / (1 + c a), or -1 / a.
+  Value n = f.select(large, f.constant(-1.0), f.sub(a, c));
+  Value product = f.mul(c, a);
+  Value productError = f.fma(c, a, f.neg(product));
+  auto [sum, sumError] = twoSum(f, f.constant(1.0), product);
+  Value d = f.select(large, a, sum);
+  Value dError = f.add(sumError, productError);
+  dError = f.select(large, f.constant(0.0), dError);
+  Value t = f.div(n, d);
+  Value residual = f.fma(f.neg(t), d, n);
+  Value tLo = f.div(f.fma(f.neg(t), dError, residual), d);
+  // atan(t + tLo) = t + t^3 P(t^2) + tLo (1 - t^2).
+  Value s = f.mul(t, t);
+  Value lower = f.add(f.fma(f.neg(tLo), s, tLo), atanCLo);
+  Value cube = f.mul(t, s);
+  Value small = f.fma(cube, f.polynomial(s, kAtanTail), lower);
+  auto [hi, hiError] = twoSum(f, atanCHi, t);
+  Value r = f.add(hi, f.add(hiError, small));
+  return f.copySign(r, x);
 }
 
 // erf's Taylor series for |x| < 1/2 (truncation below 8.3e-22).
@@ -292,6 +407,14 @@ mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
         };
         return ExactF64Kernel{cos, -kTrigFastLimit, kTrigFastLimit,
                               /*keepZeros=*/false};
+      })
+      .Case([](math::TanOp) {
+        return ExactF64Kernel{exactTan, -kTrigFastLimit, kTrigFastLimit,
+                              /*keepZeros=*/true};
+      })
+      .Case([](math::AtanOp) {
+        return ExactF64Kernel{exactAtan, -INFINITY, INFINITY,
+                              /*keepZeros=*/true};
       })
       .Case([](math::ErfOp) {
         return ExactF64Kernel{exactErf, -INFINITY, INFINITY,

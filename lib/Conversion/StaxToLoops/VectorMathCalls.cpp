@@ -1,8 +1,8 @@
 //===- VectorMathCalls.cpp - f64 math on vectors without libm per lane ---===//
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
-// glibc's vector variants (Passes.td), and exp, expm1, sin, cos and erf,
-// whose variants are 2.1-3.5 ulp, float64 kernels of ours
+// glibc's vector variants (Passes.td), and exp, expm1, sin, cos, tan, atan
+// and erf, whose variants are 2.1-3.5 ulp, float64 kernels of ours
 // (F64ExactKernels.cpp). The vector function ABI names the variants
 // _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
 // `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
@@ -71,8 +71,8 @@ StringRef libmName(Operation *op) {
 /// exact value (docs/Numerics.md: each domain swept against long double).
 /// The AVX2 variants of tanh (2.13 ulp), log1p, asinh, acosh and atanh
 /// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), expm1 (2.1-2.9), sin,
-/// cos (3.5) and erf (2.5), which get kernels of ours, and tan, erfc, atan
-/// and asin, which stay libm calls.
+/// cos (3.5), tan (3.2), atan (2.4) and erf (2.5), which get kernels of
+/// ours, and erfc and asin, which stay libm calls.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;

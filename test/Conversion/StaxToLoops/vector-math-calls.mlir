@@ -173,6 +173,30 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
   return %0 : vector<8xf64>
 }
 
+// f64 tan: the sin and cos reduction, one quotient corrected by its
+// residual, negated for odd quadrants; libm beyond 2^20; NaN and zeros
+// kept. atan: no libm branch (valid everywhere).
+// CHECK-LABEL: func.func @tan_atan(
+// CHECK-SAME: %[[X:.*]]: vector<8xf64>
+// CHECK: math.roundeven
+// CHECK: arith.divf
+// CHECK: arith.divf
+// CHECK: scf.if
+// CHECK: math.tan %[[X]] : vector<8xf64>
+// CHECK-NOT: math.atan
+// CHECK: arith.divf
+// CHECK: math.copysign
+// CHECK-NOT: scf.if
+// CHECK: return
+// CHECK-NONE-LABEL: func.func @tan_atan(
+// CHECK-NONE-NEXT: math.tan
+// CHECK-NONE-NEXT: math.atan
+func.func @tan_atan(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>) {
+  %0 = math.tan %x : vector<8xf64>
+  %1 = math.atan %x : vector<8xf64>
+  return %0, %1 : vector<8xf64>, vector<8xf64>
+}
+
 // Left as they are: the functions whose libmvec variant exceeds 2 ulp and
 // that have no kernel here, f32 (--stax-approximate-math's kernels),
 // scalars (libm, the interpreter's), lengths that are no multiple of the
@@ -180,8 +204,7 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-NOT: call
 // CHECK: math.exp %{{.*}} : f64
-// CHECK: math.tan %{{.*}} : vector<8xf64>
-// CHECK: math.atan %{{.*}} : vector<8xf64>
+// CHECK: math.atan2 %{{.*}} : vector<8xf64>
 // CHECK: math.erfc %{{.*}} : vector<8xf64>
 // CHECK: math.asin %{{.*}} : vector<8xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
@@ -189,17 +212,16 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK: math.tanh %{{.*}} : vector<6xf64>
 // CHECK: math.tanh %{{.*}} : vector<2x8xf64>
 func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
-    -> (f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
+    -> (f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
   %0 = math.exp %s : f64
-  %1 = math.tan %x : vector<8xf64>
-  %2 = math.atan %x : vector<8xf64>
-  %3 = math.erfc %x : vector<8xf64>
-  %4 = math.asin %x : vector<8xf64>
-  %5 = math.tanh %f : vector<16xf32>
-  %6 = math.tanh %s : f64
-  %7 = math.tanh %odd : vector<6xf64>
-  %8 = math.tanh %m : vector<2x8xf64>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
+  %1 = math.atan2 %x, %x : vector<8xf64>
+  %2 = math.erfc %x : vector<8xf64>
+  %3 = math.asin %x : vector<8xf64>
+  %4 = math.tanh %f : vector<16xf32>
+  %5 = math.tanh %s : f64
+  %6 = math.tanh %odd : vector<6xf64>
+  %7 = math.tanh %m : vector<2x8xf64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
 }
 
 // -----

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the coefficients of --stax-vector-math-calls' f64 erf.
+"""Prints the coefficients of --stax-vector-math-calls' f64 erf and atan.
 
-    /usr/bin/python3 scripts/gen-erf-f64-coefficients.py
+    /usr/bin/python3 scripts/gen-f64-math-coefficients.py [erf|atan]
 
 lib/Conversion/StaxToLoops/F64ExactKernels.cpp computes erf(x) from three
 expansions, each evaluated by Horner's rule in a variable computed
@@ -22,8 +22,16 @@ than Clenshaw's recurrence at u = +-1, and the terms decrease fast. The
 printed errors come from the coefficients rounded to float64 and
 evaluated exactly (mpmath at 160 bits), in units of erf's ulp (for R, the
 absolute error of e^(-x^2) R over erf's spacing: R must be most accurate
-at x = 1, where erfc(1) = 0.157). Needs mpmath (python3-mpmath).
+at x = 1, where erfc(1) = 0.157).
+
+atan(x) reduces |x| to t = (|x| - c) / (1 + c |x|) with c = 0, 1/2, 1, 3/2
+or infinity (t = -1 / |x|), so that |t| <= 7/16, and adds atan(c) (two
+doubles, printed) to atan t = t + t^3 P(t^2); P is a Chebyshev
+interpolant of (atan(t) - t) / t^3 in s = t^2 on [0, (7/16)^2], printed in
+powers of s. Needs mpmath (python3-mpmath).
 """
+import sys
+
 import mpmath as mp
 
 mp.mp.prec = 160
@@ -36,6 +44,8 @@ PIECES = [  # (name, lo, hi, degree)
 
 TAYLOR_TERMS = 13
 MID_DEGREE = 14
+ATAN_DEGREE = 11
+ATAN_REDUCED_MAX = mp.mpf(7) / 16
 
 
 def erfcx(x):
@@ -120,7 +130,51 @@ def middle():
     print("};")
 
 
-def main():
+def in_powers_of(c_u, lo, hi):
+    """sum c_u[k] u^k with u = (x - mid) / half, in powers of x."""
+    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    out = [mp.mpf(0)] * len(c_u)
+    for k, ck in enumerate(c_u):
+        for j in range(k + 1):
+            out[j] += (ck * mp.binomial(k, j) * (-mid) ** (k - j)
+                       / half ** k)
+    return out
+
+
+def atan_coefficients():
+    smax = ATAN_REDUCED_MAX ** 2
+
+    def tail(s):
+        if s == 0:
+            return mp.mpf(-1) / 3
+        t = mp.sqrt(s)
+        return (mp.atan(t) - t) / (s * t)
+
+    c = [float(ck) for ck in in_powers_of(monomial(chebyshev_interpolant(
+        tail, 0, smax, ATAN_DEGREE)), 0, smax)]
+    worst = mp.mpf(0)
+    for t in mp.linspace(ATAN_REDUCED_MAX / 2000, ATAN_REDUCED_MAX, 2000):
+        exact = mp.atan(t)
+        approx = t + t ** 3 * horner([mp.mpf(ck) for ck in c], t * t)
+        spacing = mp.mpf(2) ** (mp.floor(mp.log(exact, 2)) - 52)
+        worst = max(worst, abs(approx - exact) / spacing)
+    print(f"// atan t = t + t^3 P(t^2) for |t| <= 7/16, degree {ATAN_DEGREE}"
+          f": {mp.nstr(worst, 3)} ulp of atan t.")
+    print("constexpr double kAtanTail[] = {")
+    for ck in c:
+        print(f"    {ck!r},")
+    print("};")
+    print("// atan c for c = 1/2, 1, 3/2, infinity, as hi + lo.")
+    for name, value in [("Half", mp.atan(mp.mpf(1) / 2)),
+                        ("One", mp.pi / 4),
+                        ("ThreeHalves", mp.atan(mp.mpf(3) / 2)),
+                        ("Infinity", mp.pi / 2)]:
+        hi = float(value)
+        print(f"constexpr double kAtan{name}Hi = {hi!r};")
+        print(f"constexpr double kAtan{name}Lo = {float(value - hi)!r};")
+
+
+def erf_coefficients():
     taylor()
     middle()
     for name, lo, hi, degree in PIECES:
@@ -141,6 +195,12 @@ def main():
         for ck in c:
             print(f"    {ck!r},")
         print("};")
+
+
+def main():
+    which = sys.argv[1:] or ["erf", "atan"]
+    for name in which:
+        {"erf": erf_coefficients, "atan": atan_coefficients}[name]()
 
 
 if __name__ == "__main__":
