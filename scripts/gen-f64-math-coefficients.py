@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the coefficients of --stax-vector-math-calls' f64 erf and atan.
+"""Prints the coefficients of --stax-vector-math-calls' f64 erf, atan, asin.
 
-    /usr/bin/python3 scripts/gen-f64-math-coefficients.py [erf|atan]
+    /usr/bin/python3 scripts/gen-f64-math-coefficients.py [erf|atan|asin]
 
 lib/Conversion/StaxToLoops/F64ExactKernels.cpp computes erf(x) from three
 expansions, each evaluated by Horner's rule in a variable computed
@@ -28,7 +28,12 @@ atan(x) reduces |x| to t = (|x| - c) / (1 + c |x|) with c = 0, 1/2, 1, 3/2
 or infinity (t = -1 / |x|), so that |t| <= 7/16, and adds atan(c) (two
 doubles, printed) to atan t = t + t^3 P(t^2); P is a Chebyshev
 interpolant of (atan(t) - t) / t^3 in s = t^2 on [0, (7/16)^2], printed in
-powers of s. Needs mpmath (python3-mpmath).
+powers of s.
+
+asin and acos evaluate asin v = v + v^3 Q(v^2) for v = |x| below 1/2 and
+for v = sqrt((1 - |x|) / 2) above (asin |x| = pi/2 - 2 asin v); Q is
+interpolated like P, in s = v^2 on [0, 1/4]. Needs mpmath
+(python3-mpmath).
 """
 import sys
 
@@ -46,6 +51,7 @@ TAYLOR_TERMS = 13
 MID_DEGREE = 14
 ATAN_DEGREE = 11
 ATAN_REDUCED_MAX = mp.mpf(7) / 16
+ASIN_DEGREE = 13
 
 
 def erfcx(x):
@@ -141,29 +147,40 @@ def in_powers_of(c_u, lo, hi):
     return out
 
 
-def atan_coefficients():
-    smax = ATAN_REDUCED_MAX ** 2
+def odd_tail(fn, tmax, degree):
+    """(fn(t) - t) / t^3 interpolated in s = t^2 on [0, tmax^2], printed in
+    powers of s, and the error of t + t^3 tail(t^2) in ulp of fn(t)."""
+    smax = tmax ** 2
 
     def tail(s):
         if s == 0:
-            return mp.mpf(-1) / 3
+            return mp.diff(fn, 0, 3) / 6
         t = mp.sqrt(s)
-        return (mp.atan(t) - t) / (s * t)
+        return (fn(t) - t) / (s * t)
 
     c = [float(ck) for ck in in_powers_of(monomial(chebyshev_interpolant(
-        tail, 0, smax, ATAN_DEGREE)), 0, smax)]
+        tail, 0, smax, degree)), 0, smax)]
     worst = mp.mpf(0)
-    for t in mp.linspace(ATAN_REDUCED_MAX / 2000, ATAN_REDUCED_MAX, 2000):
-        exact = mp.atan(t)
+    for t in mp.linspace(tmax / 2000, tmax, 2000):
+        exact = fn(t)
         approx = t + t ** 3 * horner([mp.mpf(ck) for ck in c], t * t)
         spacing = mp.mpf(2) ** (mp.floor(mp.log(exact, 2)) - 52)
         worst = max(worst, abs(approx - exact) / spacing)
-    print(f"// atan t = t + t^3 P(t^2) for |t| <= 7/16, degree {ATAN_DEGREE}"
-          f": {mp.nstr(worst, 3)} ulp of atan t.")
-    print("constexpr double kAtanTail[] = {")
+    return c, worst
+
+
+def print_array(name, c):
+    print(f"constexpr double {name}[] = {{")
     for ck in c:
         print(f"    {ck!r},")
     print("};")
+
+
+def atan_coefficients():
+    c, worst = odd_tail(mp.atan, ATAN_REDUCED_MAX, ATAN_DEGREE)
+    print(f"// atan t = t + t^3 P(t^2) for |t| <= 7/16, degree {ATAN_DEGREE}"
+          f": {mp.nstr(worst, 3)} ulp of atan t.")
+    print_array("kAtanTail", c)
     print("// atan c for c = 1/2, 1, 3/2, infinity, as hi + lo.")
     for name, value in [("Half", mp.atan(mp.mpf(1) / 2)),
                         ("One", mp.pi / 4),
@@ -172,6 +189,15 @@ def atan_coefficients():
         hi = float(value)
         print(f"constexpr double kAtan{name}Hi = {hi!r};")
         print(f"constexpr double kAtan{name}Lo = {float(value - hi)!r};")
+
+
+def asin_coefficients():
+    c, worst = odd_tail(mp.asin, mp.mpf(1) / 2, ASIN_DEGREE)
+    print(f"// asin v = v + v^3 Q(v^2) for |v| <= 1/2, degree {ASIN_DEGREE}"
+          f": {mp.nstr(worst, 3)} ulp of asin v.")
+    print_array("kAsinTail", c)
+    print(f"constexpr double kPiHi = {float(mp.pi)!r};")
+    print(f"constexpr double kPiLo = {float(mp.pi - float(mp.pi))!r};")
 
 
 def erf_coefficients():
@@ -198,9 +224,10 @@ def erf_coefficients():
 
 
 def main():
-    which = sys.argv[1:] or ["erf", "atan"]
+    which = sys.argv[1:] or ["erf", "atan", "asin"]
     for name in which:
-        {"erf": erf_coefficients, "atan": atan_coefficients}[name]()
+        {"erf": erf_coefficients, "atan": atan_coefficients,
+         "asin": asin_coefficients}[name]()
 
 
 if __name__ == "__main__":

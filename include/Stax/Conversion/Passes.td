@@ -463,17 +463,16 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
 
     Only the variants whose measured error is within 2 ulp of the exact
     value are called (docs/Numerics.md): with `avx512` `tanh`, `log`,
-    `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `acos`, `asinh`,
-    `acosh` and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`,
-    `sinh`, `cosh` and `acos`. libmvec's `erfc` (2.0 ulp) and `asin`
-    (2.5) stay libm calls, and so do scalars and vectors of other
-    lengths. NaN, infinite and out-of-domain inputs give libm's results.
+    `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `asinh`, `acosh`
+    and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`, `sinh` and
+    `cosh`. libmvec's `erfc` (2.0 ulp) stays a libm call, and so do
+    scalars and vectors of other lengths. NaN, infinite and out-of-domain inputs give libm's results.
     The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
     loads it, an ahead-of-time object links with `-lmvec`.
 
     `math.exp`, `math.expm1`, `math.sin`, `math.cos`, `math.tan`,
-    `math.atan` and `math.erf` on a 1-D f64 vector (any length), whose
-    libmvec variants are 2.1 to 3.5 ulp, become float64 kernels within 1 ulp instead (with every
+    `math.asin`, `math.acos`, `math.atan` and `math.erf` on a 1-D f64
+    vector (any length), whose libmvec variants are 1.7 to 3.5 ulp, become float64 kernels within 1 ulp instead (with every
     `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +
     r^3 Q(r)` with Q the Taylor series to `r^15/16!`, the reduction's,
     `r^2`'s and `1 + r`'s rounding errors carried, one final rounding,
@@ -487,7 +486,10 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     (or `-cos r / sin r`) corrected by the quotient's residual. atan, for
     every input: `|x|` reduced by `c` = 0, 1/2, 1, 3/2 or infinity to
     `|t| <= 7/16` with the reduction kept as a double-double, `atan c + t +
-    t^3 P(t^2)`. erf, for every input: the Taylor series
+    t^3 P(t^2)`. asin and acos: `asin v = v + v^3 Q(v^2)` for `v = |x|`
+    below 1/2 and `v = sqrt((1 - |x|) / 2)` (its rounding error kept)
+    above, the result `C + m asin v` with `C` 0, pi/2 or pi and `m`
+    +-1 or +-2. erf, for every input: the Taylor series
     below 1/2, `erf(3/4)` plus a polynomial below 1, `1 - e^(-x^2)
     erfcx(|x|)` (two polynomials for erfcx, x^2 as a double-double) up to
     6, and +-1 beyond (scripts/gen-f64-math-coefficients.py). libm runs in

@@ -1,8 +1,9 @@
 //===- VectorMathCalls.cpp - f64 math on vectors without libm per lane ---===//
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
-// glibc's vector variants (Passes.td), and exp, expm1, sin, cos, tan, atan
-// and erf, whose variants are 2.1-3.5 ulp, float64 kernels of ours
+// glibc's vector variants (Passes.td), and exp, expm1, sin, cos, tan,
+// asin, acos, atan and erf, whose variants are 1.7-3.5 ulp, float64
+// kernels of ours
 // (F64ExactKernels.cpp). The vector function ABI names the variants
 // _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
 // `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
@@ -60,7 +61,6 @@ StringRef libmName(Operation *op) {
       .Case([](math::Exp2Op) { return "exp2"; })
       .Case([](math::SinhOp) { return "sinh"; })
       .Case([](math::CoshOp) { return "cosh"; })
-      .Case([](math::AcosOp) { return "acos"; })
       .Case([](math::AsinhOp) { return "asinh"; })
       .Case([](math::AcoshOp) { return "acosh"; })
       .Case([](math::AtanhOp) { return "atanh"; })
@@ -71,15 +71,16 @@ StringRef libmName(Operation *op) {
 /// exact value (docs/Numerics.md: each domain swept against long double).
 /// The AVX2 variants of tanh (2.13 ulp), log1p, asinh, acosh and atanh
 /// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), expm1 (2.1-2.9), sin,
-/// cos (3.5), tan (3.2), atan (2.4) and erf (2.5), which get kernels of
-/// ours, and erfc and asin, which stay libm calls.
+/// cos (3.5), tan (3.2), asin (2.5), atan (2.4) and erf (2.5), which get
+/// kernels of ours (and so does acos, 1.7), and erfc, which stays a libm
+/// call.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;
   if (library == VectorMathLibrary::AVX512)
     return true;
-  return llvm::is_contained(
-      {"log", "log2", "log10", "exp2", "sinh", "cosh", "acos"}, name);
+  return llvm::is_contained({"log", "log2", "log10", "exp2", "sinh", "cosh"},
+                            name);
 }
 
 /// `op` (an f64 math function on a vector) as `kernel`, the lanes outside

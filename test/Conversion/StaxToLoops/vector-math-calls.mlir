@@ -50,7 +50,7 @@ func.func @log8(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK: call @_ZGVeN8v_exp2(
 // CHECK: call @_ZGVeN8v_sinh(
 // CHECK: call @_ZGVeN8v_cosh(
-// CHECK: call @_ZGVeN8v_acos(
+// CHECK: call @_ZGVeN8v_exp2(
 // CHECK: call @_ZGVeN8v_asinh(
 // CHECK: call @_ZGVeN8v_acosh(
 // CHECK: call @_ZGVeN8v_atanh(
@@ -63,7 +63,7 @@ func.func @functions(%x: vector<8xf64>) -> vector<8xf64> {
   %3 = math.exp2 %2 : vector<8xf64>
   %4 = math.sinh %3 : vector<8xf64>
   %5 = math.cosh %4 : vector<8xf64>
-  %6 = math.acos %5 : vector<8xf64>
+  %6 = math.exp2 %5 : vector<8xf64>
   %7 = math.asinh %6 : vector<8xf64>
   %8 = math.acosh %7 : vector<8xf64>
   %9 = math.atanh %8 : vector<8xf64>
@@ -175,8 +175,9 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 
 // f64 tan: the sin and cos reduction, one quotient corrected by its
 // residual, negated for odd quadrants; libm beyond 2^20; NaN and zeros
-// kept. atan: no libm branch (valid everywhere).
-// CHECK-LABEL: func.func @tan_atan(
+// kept. atan, asin and acos: no libm branch (valid everywhere; asin and
+// acos take a square root for |x| >= 1/2, NaN beyond 1).
+// CHECK-LABEL: func.func @circular(
 // CHECK-SAME: %[[X:.*]]: vector<8xf64>
 // CHECK: math.roundeven
 // CHECK: arith.divf
@@ -187,14 +188,23 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK: arith.divf
 // CHECK: math.copysign
 // CHECK-NOT: scf.if
+// CHECK-NOT: math.asin
+// CHECK-NOT: math.acos
+// CHECK: math.sqrt
+// CHECK: math.sqrt
+// CHECK-NOT: scf.if
 // CHECK: return
-// CHECK-NONE-LABEL: func.func @tan_atan(
+// CHECK-NONE-LABEL: func.func @circular(
 // CHECK-NONE-NEXT: math.tan
 // CHECK-NONE-NEXT: math.atan
-func.func @tan_atan(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>) {
+// CHECK-NONE-NEXT: math.asin
+// CHECK-NONE-NEXT: math.acos
+func.func @circular(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>) {
   %0 = math.tan %x : vector<8xf64>
   %1 = math.atan %x : vector<8xf64>
-  return %0, %1 : vector<8xf64>, vector<8xf64>
+  %2 = math.asin %x : vector<8xf64>
+  %3 = math.acos %x : vector<8xf64>
+  return %0, %1, %2, %3 : vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>
 }
 
 // Left as they are: the functions whose libmvec variant exceeds 2 ulp and
@@ -206,7 +216,7 @@ func.func @tan_atan(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>) {
 // CHECK: math.exp %{{.*}} : f64
 // CHECK: math.atan2 %{{.*}} : vector<8xf64>
 // CHECK: math.erfc %{{.*}} : vector<8xf64>
-// CHECK: math.asin %{{.*}} : vector<8xf64>
+// CHECK: math.powf %{{.*}} : vector<8xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
 // CHECK: math.tanh %{{.*}} : f64
 // CHECK: math.tanh %{{.*}} : vector<6xf64>
@@ -216,7 +226,7 @@ func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vecto
   %0 = math.exp %s : f64
   %1 = math.atan2 %x, %x : vector<8xf64>
   %2 = math.erfc %x : vector<8xf64>
-  %3 = math.asin %x : vector<8xf64>
+  %3 = math.powf %x, %x : vector<8xf64>
   %4 = math.tanh %f : vector<16xf32>
   %5 = math.tanh %s : f64
   %6 = math.tanh %odd : vector<6xf64>
