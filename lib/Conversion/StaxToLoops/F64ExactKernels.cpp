@@ -300,53 +300,6 @@ constexpr double kAsinTail[] = {
 constexpr double kPiHi = 3.141592653589793;
 constexpr double kPiLo = 1.2246467991473532e-16;
 
-/// asin(x) (or with `isAcos`, acos(x)) within 1 ulp for |x| <= 1 (NaN
-/// beyond): asin v = v + v^3 Q(v^2) + vLo (1 + v^2/2) for v = |x| below
-/// 1/2, and for v = sqrt((1 - |x|) / 2) (1 - |x| exact there, the square
-/// root's error vLo from an exact fma) above, where asin |x| = pi/2 - 2
-/// asin v. Each result is C + m asin v: asin (0, 1) or (pi/2, -2) with
-/// x's sign; acos (pi/2, -sign x), (0, 2) for x >= 1/2 and (pi, -2) for
-/// x <= -1/2. C + m v (m v exact) is summed exactly (TwoSum) before the
-/// small terms.
-Value arcSine(F64Builder &f, Value x, bool isAcos) {
-  using P = arith::CmpFPredicate;
-  Value a = f.abs(x);
-  Value half = f.constant(0.5);
-  Value w = f.mul(f.sub(f.constant(1.0), a), half);
-  Value root = math::SqrtOp::create(f.getBuilder(), f.getLoc(), w);
-  Value rootResidual = f.fma(f.neg(root), root, w);
-  Value rootLo = f.div(f.mul(rootResidual, half), root);
-  Value zero = f.constant(0.0);
-  rootLo = f.select(f.cmp(P::OEQ, root, zero), zero, rootLo);
-  Value small = f.cmp(P::OLT, a, half);
-  Value v = f.select(small, a, root);
-  Value vLo = f.select(small, zero, rootLo);
-  Value s = f.mul(v, v);
-  Value vLoScaled = f.fma(f.mul(vLo, half), s, vLo);
-  Value cube = f.mul(v, s);
-  Value tail = f.fma(cube, f.polynomial(s, kAsinTail), vLoScaled);
-  // C + m (v + tail).
-  Value cHi, cLo, m;
-  if (!isAcos) {
-    cHi = f.select(small, zero, f.constant(kAtanInfinityHi));
-    cLo = f.select(small, zero, f.constant(kAtanInfinityLo));
-    m = f.select(small, f.constant(1.0), f.constant(-2.0));
-  } else {
-    Value negative = f.cmp(P::OLT, x, zero);
-    Value smallM = f.neg(f.copySign(f.constant(1.0), x));
-    cHi = f.select(negative, f.constant(kPiHi), zero);
-    cLo = f.select(negative, f.constant(kPiLo), zero);
-    cHi = f.select(small, f.constant(kAtanInfinityHi), cHi);
-    cLo = f.select(small, f.constant(kAtanInfinityLo), cLo);
-    m = f.select(negative, f.constant(-2.0), f.constant(2.0));
-    m = f.select(small, smallM, m);
-  }
-  auto [hi, hiError] = twoSum(f, cHi, f.mul(m, v));
-  Value lower = f.fma(m, tail, cLo);
-  Value r = f.add(hi, f.add(hiError, lower));
-  return isAcos ? r : f.copySign(r, x);
-}
-
 // erf's Taylor series for |x| < 1/2 (truncation below 8.3e-22).
 constexpr double kTwoOverSqrtPiHi = 1.1283791670955126;
 constexpr double kTwoOverSqrtPiLo = 1.533545961316588e-17;
@@ -439,6 +392,57 @@ Value exactErf(F64Builder &f, Value x) {
 
 } // namespace
 
+/// asin(x) (or with `isAcos`, acos(x)) within 1 ulp for |x| <= 1 (NaN
+/// beyond; with carryRootError, else 2^-52 relative): asin v = v + v^3 Q(v^2) +
+/// vLo (1 + v^2/2) for v = |x| below 1/2, and for v = sqrt((1 - |x|) / 2) (1 -
+/// |x| exact there, the square root's error vLo from an exact fma) above, where
+/// asin |x| = pi/2 - 2 asin v. Each result is C + m asin v: asin (0, 1) or
+/// (pi/2, -2) with x's sign; acos (pi/2, -sign x), (0, 2) for x >= 1/2 and (pi,
+/// -2) for x <= -1/2. C + m v (m v exact) is summed exactly (TwoSum) before the
+/// small terms.
+Value mlir::stax::codegen::arcSine(F64Builder &f, Value x, bool isAcos,
+                                   bool carryRootError) {
+  using P = arith::CmpFPredicate;
+  Value a = f.abs(x);
+  Value half = f.constant(0.5);
+  Value w = f.mul(f.sub(f.constant(1.0), a), half);
+  Value root = math::SqrtOp::create(f.getBuilder(), f.getLoc(), w);
+  Value zero = f.constant(0.0);
+  Value rootLo = zero;
+  if (carryRootError) {
+    Value rootResidual = f.fma(f.neg(root), root, w);
+    rootLo = f.div(f.mul(rootResidual, half), root);
+    rootLo = f.select(f.cmp(P::OEQ, root, zero), zero, rootLo);
+  }
+  Value small = f.cmp(P::OLT, a, half);
+  Value v = f.select(small, a, root);
+  Value vLo = f.select(small, zero, rootLo);
+  Value s = f.mul(v, v);
+  Value vLoScaled = f.fma(f.mul(vLo, half), s, vLo);
+  Value cube = f.mul(v, s);
+  Value tail = f.fma(cube, f.polynomial(s, kAsinTail), vLoScaled);
+  // C + m (v + tail).
+  Value cHi, cLo, m;
+  if (!isAcos) {
+    cHi = f.select(small, zero, f.constant(kAtanInfinityHi));
+    cLo = f.select(small, zero, f.constant(kAtanInfinityLo));
+    m = f.select(small, f.constant(1.0), f.constant(-2.0));
+  } else {
+    Value negative = f.cmp(P::OLT, x, zero);
+    Value smallM = f.neg(f.copySign(f.constant(1.0), x));
+    cHi = f.select(negative, f.constant(kPiHi), zero);
+    cLo = f.select(negative, f.constant(kPiLo), zero);
+    cHi = f.select(small, f.constant(kAtanInfinityHi), cHi);
+    cLo = f.select(small, f.constant(kAtanInfinityLo), cLo);
+    m = f.select(negative, f.constant(-2.0), f.constant(2.0));
+    m = f.select(small, smallM, m);
+  }
+  auto [hi, hiError] = twoSum(f, cHi, f.mul(m, v));
+  Value lower = f.fma(m, tail, cLo);
+  Value r = f.add(hi, f.add(hiError, lower));
+  return isAcos ? r : f.copySign(r, x);
+}
+
 std::optional<ExactF64Kernel>
 mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
   using Kernel = std::optional<ExactF64Kernel>;
@@ -476,13 +480,13 @@ mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
       })
       .Case([](math::AsinOp) {
         F64Kernel asin = [](F64Builder &f, Value x) {
-          return arcSine(f, x, /*isAcos=*/false);
+          return arcSine(f, x, /*isAcos=*/false, /*carryRootError=*/true);
         };
         return ExactF64Kernel{asin, -INFINITY, INFINITY, /*keepZeros=*/true};
       })
       .Case([](math::AcosOp) {
         F64Kernel acos = [](F64Builder &f, Value x) {
-          return arcSine(f, x, /*isAcos=*/true);
+          return arcSine(f, x, /*isAcos=*/true, /*carryRootError=*/true);
         };
         return ExactF64Kernel{acos, -INFINITY, INFINITY,
                               /*keepZeros=*/false};

@@ -26,6 +26,11 @@ struct ExactF64Kernel {
   bool keepZeros;
 };
 
+/// asin(x) (with `isAcos`, acos(x)) for |x| <= 1, NaN beyond: within 1 ulp
+/// of float64 with `carryRootError`; without, one division fewer and
+/// 2^-52 relative, which results rounded to f32 need no better.
+Value arcSine(F64Builder &f, Value x, bool isAcos, bool carryRootError);
+
 /// The kernel for `op` (math.exp, expm1, sin, cos, tan, asin, acos, atan or
 /// erf), if it has one.
 std::optional<ExactF64Kernel> lookupExactF64Kernel(Operation *op);

@@ -15,6 +15,7 @@
 // that the common case stays straight-line code.
 //
 //===----------------------------------------------------------------------===//
+#include "F64ExactKernels.h"
 #include "F64MathBuilder.h"
 #include "MathKernels.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -176,29 +177,16 @@ Value atanKernel(F64Builder &f, Value x) {
   return f.copySign(v, x);
 }
 
-/// sqrt(1 - x^2), rounded twice (1 - x^2 by one fma, exact near |x| = 1
-/// where it matters); NaN for |x| > 1.
-Value cosOfArcsin(F64Builder &f, Value x) {
-  Value negX = f.neg(x);
-  Value oneMinus = f.fma(negX, x, f.constant(1.0));
-  return math::SqrtOp::create(f.getBuilder(), f.getLoc(), oneMinus);
-}
-
+// asin and acos: F64ExactKernels.cpp's, without the square root's error
+// term (a division) that only a float64 result needs.
 Value asinKernel(F64Builder &f, Value x) {
-  // asin x = atan(|x| / sqrt(1 - x^2)) with the sign of x: pi/2 at |x| = 1;
-  // NaN (through the square root) for |x| > 1.
-  Value a = f.abs(x);
-  Value v = atanFirstQuadrant(f, a, cosOfArcsin(f, x));
-  return f.copySign(v, x);
+  return mlir::stax::codegen::arcSine(f, x, /*isAcos=*/false,
+                                      /*carryRootError=*/false);
 }
 
 Value acosKernel(F64Builder &f, Value x) {
-  // acos x = atan2(sqrt(1 - x^2), x): no cancellation near x = 1, pi at
-  // x = -1 (and pi/2 at -0); NaN for |x| > 1.
-  Value c = cosOfArcsin(f, x);
-  Value v = atanFirstQuadrant(f, c, f.abs(x));
-  Value negative = signBit(f, x);
-  return f.select(negative, f.sub(f.constant(kPi), v), v);
+  return mlir::stax::codegen::arcSine(f, x, /*isAcos=*/true,
+                                      /*carryRootError=*/false);
 }
 
 Value sinhKernel(F64Builder &f, Value x) {
