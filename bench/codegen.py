@@ -113,7 +113,7 @@ def math_functions(n, reps):
         ("pow", lambda a, b: torch.pow(a.abs(), b), (x, y)),
     ]
     # float64: libmvec for the functions within 2 ulp, kernels of ours for
-    # exp, expm1, sin, cos, tan, asin, acos, atan and erf
+    # exp, expm1, sin, cos, tan, asin, acos, atan, atan2 and erf
     # (--stax-vector-math-calls), libm per lane for the others.
     x64, unit64 = x.double(), unit.double()
     cases += [
@@ -122,6 +122,7 @@ def math_functions(n, reps):
         ("acos f64", torch.acos, (unit64,)), ("exp f64", torch.exp, (x64,)),
         ("expm1 f64", torch.expm1, (x64,)), ("erf f64", torch.erf, (x64,)),
         ("tan f64", torch.tan, (x64,)), ("atan f64", torch.atan, (x64,)),
+        ("atan2 f64", torch.atan2, (y.double(), x64)),
     ]
     print(f"\n{n >> 20} M elements per function (G elements/s)")
     print(f"{'function':10s} {'eager':>8s} {'stax':>8s} {'libm':>8s} "

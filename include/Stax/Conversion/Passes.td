@@ -471,8 +471,9 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     loads it, an ahead-of-time object links with `-lmvec`.
 
     `math.exp`, `math.expm1`, `math.sin`, `math.cos`, `math.tan`,
-    `math.asin`, `math.acos`, `math.atan` and `math.erf` on a 1-D f64
-    vector (any length), whose libmvec variants are 1.7 to 3.5 ulp, become float64 kernels within 1 ulp instead (with every
+    `math.asin`, `math.acos`, `math.atan`, `math.atan2` and `math.erf` on
+    a 1-D f64 vector (any length), whose libmvec variants are 1.7 to 3.5
+    ulp (atan2 has none), become float64 kernels within 1 ulp instead (with every
     `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +
     r^3 Q(r)` with Q the Taylor series to `r^15/16!`, the reduction's,
     `r^2`'s and `1 + r`'s rounding errors carried, one final rounding,
@@ -486,7 +487,9 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     (or `-cos r / sin r`) corrected by the quotient's residual. atan, for
     every input: `|x|` reduced by `c` = 0, 1/2, 1, 3/2 or infinity to
     `|t| <= 7/16` with the reduction kept as a double-double, `atan c + t +
-    t^3 P(t^2)`. asin and acos: `asin v = v + v^3 Q(v^2)` for `v = |x|`
+    t^3 P(t^2)`; atan2 the same on the smaller magnitude over the larger
+    (the quotient's rounding error kept), `C + m atan q` with C's special
+    cases. asin and acos: `asin v = v + v^3 Q(v^2)` for `v = |x|`
     below 1/2 and `v = sqrt((1 - |x|) / 2)` (its rounding error kept)
     above, the result `C + m asin v` with `C` 0, pi/2 or pi and `m`
     +-1 or +-2. erf, for every input: the Taylor series
@@ -495,7 +498,7 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     6, and +-1 beyond (scripts/gen-f64-math-coefficients.py). libm runs in
     a branch taken only when a vector holds such a lane; NaN lanes (and
     the signed zeros of the odd functions and expm1) are returned as they
-    are.
+    are (atan2 makes its own NaN).
 
     `library=auto` (the default) picks the host's widest variant, or none
     where the host has neither AVX-512 nor AVX2 or Stax was built without

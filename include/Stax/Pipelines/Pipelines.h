@@ -145,8 +145,8 @@ struct PipelineOptions : public LoweringPipelineOptions {
       *this, "vector-math",
       llvm::cl::desc("With approximate-math: f64 tanh, log, log1p, ... on "
                      "vectors through glibc's libmvec (within 2 ulp), exp, "
-                     "expm1, sin, cos, tan, asin, acos, atan and erf through "
-                     "kernels (within 1 ulp) "
+                     "expm1, sin, cos, tan, asin, acos, atan, atan2 and erf "
+                     "through kernels (within 1 ulp) "
                      "(--stax-vector-math-calls): auto (the host's widest "
                      "libmvec), none (libm per lane), avx2 or avx512 "
                      "(default: auto)"),

@@ -2,7 +2,7 @@
 //-*-===//
 //
 // --stax-vector-math-calls computes f64 exp, expm1, sin, cos, tan, asin,
-// acos, atan and erf on vectors with these kernels rather than libm per
+// acos, atan, atan2 and erf on vectors with these kernels rather than libm per
 // lane (or libmvec's variants, which are 1.7 to 3.5 ulp for these
 // functions).
 //
@@ -17,9 +17,11 @@ namespace mlir::stax::codegen {
 
 /// A float64 kernel within 1 ulp of the exact function for inputs in
 /// [lower, upper]; the caller takes libm's function elsewhere (infinities
-/// included) and returns NaN inputs as they are.
+/// included) and returns NaN inputs as they are. A kernel of two operands
+/// (atan2) takes every input and returns NaN itself.
 struct ExactF64Kernel {
-  F64Kernel kernel;
+  /// The function of the op's operands.
+  Value (*kernel)(F64Builder &, ValueRange);
   double lower, upper;
   /// Whether zeros must be returned as they are: the kernel may lose the
   /// sign of f(-0) = -0.
@@ -31,8 +33,8 @@ struct ExactF64Kernel {
 /// 2^-52 relative, which results rounded to f32 need no better.
 Value arcSine(F64Builder &f, Value x, bool isAcos, bool carryRootError);
 
-/// The kernel for `op` (math.exp, expm1, sin, cos, tan, asin, acos, atan or
-/// erf), if it has one.
+/// The kernel for `op` (math.exp, expm1, sin, cos, tan, asin, acos, atan,
+/// atan2 or erf), if it has one.
 std::optional<ExactF64Kernel> lookupExactF64Kernel(Operation *op);
 
 } // namespace mlir::stax::codegen

@@ -2,8 +2,8 @@
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
 // glibc's vector variants (Passes.td), and exp, expm1, sin, cos, tan,
-// asin, acos, atan and erf, whose variants are 1.7-3.5 ulp, float64
-// kernels of ours
+// asin, acos, atan, atan2 and erf, whose variants are 1.7-3.5 ulp (atan2
+// has none), float64 kernels of ours
 // (F64ExactKernels.cpp). The vector function ABI names the variants
 // _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
 // `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
@@ -85,14 +85,15 @@ bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
 
 /// `op` (an f64 math function on a vector) as `kernel`, the lanes outside
 /// the kernel's range from libm in a branch taken only when a vector holds
-/// one; NaN lanes (and with keepZeros, signed zeros) returned as they are.
+/// one; a unary function's NaN lanes (and with keepZeros, signed zeros)
+/// returned as they are.
 void rewriteWithKernel(Operation *op, const codegen::ExactF64Kernel &kernel) {
   using P = arith::CmpFPredicate;
   OpBuilder b(op);
   Location loc = op->getLoc();
   Value x = op->getOperand(0);
   codegen::F64Builder f(b, loc, x.getType());
-  Value y = kernel.kernel(f, x);
+  Value y = kernel.kernel(f, op->getOperands());
   if (!std::isinf(kernel.lower) || !std::isinf(kernel.upper)) {
     Value below = f.cmp(P::OLT, x, f.constant(kernel.lower));
     Value above = f.cmp(P::OGT, x, f.constant(kernel.upper));
@@ -102,12 +103,14 @@ void rewriteWithKernel(Operation *op, const codegen::ExactF64Kernel &kernel) {
                                        return nested.clone(*op)->getResult(0);
                                      });
   }
-  Value keep = f.cmp(P::UNO, x, x);
-  if (kernel.keepZeros)
-    keep =
-        arith::OrIOp::create(b, loc, keep, f.cmp(P::OEQ, x, f.constant(0.0)));
-  Value result = arith::SelectOp::create(b, loc, keep, x, y);
-  op->getResult(0).replaceAllUsesWith(result);
+  if (op->getNumOperands() == 1) {
+    Value keep = f.cmp(P::UNO, x, x);
+    if (kernel.keepZeros)
+      keep =
+          arith::OrIOp::create(b, loc, keep, f.cmp(P::OEQ, x, f.constant(0.0)));
+    y = arith::SelectOp::create(b, loc, keep, x, y);
+  }
+  op->getResult(0).replaceAllUsesWith(y);
   op->erase();
 }
 

@@ -175,10 +175,11 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 
 // f64 tan: the sin and cos reduction, one quotient corrected by its
 // residual, negated for odd quadrants; libm beyond 2^20; NaN and zeros
-// kept. atan, asin and acos: no libm branch (valid everywhere; asin and
-// acos take a square root for |x| >= 1/2, NaN beyond 1).
+// kept. atan, asin, acos and atan2: no libm branch (valid everywhere; asin
+// and acos take a square root for |x| >= 1/2, NaN beyond 1); atan2 makes
+// its own NaN.
 // CHECK-LABEL: func.func @circular(
-// CHECK-SAME: %[[X:.*]]: vector<8xf64>
+// CHECK-SAME: %[[X:[^:]*]]: vector<8xf64>
 // CHECK: math.roundeven
 // CHECK: arith.divf
 // CHECK: arith.divf
@@ -192,6 +193,8 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK-NOT: math.acos
 // CHECK: math.sqrt
 // CHECK: math.sqrt
+// CHECK-NOT: math.atan2
+// CHECK: arith.cmpf uno, %[[X]], %[[X]]
 // CHECK-NOT: scf.if
 // CHECK: return
 // CHECK-NONE-LABEL: func.func @circular(
@@ -199,22 +202,24 @@ func.func @erf(%x: vector<8xf64>) -> vector<8xf64> {
 // CHECK-NONE-NEXT: math.atan
 // CHECK-NONE-NEXT: math.asin
 // CHECK-NONE-NEXT: math.acos
-func.func @circular(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>) {
+// CHECK-NONE-NEXT: math.atan2
+func.func @circular(%x: vector<8xf64>, %y: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>) {
   %0 = math.tan %x : vector<8xf64>
   %1 = math.atan %x : vector<8xf64>
   %2 = math.asin %x : vector<8xf64>
   %3 = math.acos %x : vector<8xf64>
-  return %0, %1, %2, %3 : vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>
+  %4 = math.atan2 %y, %x : vector<8xf64>
+  return %0, %1, %2, %3, %4 : vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>
 }
 
 // Left as they are: the functions whose libmvec variant exceeds 2 ulp and
-// that have no kernel here, f32 (--stax-approximate-math's kernels),
-// scalars (libm, the interpreter's), lengths that are no multiple of the
-// lanes, and 2-D vectors.
+// that have no kernel here (erfc, pow), f32 (--stax-approximate-math's
+// kernels), scalars (libm, the interpreter's), lengths that are no
+// multiple of the lanes, and 2-D vectors.
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-NOT: call
 // CHECK: math.exp %{{.*}} : f64
-// CHECK: math.atan2 %{{.*}} : vector<8xf64>
+// CHECK: math.atan2 %{{.*}} : vector<2x8xf64>
 // CHECK: math.erfc %{{.*}} : vector<8xf64>
 // CHECK: math.powf %{{.*}} : vector<8xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
@@ -222,16 +227,16 @@ func.func @circular(%x: vector<8xf64>) -> (vector<8xf64>, vector<8xf64>, vector<
 // CHECK: math.tanh %{{.*}} : vector<6xf64>
 // CHECK: math.tanh %{{.*}} : vector<2x8xf64>
 func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
-    -> (f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
+    -> (f64, vector<2x8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
   %0 = math.exp %s : f64
-  %1 = math.atan2 %x, %x : vector<8xf64>
+  %1 = math.atan2 %m, %m : vector<2x8xf64>
   %2 = math.erfc %x : vector<8xf64>
   %3 = math.powf %x, %x : vector<8xf64>
   %4 = math.tanh %f : vector<16xf32>
   %5 = math.tanh %s : f64
   %6 = math.tanh %odd : vector<6xf64>
   %7 = math.tanh %m : vector<2x8xf64>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<2x8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
 }
 
 // -----
