@@ -123,6 +123,7 @@ def math_functions(n, reps):
         ("expm1 f64", torch.expm1, (x64,)), ("erf f64", torch.erf, (x64,)),
         ("tan f64", torch.tan, (x64,)), ("atan f64", torch.atan, (x64,)),
         ("atan2 f64", torch.atan2, (y.double(), x64)),
+        ("pow f64", lambda a, b: torch.pow(a.abs(), b), (x64, y.double())),
     ]
     print(f"\n{n >> 20} M elements per function (G elements/s)")
     print(f"{'function':10s} {'eager':>8s} {'stax':>8s} {'libm':>8s} "

@@ -463,9 +463,9 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
 
     Only the variants whose measured error is within 2 ulp of the exact
     value are called (docs/Numerics.md): with `avx512` `tanh`, `log`,
-    `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `asinh`, `acosh`
-    and `atanh`; with `avx2` `log`, `log2`, `log10`, `exp2`, `sinh` and
-    `cosh`. libmvec's `erfc` (2.0 ulp) stays a libm call, and so do
+    `log1p`, `log2`, `log10`, `exp2`, `sinh`, `cosh`, `asinh`, `acosh`,
+    `atanh` and `pow`; with `avx2` `log`, `log2`, `log10`, `exp2`, `sinh`,
+    `cosh` and `pow` (`_ZGVeN8vv_pow`: one `v` per vector operand). libmvec's `erfc` (2.0 ulp) stays a libm call, and so do
     scalars and vectors of other lengths. NaN, infinite and out-of-domain inputs give libm's results.
     The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
     loads it, an ahead-of-time object links with `-lmvec`.

@@ -64,6 +64,7 @@ StringRef libmName(Operation *op) {
       .Case([](math::AsinhOp) { return "asinh"; })
       .Case([](math::AcoshOp) { return "acosh"; })
       .Case([](math::AtanhOp) { return "atanh"; })
+      .Case([](math::PowFOp) { return "pow"; })
       .Default([](Operation *) { return StringRef(); });
 }
 
@@ -73,14 +74,14 @@ StringRef libmName(Operation *op) {
 /// (2.3-2.6) exceed it; so do both ISAs' exp (2.9), expm1 (2.1-2.9), sin,
 /// cos (3.5), tan (3.2), asin (2.5), atan (2.4) and erf (2.5), which get
 /// kernels of ours (and so does acos, 1.7), and erfc, which stays a libm
-/// call.
+/// call. pow is within 1 ulp with both.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;
   if (library == VectorMathLibrary::AVX512)
     return true;
-  return llvm::is_contained({"log", "log2", "log10", "exp2", "sinh", "cosh"},
-                            name);
+  return llvm::is_contained(
+      {"log", "log2", "log10", "exp2", "sinh", "cosh", "pow"}, name);
 }
 
 /// `op` (an f64 math function on a vector) as `kernel`, the lanes outside
@@ -137,7 +138,7 @@ struct StaxVectorMathCalls
       return;
     bool avx512 = resolved == VectorMathLibrary::AVX512;
     lanes = avx512 ? 8 : 4;
-    prefix = avx512 ? "_ZGVeN8v_" : "_ZGVdN4v_";
+    isa = avx512 ? 'e' : 'd';
 
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
@@ -161,26 +162,36 @@ struct StaxVectorMathCalls
            cast<VectorType>(type).getNumElements() % lanes == 0;
   }
 
-  /// `op` as one call per `lanes` slice of its operand.
+  /// The vector function ABI's name of `op`'s variant: one `v` per
+  /// vector operand (pow: `_ZGVeN8vv_pow`).
+  std::string variantName(Operation *op) const {
+    return (Twine("_ZGV") + Twine(isa) + "N" + Twine(lanes) +
+            std::string(op->getNumOperands(), 'v') + "_" + libmName(op))
+        .str();
+  }
+
+  /// `op` as one call per `lanes` slice of its operands.
   void rewrite(Operation *op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
     auto type = cast<VectorType>(op->getResult(0).getType());
     auto slice = VectorType::get({lanes}, type.getElementType());
-    func::FuncOp callee = declare((prefix + libmName(op)).str(), slice);
+    func::FuncOp callee = declare(variantName(op), op->getNumOperands(), slice);
     if (!callee)
       return;
-    Value x = op->getOperand(0);
     Value result;
     if (type.getNumElements() == lanes) {
-      result = func::CallOp::create(b, loc, callee, x).getResult(0);
+      result =
+          func::CallOp::create(b, loc, callee, op->getOperands()).getResult(0);
     } else {
       result = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
       for (int64_t at = 0; at < type.getNumElements(); at += lanes) {
-        Value part = vector::ExtractStridedSliceOp::create(
-            b, loc, x, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{lanes},
-            ArrayRef<int64_t>{1});
-        Value value = func::CallOp::create(b, loc, callee, part).getResult(0);
+        SmallVector<Value> parts;
+        for (Value operand : op->getOperands())
+          parts.push_back(vector::ExtractStridedSliceOp::create(
+              b, loc, operand, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{lanes},
+              ArrayRef<int64_t>{1}));
+        Value value = func::CallOp::create(b, loc, callee, parts).getResult(0);
         result = vector::InsertStridedSliceOp::create(
             b, loc, value, result, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{1});
       }
@@ -189,11 +200,14 @@ struct StaxVectorMathCalls
     op->erase();
   }
 
-  /// The private declaration `name : (slice) -> slice`, made once; null
-  /// (and the pass failed) where the module defines `name` otherwise.
-  func::FuncOp declare(const std::string &name, VectorType slice) {
+  /// The private declaration `name : (slice, ...) -> slice` with `arity`
+  /// operands, made once; null (and the pass failed) where the module
+  /// defines `name` otherwise.
+  func::FuncOp declare(const std::string &name, unsigned arity,
+                       VectorType slice) {
     ModuleOp module = getOperation();
-    FunctionType type = FunctionType::get(&getContext(), {slice}, {slice});
+    SmallVector<Type> inputs(arity, slice);
+    FunctionType type = FunctionType::get(&getContext(), inputs, {slice});
     if (Operation *existing = module.lookupSymbol(name)) {
       auto fn = dyn_cast<func::FuncOp>(existing);
       if (fn && fn.getFunctionType() == type)
@@ -211,7 +225,7 @@ struct StaxVectorMathCalls
   }
 
   int64_t lanes = 8;
-  std::string prefix;
+  char isa = 'e';
 };
 
 } // namespace

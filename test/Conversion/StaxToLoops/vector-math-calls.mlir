@@ -42,6 +42,25 @@ func.func @log8(%x: vector<8xf64>) -> vector<8xf64> {
   return %0 : vector<8xf64>
 }
 
+// pow: two vector operands, `vv` in the variant's name; each slice of
+// both operands goes to one call.
+// CHECK-LABEL: func.func @pow16(
+// CHECK-SAME: %[[X:[^:]*]]: vector<16xf64>, %[[Y:[^:]*]]: vector<16xf64>
+// CHECK: %[[X0:.*]] = vector.extract_strided_slice %[[X]] {offsets = [0]
+// CHECK: %[[Y0:.*]] = vector.extract_strided_slice %[[Y]] {offsets = [0]
+// CHECK: call @_ZGVeN8vv_pow(%[[X0]], %[[Y0]]) : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
+// CHECK: %[[X1:.*]] = vector.extract_strided_slice %[[X]] {offsets = [8]
+// CHECK: %[[Y1:.*]] = vector.extract_strided_slice %[[Y]] {offsets = [8]
+// CHECK: call @_ZGVeN8vv_pow(%[[X1]], %[[Y1]])
+// CHECK-AVX2-LABEL: func.func @pow16(
+// CHECK-AVX2-COUNT-4: call @_ZGVdN4vv_pow(%{{.*}}, %{{.*}}) : (vector<4xf64>, vector<4xf64>) -> vector<4xf64>
+// CHECK-NONE-LABEL: func.func @pow16(
+// CHECK-NONE-NEXT: math.powf
+func.func @pow16(%x: vector<16xf64>, %y: vector<16xf64>) -> vector<16xf64> {
+  %0 = math.powf %x, %y : vector<16xf64>
+  return %0 : vector<16xf64>
+}
+
 // Every function within 2 ulp with AVX-512.
 // CHECK-LABEL: func.func @functions(
 // CHECK: call @_ZGVeN8v_log1p(
@@ -213,7 +232,7 @@ func.func @circular(%x: vector<8xf64>, %y: vector<8xf64>) -> (vector<8xf64>, vec
 }
 
 // Left as they are: the functions whose libmvec variant exceeds 2 ulp and
-// that have no kernel here (erfc, pow), f32 (--stax-approximate-math's
+// that have no kernel here (erfc), f32 (--stax-approximate-math's
 // kernels), scalars (libm, the interpreter's), lengths that are no
 // multiple of the lanes, and 2-D vectors.
 // CHECK-LABEL: func.func @unchanged(
@@ -221,22 +240,22 @@ func.func @circular(%x: vector<8xf64>, %y: vector<8xf64>) -> (vector<8xf64>, vec
 // CHECK: math.exp %{{.*}} : f64
 // CHECK: math.atan2 %{{.*}} : vector<2x8xf64>
 // CHECK: math.erfc %{{.*}} : vector<8xf64>
-// CHECK: math.powf %{{.*}} : vector<8xf64>
+// CHECK: math.powf %{{.*}} : vector<6xf64>
 // CHECK: math.tanh %{{.*}} : vector<16xf32>
 // CHECK: math.tanh %{{.*}} : f64
 // CHECK: math.tanh %{{.*}} : vector<6xf64>
 // CHECK: math.tanh %{{.*}} : vector<2x8xf64>
 func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
-    -> (f64, vector<2x8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
+    -> (f64, vector<2x8xf64>, vector<8xf64>, vector<6xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
   %0 = math.exp %s : f64
   %1 = math.atan2 %m, %m : vector<2x8xf64>
   %2 = math.erfc %x : vector<8xf64>
-  %3 = math.powf %x, %x : vector<8xf64>
+  %3 = math.powf %odd, %odd : vector<6xf64>
   %4 = math.tanh %f : vector<16xf32>
   %5 = math.tanh %s : f64
   %6 = math.tanh %odd : vector<6xf64>
   %7 = math.tanh %m : vector<2x8xf64>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<2x8xf64>, vector<8xf64>, vector<8xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<2x8xf64>, vector<8xf64>, vector<6xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
 }
 
 // -----
