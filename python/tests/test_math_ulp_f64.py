@@ -2,9 +2,10 @@
 
 --stax-vector-math-calls (library=auto, the default) calls glibc's libmvec
 for the f64 functions whose variant for the host's ISA is within 2 ulp of
-the exact value (docs/Numerics.md), computes exp, expm1, sin, cos and erf
-with kernels of its own (within 1 ulp); the others stay libm calls,
-bitwise the interpreter's. For each function this compiles tp.<op> on an
+the exact value (pow included, two operands; docs/Numerics.md), computes
+exp, expm1, sin, cos, tan, asin, acos, atan, atan2 and erf with kernels of
+its own (within 1 ulp); the others stay libm calls, bitwise the
+interpreter's. For each function this compiles tp.<op> on an
 f64 tensor and checks, on a sweep of the whole range plus a dense sweep
 of the usual magnitudes and the domain edges:
 
@@ -172,26 +173,29 @@ def test_vector_f64_exp_within_one_ulp():
     np.testing.assert_array_equal(none.view(np.uint64), libm.view(np.uint64))
 
 
-@pytest.mark.parametrize("op", ["sin", "cos"])
-def test_vector_f64_sin_cos_within_one_ulp(op):
-    """f64 sin and cos on vectors are Stax's kernels: within 1 ulp where
-    |x| <= 2^20, including the doubles nearest to multiples of pi/2 (the
-    reduction's hardest inputs) and tiny arguments; libm's (bitwise)
-    beyond; NaN and sin's signed zeros kept."""
+@pytest.mark.parametrize("op", ["sin", "cos", "tan"])
+def test_vector_f64_sin_cos_tan_within_one_ulp(op):
+    """f64 sin, cos and tan on vectors are Stax's kernels (tan: sin r /
+    cos r of the same reduction, the quotient corrected by its residual):
+    within 1 ulp where |x| <= 2^20, including the doubles nearest to
+    multiples of pi/2 (the reduction's hardest inputs; tan's zeros and
+    poles) and tiny arguments; libm's (bitwise) beyond; NaN and the signed
+    zeros of sin and tan kept."""
     rng = np.random.default_rng(6)
     k = np.concatenate([np.arange(-3000, 3000),
                         rng.integers(-667000, 667000, 6000)]).astype(LD)
     near = (k * (LD(np.pi) / 2 + LD(6.123233995736766e-17) / 2)).astype(np.float64)
     x = np.resize(np.concatenate([
         sweep(), near, np.nextafter(near, np.inf), np.nextafter(near, -np.inf),
-        rng.uniform(-2.0 ** 20, 2.0 ** 20, N // 4), [2.0 ** 20, -2.0 ** 20]]), N)
+        rng.uniform(-2.0 ** 20, 2.0 ** 20, N // 4), rng.uniform(-2.0, 2.0, N // 8),
+        [2.0 ** 20, -2.0 ** 20]]), N)
     y = run(executable(op), x)
     libm = run(executable(op, "vector-width=1 parallel=false"), x)
     beyond = ~(np.abs(x) <= 2.0 ** 20)
     np.testing.assert_array_equal(y[beyond].view(np.uint64),
                                   libm[beyond].view(np.uint64))
     inside = np.flatnonzero(~beyond)
-    fn = np.sin if op == "sin" else np.cos
+    fn = {"sin": np.sin, "cos": np.cos, "tan": np.tan}[op]
     assert_within_ulp(op, x[inside], y[inside], fn(x[inside].astype(LD)), 1.0)
     zero = inside[y[inside] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
@@ -253,31 +257,6 @@ def test_vector_f64_erf_within_one_ulp():
     finite = np.flatnonzero(~nan)
     assert_within_ulp("erf", x[finite], y[finite], erf_reference(x[finite]), 1.0)
     zero = finite[x[finite] == 0]
-    np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
-
-
-def test_vector_f64_tan_within_one_ulp():
-    """f64 tan on vectors is Stax's kernel (sin r / cos r of the sin and
-    cos kernels' reduction, the quotient corrected by its residual):
-    within 1 ulp where |x| <= 2^20, including the doubles nearest to
-    multiples of pi/2 (zeros and poles); libm's (bitwise) beyond; NaN and
-    signed zeros kept."""
-    rng = np.random.default_rng(14)
-    k = np.concatenate([np.arange(-3000, 3000),
-                        rng.integers(-667000, 667000, 6000)]).astype(LD)
-    near = (k * (LD(np.pi) / 2 + LD(6.123233995736766e-17) / 2)).astype(np.float64)
-    x = np.resize(np.concatenate([
-        sweep(), near, np.nextafter(near, np.inf), np.nextafter(near, -np.inf),
-        rng.uniform(-2.0 ** 20, 2.0 ** 20, N // 4), rng.uniform(-2.0, 2.0, N // 8),
-        [2.0 ** 20, -2.0 ** 20]]), N)
-    y = run(executable("tan"), x)
-    libm = run(executable("tan", "vector-width=1 parallel=false"), x)
-    beyond = ~(np.abs(x) <= 2.0 ** 20)
-    np.testing.assert_array_equal(y[beyond].view(np.uint64),
-                                  libm[beyond].view(np.uint64))
-    inside = np.flatnonzero(~beyond)
-    assert_within_ulp("tan", x[inside], y[inside], np.tan(x[inside].astype(LD)), 1.0)
-    zero = inside[y[inside] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
 
 
