@@ -4,7 +4,7 @@
 // below the 2^-57 level until one final rounding: the reductions keep
 // their error as a second double (Cody and Waite's split constants with
 // fma, TwoSum), the large term of each series is added last, and the
-// coefficients are Taylor's or (erf) fitted by
+// coefficients are Taylor's or (erf, atan, asin) fitted by
 // scripts/gen-f64-math-coefficients.py. Measured against long double:
 // docs/Numerics.md, python/tests/test_math_ulp_f64.py.
 //
@@ -32,10 +32,10 @@ constexpr double kExpFastLimit = 708.0;
 
 /// e^(x + xLo) = 2^k (hi + lo) for |x| <= kExpFastLimit, |xLo| <= 2^-40
 /// |x|: x = k ln2 + r + rLo with |r| <= ln2 / 2 (x - k ln2Hi is exact; r
-/// is that minus k ln2Lo rounded, rLo its rounding error plus xLo), e^r =
-/// 1 + r + s with s = r^2 Q(r) + rLo and Q the Taylor series to r^11 / 13!
-/// (truncation < 5e-18). hi = 1 + r rounded and lo its error (Fast2Sum)
-/// plus s: hi + lo is e^(r + rLo) to about 2^-57.
+/// is that minus k ln2Lo rounded, rLo its rounding error plus xLo),
+/// e^(r + rLo) = 1 + r + r^2/2 + r^3 Q(r) + rLo e^r with Q the Taylor
+/// series to r^15 / 16! (truncation < 3e-21). hi = 1 + r rounded; lo its
+/// error (Fast2Sum) plus the rest: hi + lo is e^(r + rLo) to about 2^-57.
 struct ExpParts {
   Value k, hi, lo;
 };
@@ -73,7 +73,7 @@ ExpParts expParts(F64Builder &f, Value x, Value xLo = {}) {
   return {k, hi, f.fma(z, half, rest)};
 }
 
-/// e^x for |x| <= kExpFastLimit within 1 ulp (f64; 0.66 measured): the
+/// e^x for |x| <= kExpFastLimit within 1 ulp (f64; 0.54 measured): the
 /// parts above with one rounding above the 2^-57 level, hi + lo; 2^k
 /// scales exactly.
 Value exactExp(F64Builder &f, Value x) {
@@ -95,10 +95,11 @@ std::pair<Value, Value> twoSum(F64Builder &f, Value a, Value b) {
 /// Below this x, e^x - 1 rounds to -1 (e^-40 < 2^-57).
 constexpr double kExpm1Floor = -40.0;
 
-/// e^x - 1 for x <= kExpFastLimit within 1 ulp: 2^k hi and 2^k lo are
-/// exact, 2^k hi - 1 is summed exactly (TwoSum; for k = 0 this is r with
-/// no cancellation error), and the small terms are added before the one
-/// final rounding. x is clamped to kExpm1Floor, where the result is -1.
+/// e^x - 1 for x <= kExpFastLimit within 1 ulp (0.66 measured): 2^k hi
+/// and 2^k lo are exact, 2^k hi - 1 is summed exactly (TwoSum; for k = 0
+/// this is r with no cancellation error), and the small terms are added
+/// before the one final rounding. x is clamped to kExpm1Floor, where the
+/// result is -1.
 Value exactExpm1(F64Builder &f, Value x) {
   ExpParts e = expParts(f, f.maxNum(x, kExpm1Floor));
   Value scale = f.exp2Int(f.toInt(e.k));
