@@ -113,7 +113,7 @@ def math_functions(n, reps):
         ("pow", lambda a, b: torch.pow(a.abs(), b), (x, y)),
     ]
     # float64: libmvec for the functions within 2 ulp, kernels of ours for
-    # exp, expm1, sin, cos, tan, asin, acos, atan, atan2 and erf
+    # exp, expm1, tanh, sin, cos, tan, asin, acos, atan, atan2 and erf
     # (--stax-vector-math-calls), libm per lane for the others.
     x64, unit64 = x.double(), unit.double()
     cases += [
@@ -217,7 +217,8 @@ def models(reps):
     enc_drop = torch.nn.TransformerEncoderLayer(128, 4, 256, batch_first=True)
     cases.append(("  the same with dropout 0.1", enc_drop,
                   (torch.randn(2, 64, 128),)))
-    # float64 with tanh (a physics-informed network's shape): libmvec's tanh.
+    # float64 with tanh (a physics-informed network's shape): the f64 tanh
+    # kernel (--stax-vector-math-calls).
     pinn = nn.Sequential(nn.Linear(2, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(),
                          nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)).double()
     cases.append(("f64 MLP 2-64-64-64-1, tanh, 4096 points", pinn,

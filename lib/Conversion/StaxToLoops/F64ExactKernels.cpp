@@ -95,18 +95,60 @@ std::pair<Value, Value> twoSum(F64Builder &f, Value a, Value b) {
 /// Below this x, e^x - 1 rounds to -1 (e^-40 < 2^-57).
 constexpr double kExpm1Floor = -40.0;
 
-/// e^x - 1 for x <= kExpFastLimit within 1 ulp (0.66 measured): 2^k hi
-/// and 2^k lo are exact, 2^k hi - 1 is summed exactly (TwoSum; for k = 0
-/// this is r with no cancellation error), and the small terms are added
-/// before the one final rounding. x is clamped to kExpm1Floor, where the
-/// result is -1.
-Value exactExpm1(F64Builder &f, Value x) {
-  ExpParts e = expParts(f, f.maxNum(x, kExpm1Floor));
+/// e^x - 1 for kExpm1Floor <= x <= kExpFastLimit as hi + lo (not
+/// normalized): 2^k hi and 2^k lo are exact, 2^k hi - 1 is summed exactly
+/// (TwoSum; for k = 0 this is r with no cancellation error), and lo holds
+/// the small terms.
+std::pair<Value, Value> expm1Parts(F64Builder &f, Value x) {
+  ExpParts e = expParts(f, x);
   Value scale = f.exp2Int(f.toInt(e.k));
   Value scaledHi = f.mul(e.hi, scale);
   auto [sum, sumError] = twoSum(f, scaledHi, f.constant(-1.0));
   Value scaledLo = f.mul(e.lo, scale);
-  return f.add(sum, f.add(sumError, scaledLo));
+  return {sum, f.add(sumError, scaledLo)};
+}
+
+/// e^x - 1 for x <= kExpFastLimit within 1 ulp (0.66 measured): the parts
+/// above with one final rounding. x is clamped to kExpm1Floor, where the
+/// result is -1.
+Value exactExpm1(F64Builder &f, Value x) {
+  auto [hi, lo] = expm1Parts(f, f.maxNum(x, kExpm1Floor));
+  return f.add(hi, lo);
+}
+
+/// hi + lo normalized (Fast2Sum, |hi| >= |lo|): the rounded sum and its
+/// error.
+std::pair<Value, Value> fastTwoSum(F64Builder &f, Value hi, Value lo) {
+  Value sum = f.add(hi, lo);
+  return {sum, f.sub(lo, f.sub(sum, hi))};
+}
+
+/// n / d for double-doubles n = nHi + nLo, d = dHi + dLo (normalized):
+/// the quotient q = nHi / dHi corrected by the residual (nHi - q dHi,
+/// exact by an fma, + nLo - q dLo) / dHi, added last.
+Value divide(F64Builder &f, Value nHi, Value nLo, Value dHi, Value dLo) {
+  Value quotient = f.div(nHi, dHi);
+  Value negQuotient = f.neg(quotient);
+  Value residual = f.fma(negQuotient, dHi, nHi);
+  Value lowTerms = f.fma(negQuotient, dLo, nLo);
+  Value correction = f.div(f.add(residual, lowTerms), dHi);
+  return f.add(quotient, correction);
+}
+
+/// Above this |x|, tanh x rounds to +-1 (1 - tanh 19.1 < 2^-54).
+constexpr double kTanhOne = 20.0;
+
+/// tanh(x) within 1 ulp for any x: E / (E + 2) with E = e^(2|x|) - 1 from
+/// the parts above, E and E + 2 kept as double-doubles, the quotient
+/// corrected by its residual; x's sign. Positive terms: no cancellation
+/// near 0, where E is 2|x| to 2^-57 relative.
+Value exactTanh(F64Builder &f, Value x) {
+  Value a = f.minNum(f.abs(x), kTanhOne);
+  auto [eSum, eRest] = expm1Parts(f, f.add(a, a));
+  auto [eHi, eLo] = fastTwoSum(f, eSum, eRest);
+  auto [dSum, dError] = twoSum(f, eHi, f.constant(2.0));
+  auto [dHi, dLo] = fastTwoSum(f, dSum, f.add(dError, eLo));
+  return f.copySign(divide(f, eHi, eLo, dHi, dLo), x);
 }
 
 /// pi/2 = kPio2Part1 + kPio2Part2 + kPio2Part3 (to 2^-119 relative); the
@@ -189,18 +231,9 @@ Value sinCos(F64Builder &f, Value x, bool isSin) {
   return f.select(negate, f.neg(value), value);
 }
 
-/// hi + lo normalized (Fast2Sum, |hi| >= |lo|): the rounded sum and its
-/// error.
-std::pair<Value, Value> fastTwoSum(F64Builder &f, Value hi, Value lo) {
-  Value sum = f.add(hi, lo);
-  return {sum, f.sub(lo, f.sub(sum, hi))};
-}
-
-/// tan(x) for |x| <= kTrigFastLimit within 1 ulp: sin r / cos r for even
-/// k, -cos r / sin r for odd k, of the reduction's double-doubles
-/// (normalized first). The quotient q = nHi / dHi is corrected by the
-/// residual (nHi - q dHi, exact by an fma, + nLo - q dLo) / dHi, added
-/// last.
+/// tan(x) for |x| <= kTrigFastLimit within 1 ulp (0.73 measured): sin r /
+/// cos r for even k, -cos r / sin r for odd k, of the reduction's
+/// double-doubles (normalized first), divided as double-doubles.
 Value exactTan(F64Builder &f, Value x) {
   ReducedSinCos q = reduceSinCos(f, x);
   auto [sinHi, sinLo] = fastTwoSum(f, q.sinHi, q.sinLo);
@@ -210,12 +243,7 @@ Value exactTan(F64Builder &f, Value x) {
   Value nLo = f.select(odd, cosLo, sinLo);
   Value dHi = f.select(odd, sinHi, cosHi);
   Value dLo = f.select(odd, sinLo, cosLo);
-  Value quotient = f.div(nHi, dHi);
-  Value negQuotient = f.neg(quotient);
-  Value residual = f.fma(negQuotient, dHi, nHi);
-  Value lowTerms = f.fma(negQuotient, dLo, nLo);
-  Value correction = f.div(f.add(residual, lowTerms), dHi);
-  Value t = f.add(quotient, correction);
+  Value t = divide(f, nHi, nLo, dHi, dLo);
   return f.select(odd, f.neg(t), t);
 }
 
@@ -545,6 +573,10 @@ mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
       .Case([](math::CosOp) {
         return ExactF64Kernel{sinOrCos<false>, -kTrigFastLimit, kTrigFastLimit,
                               /*keepZeros=*/false};
+      })
+      .Case([](math::TanhOp) {
+        return ExactF64Kernel{unary<exactTanh>, -inf, inf,
+                              /*keepZeros=*/true};
       })
       .Case([](math::TanOp) {
         return ExactF64Kernel{unary<exactTan>, -kTrigFastLimit, kTrigFastLimit,

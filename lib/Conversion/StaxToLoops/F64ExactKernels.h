@@ -1,9 +1,9 @@
 //===- F64ExactKernels.h - f64 functions within 1 ulp on vectors -*- C++
 //-*-===//
 //
-// --stax-vector-math-calls computes f64 exp, expm1, sin, cos, tan, asin,
-// acos, atan, atan2 and erf on vectors with these kernels rather than libm per
-// lane (or libmvec's variants, which are 1.7 to 3.5 ulp for these
+// --stax-vector-math-calls computes f64 exp, expm1, tanh, sin, cos, tan,
+// asin, acos, atan, atan2 and erf on vectors with these kernels rather than
+// libm per lane (or libmvec's variants, which are 1.7 to 3.5 ulp for these
 // functions).
 //
 //===----------------------------------------------------------------------===//
@@ -33,8 +33,8 @@ struct ExactF64Kernel {
 /// 2^-52 relative, which results rounded to f32 need no better.
 Value arcSine(F64Builder &f, Value x, bool isAcos, bool carryRootError);
 
-/// The kernel for `op` (math.exp, expm1, sin, cos, tan, asin, acos, atan,
-/// atan2 or erf), if it has one.
+/// The kernel for `op` (math.exp, expm1, tanh, sin, cos, tan, asin, acos,
+/// atan, atan2 or erf), if it has one.
 std::optional<ExactF64Kernel> lookupExactF64Kernel(Operation *op);
 
 } // namespace mlir::stax::codegen
