@@ -5,9 +5,9 @@
 // tan, asin, acos, atan, atan2 and erf, whose variants are 1.2-3.5 ulp
 // (atan2 has none), float64 kernels of ours
 // (F64ExactKernels.cpp). The vector function ABI names the variants
-// _ZGV<isa>N<lanes>v_<name>: `e` is AVX-512 (8 doubles in a zmm register),
-// `d` AVX2 (4 in a ymm); LLVM passes a <8 x double> argument in zmm0 like
-// the library expects.
+// _ZGV<isa>N<lanes><one v per operand>_<name>: `e` is AVX-512 (8 doubles
+// in a zmm register), `d` AVX2 (4 in a ymm); LLVM passes a <8 x double>
+// argument in zmm0 like the library expects.
 //
 //===----------------------------------------------------------------------===//
 #include "F64ExactKernels.h"
