@@ -113,14 +113,15 @@ def math_functions(n, reps):
         ("pow", lambda a, b: torch.pow(a.abs(), b), (x, y)),
     ]
     # float64: libmvec for the functions within 2 ulp, kernels of ours for
-    # exp, expm1, tanh, sin, cos, tan, asin, acos, atan, atan2 and erf
-    # (--stax-vector-math-calls), libm per lane for the others.
+    # exp, expm1, tanh, sin, cos, tan, asin, acos, atan, atan2, erf and
+    # erfc (--stax-vector-math-calls), libm per lane for the others.
     x64, unit64 = x.double(), unit.double()
     cases += [
         ("tanh f64", torch.tanh, (x64,)), ("log f64", torch.log, (x64.abs(),)),
         ("log1p f64", torch.log1p, (x64.abs(),)),
         ("acos f64", torch.acos, (unit64,)), ("exp f64", torch.exp, (x64,)),
         ("expm1 f64", torch.expm1, (x64,)), ("erf f64", torch.erf, (x64,)),
+        ("erfc f64", torch.erfc, (x64,)),
         ("tan f64", torch.tan, (x64,)), ("atan f64", torch.atan, (x64,)),
         ("atan2 f64", torch.atan2, (y.double(), x64)),
         ("pow f64", lambda a, b: torch.pow(a.abs(), b), (x64, y.double())),

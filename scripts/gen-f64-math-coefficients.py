@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Prints the coefficients of --stax-vector-math-calls' f64 erf, atan, asin.
+"""Prints the coefficients of --stax-vector-math-calls' f64 erf, erfc, atan
+and asin.
 
-    /usr/bin/python3 scripts/gen-f64-math-coefficients.py [erf|atan|asin]
+    /usr/bin/python3 scripts/gen-f64-math-coefficients.py [erf|erfc|atan|asin]
 
 lib/Conversion/StaxToLoops/F64ExactKernels.cpp computes erf(x) from three
 expansions, each evaluated by Horner's rule in a variable computed
@@ -23,6 +24,15 @@ printed errors come from the coefficients rounded to float64 and
 evaluated exactly (mpmath at 160 bits), in units of erf's ulp (for R, the
 absolute error of e^(-x^2) R over erf's spacing: R must be most accurate
 at x = 1, where erfc(1) = 0.157).
+
+erfc(x) is 1 - erf(x) below 1/2 (erf's Taylor series), 2 - erfc(-x) for
+x <= -1/2, and e^(-x^2) R(x) above, with R = erfcx as an unevaluated sum
+of two doubles: its leading coefficient c0 is printed as hi + lo and
+added last. R is interpolated in u = (x - 3/4) * 4 on [1/2, 1]; above 1,
+x R(x) is a smooth function of t = 1/x (its limit at t = 0 is 1 /
+sqrt(pi)), interpolated on t in [1/2, 1] in u = (t - 3/4) * 4 and on
+[0, 1/2] in u = 4 t - 1. The printed errors are relative to R, from the
+coefficients rounded (c0 to two doubles) and evaluated exactly.
 
 atan(x) reduces |x| to t = (|x| - c) / (1 + c |x|) with c = 0, 1/2, 1, 3/2
 or infinity (t = -1 / |x|), so that |t| <= 7/16, and adds atan(c) (two
@@ -223,11 +233,38 @@ def erf_coefficients():
         print("};")
 
 
+ERFC_PIECES = [  # (name, function of x or t, lo, hi, degree)
+    ("kErfcxHalf", erfcx, mp.mpf(1) / 2, 1, 16),
+    ("kErfcScaledNear", lambda t: erfcx(1 / t) / t, mp.mpf(1) / 2, 1, 18),
+    ("kErfcScaledFar",
+     lambda t: 1 / mp.sqrt(mp.pi) if t == 0 else erfcx(1 / t) / t, 0,
+     mp.mpf(1) / 2, 26),
+]
+
+
+def erfc_coefficients():
+    for name, fn, lo, hi, degree in ERFC_PIECES:
+        c = monomial(chebyshev_interpolant(fn, lo, hi, degree))
+        c0 = float(c[0])
+        c0_lo = float(c[0] - c0)
+        rounded = [mp.mpf(c0) + mp.mpf(c0_lo)] + [mp.mpf(float(ck))
+                                                  for ck in c[1:]]
+        mid, half = mp.mpf(lo + hi) / 2, mp.mpf(hi - lo) / 2
+        rel = mp.mpf(0)
+        for u in mp.linspace(-1, 1, 2001):
+            exact = fn(mid + half * u)
+            rel = max(rel, abs(horner(rounded, u) / exact - 1))
+        print(f"// [{mp.nstr(lo, 3)}, {mp.nstr(hi, 3)}], degree {degree}: "
+              f"relative error {mp.nstr(rel, 3)}.")
+        print(f"constexpr double {name}Lo = {c0_lo!r};")
+        print_array(name, [c0] + [float(ck) for ck in c[1:]])
+
+
 def main():
-    which = sys.argv[1:] or ["erf", "atan", "asin"]
+    which = sys.argv[1:] or ["erf", "erfc", "atan", "asin"]
     for name in which:
-        {"erf": erf_coefficients, "atan": atan_coefficients,
-         "asin": asin_coefficients}[name]()
+        {"erf": erf_coefficients, "erfc": erfc_coefficients,
+         "atan": atan_coefficients, "asin": asin_coefficients}[name]()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 --stax-vector-math-calls (library=auto, the default) calls glibc's libmvec
 for the f64 functions whose variant for the host's ISA is within 2 ulp of
 the exact value (pow included, two operands; docs/Numerics.md), computes
-exp, expm1, tanh, sin, cos, tan, asin, acos, atan, atan2 and erf with
-kernels of its own (within 1 ulp); the others stay libm calls, bitwise the
+exp, expm1, tanh, sin, cos, tan, asin, acos, atan, atan2, erf and erfc
+with kernels of its own (within 1 ulp); the others stay libm calls, bitwise the
 interpreter's. For each function this compiles tp.<op> on an
 f64 tensor and checks, on a sweep of the whole range plus a dense sweep
 of the usual magnitudes and the domain edges:
@@ -248,12 +248,17 @@ def test_vector_f64_tanh_within_one_ulp():
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
 
 
-def erf_reference(x):
-    """erf at 80 bits (mpmath), as long double."""
+def mpmath_reference(fn, x):
+    """fn (an mpmath function) at 80 bits, as long double."""
     import mpmath
     mpmath.mp.prec = 80
-    return np.array([LD(mpmath.nstr(mpmath.erf(mpmath.mpf(float(v))), 25))
+    return np.array([LD(mpmath.nstr(fn(mpmath.mpf(float(v))), 25))
                      for v in x], dtype=LD)
+
+
+def erf_reference(x):
+    import mpmath
+    return mpmath_reference(mpmath.erf, x)
 
 
 def test_vector_f64_erf_within_one_ulp():
@@ -279,6 +284,35 @@ def test_vector_f64_erf_within_one_ulp():
     assert_within_ulp("erf", x[finite], y[finite], erf_reference(x[finite]), 1.0)
     zero = finite[x[finite] == 0]
     np.testing.assert_array_equal(np.signbit(y[zero]), np.signbit(x[zero]))
+
+
+def test_vector_f64_erfc_within_one_ulp():
+    """f64 erfc on vectors is Stax's kernel for every input (1 - erf below
+    1/2, e^(-x^2) erfcx(x) above with erfcx from three polynomials, 2 -
+    erfc(-x) below -1/2): within 1 ulp of the exact value, denormal
+    results near 27 and the 0 beyond 27.3 included, 2 towards -infinity,
+    NaN kept. The sweep is dense around the pieces' boundaries (1/2, 1,
+    2) and where results leave the normal range (26.5 to 27.3)."""
+    import mpmath
+    rng = np.random.default_rng(17)
+    x = np.resize(np.concatenate([
+        sweep()[::8], rng.uniform(-7.0, 7.0, N // 4),
+        rng.uniform(0.45, 2.2, N // 4) * rng.choice([-1.0, 1.0], N // 4),
+        rng.uniform(2.0, 28.0, N // 8), rng.uniform(26.4, 27.4, N // 8),
+        [0.5, np.nextafter(0.5, 0.0), -0.5, 1.0, np.nextafter(1.0, 0.0),
+         2.0, np.nextafter(2.0, 0.0), 26.5, 27.3, np.inf, -np.inf, -0.0,
+         0.0, 5e-324, 1e300, -1e300]]), N)
+    exe = executable("erfc")
+    assert "@erfc(" not in exe.llvm_ir
+    y = run(exe, x)
+    nan = np.isnan(x)
+    assert np.isnan(y[nan]).all()
+    finite = np.flatnonzero(~nan)
+    # mpmath overflows near 1e308; beyond 30 erfc is 0 or 2 to 2^-1300.
+    near = np.abs(x[finite]) < 30.0
+    ref = np.where(x[finite] > 0, LD(0), LD(2))
+    ref[near] = mpmath_reference(mpmath.erfc, x[finite][near])
+    assert_within_ulp("erfc", x[finite], y[finite], ref, 1.0)
 
 
 def test_vector_f64_atan_within_one_ulp():

@@ -465,16 +465,16 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     value are called (docs/Numerics.md): with `avx512` `log`, `log1p`,
     `log2`, `log10`, `exp2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` and
     `pow`; with `avx2` `log`, `log2`, `log10`, `exp2`, `sinh`, `cosh` and
-    `pow` (`_ZGVeN8vv_pow`: one `v` per vector operand). libmvec's `erfc`
-    (2.0 ulp) stays a libm call, and so do scalars and vectors of other
-    lengths. NaN, infinite and out-of-domain inputs give libm's results.
+    `pow` (`_ZGVeN8vv_pow`: one `v` per vector operand). Scalars and
+    vectors of other lengths stay libm calls. NaN, infinite and out-of-domain inputs give libm's results.
     The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
     loads it, an ahead-of-time object links with `-lmvec`.
 
     `math.exp`, `math.expm1`, `math.tanh`, `math.sin`, `math.cos`,
-    `math.tan`, `math.asin`, `math.acos`, `math.atan`, `math.atan2` and
-    `math.erf` on a 1-D f64 vector (any length), whose libmvec variants are
-    1.2 to 3.5 ulp (atan2 has none), become float64 kernels within 1 ulp instead (with every
+    `math.tan`, `math.asin`, `math.acos`, `math.atan`, `math.atan2`,
+    `math.erf` and `math.erfc` on a 1-D f64 vector (any length), whose
+    libmvec variants are 1.2 to 3.5 ulp (atan2 has none), become float64
+    kernels within 1 ulp instead (with every
     `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +
     r^3 Q(r)` with Q the Taylor series to `r^15/16!`, the reduction's,
     `r^2`'s and `1 + r`'s rounding errors carried, one final rounding,
@@ -497,7 +497,11 @@ def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
     +-1 or +-2. erf, for every input: the Taylor series
     below 1/2, `erf(3/4)` plus a polynomial below 1, `1 - e^(-x^2)
     erfcx(|x|)` (two polynomials for erfcx, x^2 as a double-double) up to
-    6, and +-1 beyond (scripts/gen-f64-math-coefficients.py). libm runs in
+    6, and +-1 beyond (scripts/gen-f64-math-coefficients.py). erfc, for
+    every input: `1 - erf x` below 1/2 (the Taylor series, summed
+    exactly), `e^(-x^2) erfcx(x)` above with erfcx a double-double (a
+    polynomial in x below 1, two in `1/x` above) down to 0 at 27.3, and `2
+    - erfc(-x)` for negative x. libm runs in
     a branch taken only when a vector holds such a lane; NaN lanes (and
     the signed zeros of the odd functions and expm1) are returned as they
     are (atan2 makes its own NaN).

@@ -145,8 +145,8 @@ struct PipelineOptions : public LoweringPipelineOptions {
       *this, "vector-math",
       llvm::cl::desc("With approximate-math: f64 log, log1p, pow, ... on "
                      "vectors through glibc's libmvec (within 2 ulp), exp, "
-                     "expm1, tanh, sin, cos, tan, asin, acos, atan, atan2 "
-                     "and erf through kernels (within 1 ulp) "
+                     "expm1, tanh, sin, cos, tan, asin, acos, atan, atan2, "
+                     "erf and erfc through kernels (within 1 ulp) "
                      "(--stax-vector-math-calls): auto (the host's widest "
                      "libmvec), none (libm per lane), avx2 or avx512 "
                      "(default: auto)"),

@@ -30,7 +30,7 @@ constexpr double kExpLn2Lo = 1.9082149292705877e-10;
 /// The fast path's range: 2^k is normal and so is e^x.
 constexpr double kExpFastLimit = 708.0;
 
-/// e^(x + xLo) = 2^k (hi + lo) for |x| <= kExpFastLimit, |xLo| <= 2^-40
+/// e^(x + xLo) = 2^k (hi + lo) for |x| <= kExpFastLimit, |xLo| <= 2^-52
 /// |x|: x = k ln2 + r + rLo with |r| <= ln2 / 2 (x - k ln2Hi is exact; r
 /// is that minus k ln2Lo rounded, rLo its rounding error plus xLo),
 /// e^(r + rLo) = 1 + r + r^2/2 + r^3 Q(r) + rLo e^r with Q the Taylor
@@ -65,8 +65,14 @@ ExpParts expParts(F64Builder &f, Value x, Value xLo = {}) {
   Value z = f.mul(r, r);
   Value zLo = f.fma(r, r, f.neg(z));
   Value half = f.constant(0.5);
-  // rLo e^r to 2^-5 relative: rLo (1 + r + z / 2).
-  Value scaledRLo = f.fma(rLo, f.fma(z, half, r), rLo);
+  // rLo e^r: rLo (1 + r + z / 2) is within 2^-5 relative, enough for the
+  // reduction's own error (|rLo| < 2^-50); an xLo as large as 2^-52 |x|
+  // (the rounding error of x = -a^2 for erf and erfc) needs e^r to r^4 / 4!,
+  // within 2^-14 relative.
+  Value expR =
+      xLo ? f.fma(r, f.polynomial(r, {1.0, 0.5, 1.0 / 6, 1.0 / 24}), one)
+          : f.fma(z, half, r);
+  Value scaledRLo = xLo ? f.mul(rLo, expR) : f.fma(rLo, expR, rLo);
   Value lower = f.fma(zLo, half, f.add(scaledRLo, hiError));
   Value cube = f.mul(r, z);
   Value rest = f.fma(cube, f.polynomial(r, tail), lower);
@@ -432,31 +438,37 @@ constexpr double kErfcxFar[] = {
     -8.166746651479502e-10,  2.720123111973317e-10,
 };
 
+/// erf x = x kTwoOverSqrtPiHi + tail for |x| < 1/2: the Taylor series x
+/// (c0 + z P(z)) with z = x^2, z's rounding error zLo entering through the
+/// derivative of z P(z) (to first order, c1 + 2 c2 z), and c0's second
+/// part; the tail is below 0.1 |x|.
+Value erfTaylorTail(F64Builder &f, Value x) {
+  Value z = f.mul(x, x);
+  Value zLo = f.fma(x, x, f.neg(z));
+  Value series = f.polynomial(z, kErfTaylor);
+  Value twiceC2 = f.constant(2.0 * kErfTaylor[1]);
+  Value slope = f.fma(twiceC2, z, f.constant(kErfTaylor[0]));
+  Value w = f.fma(z, series, f.mul(zLo, slope));
+  return f.fma(x, w, f.mul(x, f.constant(kTwoOverSqrtPiLo)));
+}
+
 /// erf(x) within 1 ulp for any x, from three expansions selected by |x|:
-/// below 1/2, the Taylor series x (c0 + z P(z)) with z = x^2, z's rounding
-/// error zLo entering through the derivative of z P(z) (to first order,
-/// c1 + 2 c2 z) and c0 x (c0 in two parts) added last, in an fma; below 1,
-/// erf(3/4) + a polynomial for the difference; up to 6, 1 -
-/// e^(-x^2) erfcx(|x|) with x^2 as a double-double feeding the exp parts
+/// below 1/2, the Taylor series (erfTaylorTail) with c0 x added last, in
+/// an fma; below 1, erf(3/4) + a polynomial for the difference; up to 6, 1
+/// - e^(-x^2) erfcx(|x|) with x^2 as a double-double feeding the exp parts
 /// and erfcx one of two polynomials. Each polynomial's variable is
 /// computed exactly (a subtraction and a power of two), and the large
 /// term is added last, with one rounding. erf(6) rounds to 1,
 /// and so do the larger |x|.
 Value exactErf(F64Builder &f, Value x) {
   using P = arith::CmpFPredicate;
-  Value z = f.mul(x, x);
-  Value zLo = f.fma(x, x, f.neg(z));
-  Value series = f.polynomial(z, kErfTaylor);
-  Value slope =
-      f.fma(f.constant(2.0 * kErfTaylor[1]), z, f.constant(kErfTaylor[0]));
-  Value w = f.fma(z, series, f.mul(zLo, slope));
-  Value tail = f.fma(x, w, f.mul(x, f.constant(kTwoOverSqrtPiLo)));
+  Value tail = erfTaylorTail(f, x);
   Value small = f.fma(x, f.constant(kTwoOverSqrtPiHi), tail);
-
   Value magnitude = f.abs(x);
   Value m = f.minNum(f.maxNum(magnitude, 0.5), 1.0);
   Value uMid = f.mul(f.sub(m, f.constant(0.75)), f.constant(4.0));
-  Value mid = f.add(f.constant(kErfMidOffset), f.polynomial(uMid, kErfMid));
+  Value midOffset = f.constant(kErfMidOffset);
+  Value mid = f.add(midOffset, f.polynomial(uMid, kErfMid));
 
   Value a = f.minNum(f.maxNum(magnitude, 1.0), 6.0);
   Value uNear = f.mul(f.sub(a, f.constant(1.5)), f.constant(2.0));
@@ -478,6 +490,132 @@ Value exactErf(F64Builder &f, Value x) {
   Value withSign = f.copySign(positive, x);
   Value belowHalf = f.cmp(P::OLT, magnitude, f.constant(0.5));
   return f.select(belowHalf, small, withSign);
+}
+
+// [0.5, 1], degree 16: relative error 7.49e-18.
+constexpr double kErfcxHalfLo = -5.335681035462232e-17;
+constexpr double kErfcxHalf[] = {
+    0.5069376502931449,      -0.09199317291394885,   0.014434883221956143,
+    -0.002028688468670017,   0.00026090055674831536, -3.114966996062544e-05,
+    3.4885738930506322e-06,  -3.693562193204623e-07, 3.719539429927566e-08,
+    -3.580139366634323e-09,  3.3068719940073687e-10, -2.9410027836191583e-11,
+    2.5256004719947655e-12,  -2.098775696242263e-13, 1.6922598911156157e-14,
+    -1.3586639402228971e-15, 1.0350358504999337e-16,
+};
+// [0.5, 1], degree 18: relative error 7.48e-18.
+constexpr double kErfcScaledNearLo = 2.2405427137640072e-17;
+constexpr double kErfcScaledNear[] = {
+    0.46817959203854037,    -0.042270244446368704,  0.0012092420392931361,
+    0.0006295812459770508,  -0.0001971317783287133, 3.68053906361951e-05,
+    -4.423080530839256e-06, 3.42291885694053e-08,   1.698137678366937e-07,
+    -6.190282725037982e-08, 1.504111074069672e-08,  -2.76285383958412e-09,
+    3.361511282508109e-10,  5.5773449791326684e-12, -1.9390299970962835e-11,
+    7.572928239245689e-12,  -2.131674344670521e-12, 4.954610238494047e-13,
+    -7.246223463392182e-14,
+};
+// [0, 0.5], degree 26: relative error 3.72e-18.
+constexpr double kErfcScaledFarLo = 2.8786272556634877e-17;
+constexpr double kErfcScaledFar[] = {
+    0.5479978305002455,      -0.029861732979902283,   -0.010486636862004465,
+    0.003429890672480085,    -0.00010971184707966444, -0.00026637073853862494,
+    0.00010036643647483378,  -5.9752099342229524e-06, -1.0805369735181449e-05,
+    5.641205394140234e-06,   -9.731073896113107e-07,  -4.582622681095758e-07,
+    4.1441489297268957e-07,  -1.4238907037452113e-07, 1.5301209245355915e-10,
+    2.91996780745492e-08,    -1.7947129509551066e-08, 4.8581649961501245e-09,
+    8.065953864210684e-10,   -1.5921801312339487e-09, 1.064963406064816e-09,
+    -4.3694711441486463e-10, -1.0614374673992018e-10, 2.4159753144870115e-10,
+    -6.706512886942555e-11,  -3.184636550255975e-11,  1.474694428034579e-11,
+};
+
+/// erfc(x) rounds to 0 from here on (erfc 27.3 < 2^-1081).
+constexpr double kErfcZero = 27.3;
+
+/// c[0] + c0Lo + u S(u), S the polynomial of the coefficients after c[0],
+/// as hi + lo: u S is split exactly (an fma) and c[0] + u S summed exactly
+/// (TwoSum), so that S's rounding weighs |u S| / |c[0]| of the result.
+std::pair<Value, Value> leadingTermLast(F64Builder &f, Value u,
+                                        ArrayRef<double> c, double c0Lo) {
+  Value s = f.polynomial(u, c.drop_front());
+  Value m = f.mul(u, s);
+  Value mLo = f.fma(u, s, f.neg(m));
+  auto [hi, hiError] = twoSum(f, f.constant(c.front()), m);
+  Value lower = f.add(mLo, f.constant(c0Lo));
+  return {hi, f.add(hiError, lower)};
+}
+
+/// (aHi + aLo) (bHi + bLo) as hi + lo, the product of the high parts split
+/// exactly.
+std::pair<Value, Value> multiply(F64Builder &f, Value aHi, Value aLo, Value bHi,
+                                 Value bLo) {
+  Value hi = f.mul(aHi, bHi);
+  Value hiError = f.fma(aHi, bHi, f.neg(hi));
+  Value cross = f.fma(aHi, bLo, f.mul(aLo, bHi));
+  return {hi, f.add(hiError, cross)};
+}
+
+/// erfc(x) within 1 ulp for any x: 1 - erf x below |x| = 1/2 (erf's
+/// Taylor series, its large term x c0 split exactly and 1 - x c0 summed
+/// exactly); above, erfc a = e^(-a^2) R(a) for a = |x| (up to kErfcZero),
+/// with R = erfcx a double-double from one of three polynomials (in a below
+/// 1, in t = 1/a above, t's rounding error carried) and e^(-a^2) the exp
+/// parts of the double-double -a^2 (valid down to -a^2 = -746: only
+/// expParts' 2^k leaves the normal range, applied here in two steps);
+/// erfc x = 2 - erfc a for x <= -1/2, summed exactly. The coefficients:
+/// scripts/gen-f64-math-coefficients.py erfc.
+Value exactErfc(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  Value one = f.constant(1.0);
+  Value tail = erfTaylorTail(f, x);
+  Value c0 = f.constant(kTwoOverSqrtPiHi);
+  Value p = f.mul(x, c0);
+  Value pLo = f.fma(x, c0, f.neg(p));
+  auto [s, sError] = twoSum(f, one, f.neg(p));
+  Value smallLo = f.sub(sError, f.add(pLo, tail));
+  Value small = f.add(s, smallLo);
+
+  Value a = f.minNum(f.maxNum(f.abs(x), 0.5), kErfcZero);
+  Value four = f.constant(4.0);
+  Value uHalf = f.mul(f.sub(a, f.constant(0.75)), four);
+  auto [halfHi, halfLo] = leadingTermLast(f, uHalf, kErfcxHalf, kErfcxHalfLo);
+  // t = 1/a + tLo: the residual 1 - t a is exact (an fma).
+  Value t = f.div(one, a);
+  Value residual = f.fma(f.neg(t), a, one);
+  Value tLo = f.mul(residual, t);
+  Value uNear = f.mul(f.sub(t, f.constant(0.75)), four);
+  auto [nearHi, nearLo] =
+      leadingTermLast(f, uNear, kErfcScaledNear, kErfcScaledNearLo);
+  Value uFar = f.fma(t, four, f.constant(-1.0));
+  auto [farHi, farLo] =
+      leadingTermLast(f, uFar, kErfcScaledFar, kErfcScaledFarLo);
+  Value near = f.cmp(P::OLT, a, f.constant(2.0));
+  Value scaledHi = f.select(near, nearHi, farHi);
+  Value scaledLo = f.select(near, nearLo, farLo);
+  auto [invHi, invLo] = multiply(f, t, tLo, scaledHi, scaledLo);
+  Value belowOne = f.cmp(P::OLT, a, one);
+  Value rHi = f.select(belowOne, halfHi, invHi);
+  Value rLo = f.select(belowOne, halfLo, invLo);
+
+  Value a2 = f.mul(a, a);
+  Value a2Lo = f.fma(a, a, f.neg(a2));
+  Value negA2Lo = f.neg(a2Lo);
+  ExpParts e = expParts(f, f.neg(a2), negA2Lo);
+  auto [prodHi, prodLo] = multiply(f, e.hi, e.lo, rHi, rLo);
+  // 2^k (k >= -1075) as two normal powers of two, so that a denormal
+  // result is rounded once more, to its own spacing.
+  Value k = f.toInt(e.k);
+  Value kHalf = f.shiftRightSigned(k, 1);
+  Value scale1 = f.exp2Int(kHalf);
+  Value scale2 = f.exp2Int(f.subInt(k, kHalf));
+  Value erfcHi = f.mul(f.mul(prodHi, scale1), scale2);
+  Value erfcLo = f.mul(f.mul(prodLo, scale1), scale2);
+  Value sum = f.add(prodHi, prodLo);
+  Value positive = f.mul(f.mul(sum, scale1), scale2);
+  auto [d, dError] = twoSum(f, f.constant(2.0), f.neg(erfcHi));
+  Value negative = f.add(d, f.sub(dError, erfcLo));
+  Value large = f.select(f.cmp(P::OLT, x, f.constant(0.0)), negative, positive);
+  Value magnitude = f.abs(x);
+  Value belowHalf = f.cmp(P::OLT, magnitude, f.constant(0.5));
+  return f.select(belowHalf, small, large);
 }
 
 } // namespace
@@ -599,6 +737,10 @@ mlir::stax::codegen::lookupExactF64Kernel(Operation *op) {
       })
       .Case([](math::ErfOp) {
         return ExactF64Kernel{unary<exactErf>, -inf, inf, /*keepZeros=*/true};
+      })
+      .Case([](math::ErfcOp) {
+        return ExactF64Kernel{unary<exactErfc>, -inf, inf,
+                              /*keepZeros=*/false};
       })
       .Default([](Operation *) { return std::nullopt; });
 }

@@ -1,10 +1,9 @@
-//===- F64ExactKernels.h - f64 functions within 1 ulp on vectors -*- C++
-//-*-===//
+//===- F64ExactKernels.h - f64 functions within 1 ulp -----------*- C++ -*-===//
 //
 // --stax-vector-math-calls computes f64 exp, expm1, tanh, sin, cos, tan,
-// asin, acos, atan, atan2 and erf on vectors with these kernels rather than
-// libm per lane (or libmvec's variants, which are 1.7 to 3.5 ulp for these
-// functions).
+// asin, acos, atan, atan2, erf and erfc on vectors with these kernels
+// rather than libm per lane (or libmvec's variants, which are 1.7 to 3.5
+// ulp for these functions).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STAX_LIB_CONVERSION_STAXTOLOOPS_F64EXACTKERNELS_H

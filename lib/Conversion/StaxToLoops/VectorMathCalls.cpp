@@ -2,8 +2,8 @@
 //
 // --stax-vector-math-calls: f64 math functions on vectors become calls of
 // glibc's vector variants (Passes.td), and exp, expm1, tanh, sin, cos,
-// tan, asin, acos, atan, atan2 and erf, whose variants are 1.2-3.5 ulp
-// (atan2 has none), float64 kernels of ours
+// tan, asin, acos, atan, atan2, erf and erfc, whose variants are 1.2-3.5
+// ulp (atan2 has none), float64 kernels of ours
 // (F64ExactKernels.cpp). The vector function ABI names the variants
 // _ZGV<isa>N<lanes><one v per operand>_<name>: `e` is AVX-512 (8 doubles
 // in a zmm register), `d` AVX2 (4 in a ymm); LLVM passes a <8 x double>
@@ -71,9 +71,9 @@ StringRef libmName(Operation *op) {
 /// exact value (docs/Numerics.md: each domain swept against long double).
 /// The AVX2 variants of log1p, asinh, acosh and atanh (2.3-2.6 ulp)
 /// exceed it; so do both ISAs' exp (2.9), expm1 (2.1-2.9), sin, cos
-/// (3.5), tan (3.2), asin (2.5), atan (2.4) and erf (2.5), which get
-/// kernels of ours (and so do tanh, 1.15-2.13, and acos, 1.7), and erfc,
-/// which stays a libm call. pow is within 1 ulp with both.
+/// (3.5), tan (3.2), asin (2.5), atan (2.4), erf (2.5) and erfc (2.0
+/// with AVX-512), which get kernels of ours (and so do tanh, 1.15-2.13,
+/// and acos, 1.7). pow is within 1 ulp with both.
 bool withinTwoUlp(StringRef name, VectorMathLibrary library) {
   if (name.empty())
     return false;
