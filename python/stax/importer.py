@@ -266,12 +266,41 @@ class _Stop(Exception):
         self.node = node
 
 
+def _explicit_full_dtypes(gm: fx.GraphModule) -> bool:
+    """Gives every `aten.full` without a dtype the one eager infers from its
+    fill value (bool, int64, or the default floating type), and says
+    whether any changed. PyTorch 1.13's meta and fake kernels ignore the
+    fill value and say float32, so `torch.full((n,), 2)` would be imported
+    as float32 where eager makes int64 (and lose every integer above
+    2^24)."""
+    changed = False
+    for n in gm.graph.nodes:
+        if (n.op != "call_function" or n.target is not aten.full.default
+                or n.kwargs.get("dtype") is not None or len(n.args) < 2):
+            continue
+        fill = n.args[1]
+        if isinstance(fill, bool):
+            dtype = torch.bool
+        elif isinstance(fill, int):
+            dtype = torch.int64
+        else:
+            continue
+        n.kwargs = {**n.kwargs, "dtype": dtype}
+        n.meta.pop("val", None)
+        changed = True
+    if changed:
+        gm.recompile()
+    return changed
+
+
 def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
     """The value (tensor, FakeTensor or tuple) of every node.
 
     Uses `meta['val']` when the tracer recorded it; otherwise runs the graph
     on fake tensors (cheap) and, if fake propagation fails, on the real
-    example inputs."""
+    example inputs. `aten.full` nodes get their dtype first
+    (_explicit_full_dtypes)."""
+    _explicit_full_dtypes(gm)
     nodes = [n for n in gm.graph.nodes if n.op not in ("output",)]
     if all("val" in n.meta for n in nodes):
         return {n: n.meta["val"] for n in nodes}
@@ -1525,8 +1554,11 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
     try:
         return run_pipeline(text)
     except StaxError as e:
+        # The diagnostic on the first line: a fallback warning quotes one.
+        first, _, rest = str(e).strip().partition("\n")
         raise StaxError(f"the imported module for @{name} does not verify "
-                        f"(importer bug or unsupported pattern):\n{e}") from None
+                        f"(importer bug or unsupported pattern): {first}"
+                        + (f"\n{rest}" if rest else "")) from None
 
 
 def import_fx_graph(graph_module: fx.GraphModule, example_inputs: Sequence[Any],

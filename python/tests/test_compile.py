@@ -513,6 +513,50 @@ def test_untraceable_function_runs_in_pytorch_with_one_warning():
     assert torch.equal(down, torch.full((3,), -2.0))
 
 
+def test_full_takes_its_dtype_from_the_fill_value():
+    """torch.full((n,), 2) is int64 in eager (bool for True), which PyTorch
+    1.13's fake kernels get wrong (float32): compiled, the values are
+    eager's, integers above 2^24 included, and an integer target made by
+    torch.full feeds nll_loss without a fallback."""
+    i = torch.tensor([1, 2, 3])
+    f = lambda i: (torch.full((3,), 2**40 + 1) + i,  # noqa: E731
+                   torch.full((3,), True) & (i > 1))
+    got = stax.compile(f)(i)
+    for g, e in zip(got, f(i)):
+        assert g.dtype == e.dtype and torch.equal(g, e)
+    a = torch.randn(6, 5, requires_grad=True)
+    loss = lambda a: F.nll_loss(a.log_softmax(1), torch.full((6,), 2))  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = stax.compile(loss)(a)
+    (ga,) = torch.autograd.grad(got, a)
+    want = loss(a)
+    (wa,) = torch.autograd.grad(want, a)
+    assert torch.allclose(got, want, rtol=1e-6, atol=0)
+    assert torch.allclose(ga, wa, rtol=1e-6, atol=1e-9)
+
+
+def test_a_module_that_does_not_verify_names_the_diagnostic_in_the_warning(
+        monkeypatch):
+    """The fallback warning quotes the error's first line: for an imported
+    module that does not verify, that line carries the verifier's
+    diagnostic (here provoked by importing torch.full without its dtype,
+    float32, as nll_loss's target)."""
+    import importlib
+    importer = importlib.import_module("stax.importer")
+    monkeypatch.setattr(importer, "_explicit_full_dtypes", lambda gm: False)
+    a = torch.randn(6, 5)
+    loss = lambda a: F.nll_loss(a, torch.full((6,), 2))  # noqa: E731
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = stax.compile(loss)(a)
+    msgs = [str(w.message) for w in caught if "stax.compile" in str(w.message)]
+    assert len(msgs) == 1, msgs
+    assert "does not verify" in msgs[0]
+    assert "'tp.nll_loss_forward' op operand #1 must be" in msgs[0]
+    assert torch.equal(got, loss(a))
+
+
 def test_decomposed_operator_is_compiled():
     x = torch.randn(6, 5)
 

@@ -578,3 +578,17 @@ def test_flip_of_a_zero_dim_tensor_is_a_copy():
     text = stax.import_torch(lambda a: a.flip(0) * 2 + a.flip(-1), x)
     [got] = stax.interpret(text, "forward", x)
     assert got.shape == () and got == 9.0
+
+
+def test_full_without_dtype_is_typed_by_its_fill_value():
+    """aten.full without a dtype: int64 for an int fill value, i1 for a
+    bool, the default float type for a float (eager's inference; PyTorch
+    1.13's fake kernels say float32 for all three)."""
+    text = import_torch(lambda i: (torch.full((3,), 2**40 + 1) + i,
+                                   torch.full((2,), True),
+                                   torch.full((2,), 0.5)),
+                        torch.tensor([1, 2, 3]))
+    assert "tp.full {value = 1099511627777 : i64} : tensor<3xi64>" in text
+    assert "tp.full {value = true} : tensor<2xi1>" in text
+    assert re.search(r"tp.full \{value = 5.0+e-01 : f64\} : tensor<2xf32>",
+                     text), text
