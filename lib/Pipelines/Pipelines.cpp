@@ -154,6 +154,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   // and exp(x) - 1, which lose every digit of a small x; libm's functions
   // are the interpreter's.
   pm.addPass(createStaxExactMathCalls());
+  pm.addPass(createStaxRoundToBF16());
   ConvertMathToLLVMPassOptions mathToLLVM;
   mathToLLVM.approximateLog1p = false;
   pm.addPass(createConvertMathToLLVMPass(mathToLLVM));

@@ -149,3 +149,31 @@ def test_float16_decompositions_needing_missing_half_kernels_compile(name, fn):
     dx_want = torch.autograd.grad(want, x64, c)[0]
     assert torch.all((dx - dx_want).abs()
                      <= 4 * 0.5 * ulp * float(dx_want.abs().max())), name
+
+
+def test_float32_to_bf16_rounds_like_eager_bit_for_bit():
+    """Conversion to bf16 is exact rounding (no bound): bitwise eager's for
+    denormal inputs and results (AVX512-BF16's vcvtneps2bf16, LLVM's
+    lowering, flushed them to zero: --stax-round-to-bf16), ties to even,
+    overflow to infinity, signed zeros; NaN stays NaN. The same for a bf16
+    product whose f32 result is a denormal, and from float64."""
+    g = torch.Generator().manual_seed(5)
+    bits = torch.randint(-2**31, 2**31 - 1, (1 << 16,), generator=g,
+                         dtype=torch.int64).to(torch.int32)
+    edges = torch.tensor([1e-39, -5e-39, 1e-45, -1e-45, 1.1754942e-38,
+                          1.00390625, 1.01171875, 3.4e38, 3.3961e38,
+                          -3.4028235e38, float("inf"), -0.0, 0.0])
+    x = torch.cat([bits.view(torch.float32), edges,
+                   torch.randn(4096) * 1e-38])
+    nan = torch.isnan(x)
+    got = stax.compile(lambda a: a.bfloat16())(x)
+    want = x.bfloat16()
+    assert torch.equal(got.view(torch.int16)[~nan], want.view(torch.int16)[~nan])
+    assert torch.isnan(got[nan]).all()
+    small = (torch.randn(4096, generator=g) * 1e-38).bfloat16()
+    finite = small[torch.isfinite(small)]
+    got = stax.compile(lambda a: a * 2)(finite)
+    assert torch.equal(got.view(torch.int16), (finite * 2).view(torch.int16))
+    d = torch.randn(4096, dtype=torch.float64, generator=g) * 1e-38
+    got = stax.compile(lambda a: a.bfloat16())(d)
+    assert torch.equal(got.view(torch.int16), d.bfloat16().view(torch.int16))

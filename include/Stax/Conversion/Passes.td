@@ -451,6 +451,33 @@ def StaxExactMathCalls : Pass<"stax-exact-math-calls", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def StaxRoundToBF16 : Pass<"stax-round-to-bf16", "ModuleOp"> {
+  let summary = "f32 to bf16 rounding on the bits, denormals kept";
+  let description = [{
+    LLVM lowers `arith.truncf` to bf16 with AVX512-BF16's `vcvtneps2bf16`
+    where the host has it, and that instruction treats denormal inputs as
+    zero: every result below 2^-126 would be a signed zero where PyTorch
+    (`c10::BFloat16`) and the interpreter give a bf16 denormal. This pass
+    rewrites each `arith.truncf` to bf16 (scalar or vector, rounding to
+    nearest even) as c10's rounding of the f32 bits `u`: `(u + 0x7fff +
+    bit 16 of u) >> 16`, the carry out of the mantissa raising the
+    exponent (exact for denormals, ties and overflow to infinity), NaN
+    becoming 0x7fc0. An f64 input is rounded to f32 first, as c10 converts
+    a double. Other rounding modes are left as they are. The CPU pipeline
+    runs it before the LLVM conversions.
+
+    ```mlir
+    func.func @f(%x: vector<16xf32>) -> vector<16xbf16> {
+      %0 = arith.truncf %x : vector<16xf32> to vector<16xbf16>
+      return %0 : vector<16xbf16>
+    }
+    ```
+
+    becomes a bitcast to `vector<16xi32>`, the rounding above in i32, an
+    `arith.trunci` to i16 and a bitcast to `vector<16xbf16>`.
+  }];
+}
+
 def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
   let summary = "f64 math functions on vectors without libm per lane";
   let description = [{

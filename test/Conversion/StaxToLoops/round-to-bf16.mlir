@@ -1,0 +1,50 @@
+// RUN: stax-opt --stax-round-to-bf16 %s | FileCheck %s
+
+// f32 to bf16 on a vector: c10's rounding of the bits, NaN as 0x7fc0
+// (32704), then 16 bits reinterpreted.
+// CHECK-LABEL: func.func @vector(
+// CHECK-SAME: %[[X:.*]]: vector<16xf32>
+// CHECK-NOT: arith.truncf
+// CHECK-DAG: %[[SIXTEEN:.*]] = arith.constant dense<16> : vector<16xi32>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1> : vector<16xi32>
+// CHECK-DAG: %[[BIAS:.*]] = arith.constant dense<32767> : vector<16xi32>
+// CHECK-DAG: %[[QNAN:.*]] = arith.constant dense<32704> : vector<16xi32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<16xf32> to vector<16xi32>
+// CHECK: %[[HIGH:.*]] = arith.shrui %[[BITS]], %[[SIXTEEN]]
+// CHECK: %[[LOWEST:.*]] = arith.andi %[[HIGH]], %[[ONE]]
+// CHECK: %[[B:.*]] = arith.addi %[[LOWEST]], %[[BIAS]]
+// CHECK: %[[SUM:.*]] = arith.addi %[[BITS]], %[[B]]
+// CHECK: %[[ROUNDED:.*]] = arith.shrui %[[SUM]], %[[SIXTEEN]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]]
+// CHECK: %[[R:.*]] = arith.select %[[NAN]], %[[QNAN]], %[[ROUNDED]]
+// CHECK: %[[NARROW:.*]] = arith.trunci %[[R]] : vector<16xi32> to vector<16xi16>
+// CHECK: %[[Y:.*]] = arith.bitcast %[[NARROW]] : vector<16xi16> to vector<16xbf16>
+// CHECK: return %[[Y]]
+func.func @vector(%x: vector<16xf32>) -> vector<16xbf16> {
+  %0 = arith.truncf %x : vector<16xf32> to vector<16xbf16>
+  return %0 : vector<16xbf16>
+}
+
+// A double is rounded to f32 first (c10 converts through float).
+// CHECK-LABEL: func.func @scalar_f64(
+// CHECK-SAME: %[[X:.*]]: f64
+// CHECK: %[[F:.*]] = arith.truncf %[[X]] : f64 to f32
+// CHECK: arith.bitcast %[[F]] : f32 to i32
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+func.func @scalar_f64(%x: f64) -> bf16 {
+  %0 = arith.truncf %x : f64 to bf16
+  return %0 : bf16
+}
+
+// Left as they are: other rounding modes, truncations to other types.
+// CHECK-LABEL: func.func @unchanged(
+// CHECK: arith.truncf %{{.*}} toward_zero : f32 to bf16
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+func.func @unchanged(%x: f32, %d: f64) -> (bf16, f16, f32) {
+  %0 = arith.truncf %x toward_zero : f32 to bf16
+  %1 = arith.truncf %x : f32 to f16
+  %2 = arith.truncf %d : f64 to f32
+  return %0, %1, %2 : bf16, f16, f32
+}
