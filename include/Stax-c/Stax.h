@@ -67,6 +67,11 @@ STAX_CAPI_EXPORT int staxOpIsDifferentiable(const char *name);
 /// Machine code for a module (see staxCompile).
 typedef struct StaxExecutable StaxExecutable;
 
+/// 0 when `options` parse as --stax-pipeline options; else 1, with *error
+/// (free with staxFreeString) naming the option or value that does not.
+STAX_CAPI_EXPORT int staxCheckPipelineOptions(const char *options,
+                                              char **error);
+
 /// Compiles `module` (tp or lowered stax, static shapes) for the host CPU
 /// with the --stax-pipeline options `options` ("" for the defaults, e.g.
 /// "vector-width=1 parallel=false"). Compiled code is cached in memory per

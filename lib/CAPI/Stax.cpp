@@ -193,7 +193,48 @@ ModuleCache &compiledCache() {
   static ModuleCache *cache = new ModuleCache();
   return *cache;
 }
+
+/// Parses --stax-pipeline options into `out`; on failure, the message
+/// names the options and what is wrong. An unknown option name comes with
+/// the parser's own message; a value that does not parse for its option's
+/// type is reported by LLVM's command-line library on stderr only, so the
+/// first such `key=value` is found by parsing each alone.
+LogicalResult parsePipelineOptions(llvm::StringRef options,
+                                   stax::PipelineOptions &out,
+                                   std::string &error) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (succeeded(out.parseFromString(options, os)))
+    return success();
+  if (message.empty()) {
+    llvm::SmallVector<llvm::StringRef> items;
+    options.split(items, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (llvm::StringRef item : items) {
+      stax::PipelineOptions one;
+      std::string ignored;
+      llvm::raw_string_ostream ignoredOs(ignored);
+      if (failed(one.parseFromString(item, ignoredOs))) {
+        message = "'" + item.str() + "' is not a valid value for option '" +
+                  item.split('=').first.str() + "' (stax-opt --help)";
+        break;
+      }
+    }
+  }
+  error = "invalid --stax-pipeline options '" + options.str() +
+          "': " + llvm::StringRef(message).trim().str();
+  return failure();
+}
 } // namespace
+
+int staxCheckPipelineOptions(const char *options, char **error) {
+  stax::PipelineOptions parsed;
+  std::string message;
+  if (succeeded(parsePipelineOptions(options ? options : "", parsed, message)))
+    return 0;
+  if (error)
+    *error = copyString(message);
+  return 1;
+}
 
 size_t staxCompiledModuleCount(void) { return compiledCache().alive(); }
 
@@ -226,13 +267,10 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
     if (!m)
       return reinterpret_cast<StaxExecutable *>(s.fail(error));
     stax::PipelineOptions pipelineOptions;
-    std::string optionErrors;
-    llvm::raw_string_ostream optionErrs(optionErrors);
-    if (failed(pipelineOptions.parseFromString(options ? options : "",
-                                               optionErrs))) {
+    std::string optionError;
+    if (failed(parsePipelineOptions(options, pipelineOptions, optionError))) {
       if (error)
-        *error = copyString("invalid --stax-pipeline options '" +
-                            std::string(options ? options : "") + "': " + optionErrs.str());
+        *error = copyString(optionError);
       return nullptr;
     }
     std::optional<stax::DiskCacheEntry> disk;

@@ -168,6 +168,18 @@ def interpret(module_text: str, entry: str, arrays, f64: bool = False):
     return out
 
 
+def check_pipeline_options(options: str) -> None:
+    """Raises StaxError naming the option or value of `options` that does
+    not parse as --stax-pipeline options."""
+    l = lib()
+    l.staxCheckPipelineOptions.restype = ctypes.c_int
+    l.staxCheckPipelineOptions.argtypes = [ctypes.c_char_p,
+                                           ctypes.POINTER(ctypes.c_void_p)]
+    err = ctypes.c_void_p()
+    if l.staxCheckPipelineOptions(options.encode(), ctypes.byref(err)):
+        raise StaxError(_take_string(err.value))
+
+
 def has_kernel(op_name: str) -> bool:
     return bool(lib().staxInterpreterHasKernel(op_name.encode()))
 

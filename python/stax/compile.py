@@ -53,6 +53,7 @@ import dataclasses
 import enum
 import functools
 import json
+import numbers
 import operator
 import os
 import re
@@ -70,7 +71,8 @@ from torch.nn.modules import module as _module
 from torch.utils._pytree import LeafSpec, tree_flatten, tree_unflatten
 
 from . import host_memory
-from ._capi import Executable, StaxError, cuda_device, run_pipeline
+from ._capi import (Executable, StaxError, check_pipeline_options,
+                    cuda_device, run_pipeline)
 from ._keys import Identity, constant_key
 from .aliasing import OutputViewReplay, ViewReplay
 from .python_state import PythonStateGuard
@@ -565,8 +567,7 @@ class _Plan:
         with tempfile.TemporaryDirectory(prefix="stax-") as tmp:
             report_path = os.path.join(tmp, "mincut.json")
             dot_path = os.path.join(tmp, "mincut.dot")
-            budget = (" memory-budget=%s" % owner.memory_budget
-                      if owner.memory_budget is not None else "")
+            budget = _memory_budget_option(owner.memory_budget)
             try:
                 split = run_pipeline(text, "builtin.module(stax-joint-graph,"
                                      "stax-mincut{report=%s dot=%s%s})"
@@ -1759,6 +1760,35 @@ def _rebuild(fn, settings) -> CompiledFunction:
     return CompiledFunction(fn, **settings)
 
 
+def _check_memory_budget(budget) -> None:
+    """None, a byte count (an int >= 0) or a fraction of what the forward
+    would save with no budget (a float in [0, 1])."""
+    if budget is None:
+        return
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Real):
+        raise TypeError(f"stax.compile: memory_budget must be a byte count "
+                        f"(int) or a fraction (float in [0, 1]), got "
+                        f"{type(budget).__name__}")
+    if isinstance(budget, numbers.Integral):
+        if budget < 0:
+            raise ValueError(f"stax.compile: memory_budget={budget}: a byte "
+                             f"count is at least 0")
+    elif not 0.0 <= budget <= 1.0:
+        raise ValueError(f"stax.compile: memory_budget={budget}: a float "
+                         f"budget is a fraction in [0, 1]; give bytes as "
+                         f"an int")
+
+
+def _memory_budget_option(budget) -> str:
+    """--stax-mincut's memory-budget: a float is a fraction, written with
+    a decimal point (the pass reads "1e-07" as bytes)."""
+    if budget is None:
+        return ""
+    if isinstance(budget, numbers.Integral):
+        return " memory-budget=%d" % budget
+    return " memory-budget=%.17f" % budget
+
+
 def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
             options: str = "", debug_dir: Optional[str] = None,
             check_nan: bool = False,
@@ -1779,6 +1809,18 @@ def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
 
     Without `fn_or_module`, returns a decorator with these options
     (`@stax.compile(memory_budget=0.5)`), as torch.compile does."""
+    if target not in ("cpu", "cuda"):
+        raise StaxError(f"target={target!r}: Stax generates code for 'cpu' "
+                        "and 'cuda'")
+    # Argument errors are the caller's: raised here (by the decorator form
+    # too), not turned into a fallback to PyTorch at the first call.
+    _check_memory_budget(memory_budget)
+    full_options = options
+    if check_nan:
+        full_options = f"{full_options} check-nan=true".strip()
+    if target == "cuda":
+        full_options = f"target=cuda {full_options}".strip()
+    check_pipeline_options(full_options)
     if fn_or_module is None:
         return functools.partial(
             compile, target=target, memory_budget=memory_budget,
@@ -1787,13 +1829,7 @@ def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
     if not callable(fn_or_module):
         raise TypeError(f"stax.compile: expected a function or an "
                         f"nn.Module, got {type(fn_or_module).__name__}")
-    if check_nan:
-        options = f"{options} check-nan=true".strip()
-    if target not in ("cpu", "cuda"):
-        raise StaxError(f"target={target!r}: Stax generates code for 'cpu' "
-                        "and 'cuda'")
-    if target == "cuda":
-        options = f"target=cuda {options}".strip()
+    options = full_options
     return CompiledFunction(fn_or_module, options=options, target=target,
                             memory_budget=memory_budget, debug_dir=debug_dir,
                             cache_dir=cache_dir)

@@ -97,6 +97,22 @@ def test_unknown_pass_pipeline():
         stax.run_pipeline(ADD, "builtin.module(no-such-pass)")
 
 
+def test_pipeline_options_are_checked_with_the_culprit_named():
+    """The compile path's option check: an unknown name comes with the
+    parser's message, a value that does not parse names its key=value
+    (LLVM reports those on stderr only), valid options pass."""
+    from stax._capi import Executable, check_pipeline_options
+    check_pipeline_options("")
+    check_pipeline_options("vector-width=4 parallel=false target=cuda")
+    with pytest.raises(stax.StaxError, match="no such option widht"):
+        check_pipeline_options("widht=4")
+    with pytest.raises(stax.StaxError, match="'grain=lots' is not a valid value "
+                                        "for option 'grain'"):
+        check_pipeline_options("parallel=true grain=lots")
+    with pytest.raises(stax.StaxError, match="invalid --stax-pipeline options"):
+        Executable("func.func @f() { return }", "parallel=maybe")
+
+
 def test_interpret_argument_errors():
     x, y = np.ones((4, 3), np.float32), np.ones(3, np.float32)
     assert np.array_equal(stax.interpret(ADD, "forward", x, y)[0], x + y)

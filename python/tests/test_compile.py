@@ -557,6 +557,40 @@ def test_a_module_that_does_not_verify_names_the_diagnostic_in_the_warning(
     assert torch.equal(got, loss(a))
 
 
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"options": "vector-widht=4"}, stax.StaxError,
+     "invalid --stax-pipeline options 'vector-widht=4': "
+     "<Pass-Options-Parser>: no such option vector-widht"),
+    ({"options": "parallel=true vector-width=abc"}, stax.StaxError,
+     "'vector-width=abc' is not a valid value for option 'vector-width'"),
+    ({"memory_budget": -1}, ValueError, "a byte count is at least 0"),
+    ({"memory_budget": 1.5}, ValueError, "a fraction in [0, 1]"),
+    ({"memory_budget": "1GB"}, TypeError, "got str"),
+    ({"memory_budget": True}, TypeError, "got bool"),
+])
+def test_bad_arguments_raise_at_compile_time(kwargs, error, message):
+    """A bad option or memory budget is the caller's error, raised by
+    stax.compile itself (the decorator form too), never a fallback to
+    PyTorch at the first call."""
+    for make in (lambda: stax.compile(torch.sin, **kwargs),
+                 lambda: stax.compile(**kwargs)):
+        with pytest.raises(error) as caught:
+            make()
+        assert message in str(caught.value)
+
+
+def test_memory_budget_fraction_keeps_its_decimal_point():
+    """--stax-mincut reads a budget without a decimal point as bytes: a
+    float budget (a fraction) is written with one in any magnitude, an int
+    as bytes."""
+    import importlib
+    option = importlib.import_module("stax.compile")._memory_budget_option
+    assert option(1e-07) == " memory-budget=0.00000010000000000"
+    assert option(0.5) == " memory-budget=0.50000000000000000"
+    assert option(4096) == " memory-budget=4096"
+    assert option(None) == ""
+
+
 def test_decomposed_operator_is_compiled():
     x = torch.randn(6, 5)
 
