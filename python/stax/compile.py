@@ -958,7 +958,11 @@ class _CompiledRegion(torch.autograd.Function):
         ctx.versions = [t._version for t in ctx.inputs]
         _write_back(plan, inputs, outs)
         ctx.plan = plan
-        ctx.save_for_backward(*[inputs[i] for i in plan.saved_inputs], *saved)
+        # The backward reads the inputs as the forward did: an input the
+        # call writes is saved as it was before (its clone above), not as
+        # the write left it.
+        ctx.save_for_backward(*[ctx.inputs[i] for i in plan.saved_inputs],
+                              *saved)
         ctx.out_meta = plan.out_meta or _meta(outs)
         user = outs[:plan.num_outputs]
         if plan.non_differentiable:
