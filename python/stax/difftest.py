@@ -166,6 +166,16 @@ _UNARY = [
     ("leaky_relu", lambda x: F.leaky_relu(x, 0.1)),
     ("clamp", lambda x: torch.clamp(x, -0.5, 0.75)),
     ("scale", lambda x: x * 0.75 + 0.25),
+    # The other compiled math kernels, on domains where their derivatives
+    # stay bounded (tan below pi/2, asin inside (-1, 1)).
+    ("tan", lambda x: torch.tan(torch.tanh(x))),
+    ("asin", lambda x: torch.asin(torch.tanh(x) * 0.9)),
+    ("atan", torch.atan), ("erfc", torch.erfc), ("mish", F.mish),
+    ("elu", F.elu),
+    ("sinh", lambda x: torch.sinh(_bounded(x))),
+    ("expm1", lambda x: torch.expm1(_bounded(x))),
+    ("log", lambda x: torch.log(x.abs() + 0.5)),
+    ("reciprocal", lambda x: torch.reciprocal(x * x + 1.0)),
 ]
 _BINARY = [
     ("add", torch.add), ("sub", torch.sub), ("mul", torch.mul),
