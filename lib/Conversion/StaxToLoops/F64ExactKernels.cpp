@@ -553,31 +553,29 @@ std::pair<Value, Value> multiply(F64Builder &f, Value aHi, Value aLo, Value bHi,
   return {hi, f.add(hiError, cross)};
 }
 
-/// erfc(x) within 1 ulp for any x: 1 - erf x below |x| = 1/2 (erf's
-/// Taylor series, its large term x c0 split exactly and 1 - x c0 summed
-/// exactly); above, erfc a = e^(-a^2) R(a) for a = |x| (up to kErfcZero),
-/// with R = erfcx a double-double from one of three polynomials (in a below
-/// 1, in t = 1/a above, t's rounding error carried) and e^(-a^2) the exp
-/// parts of the double-double -a^2 (valid down to -a^2 = -746: only
-/// expParts' 2^k leaves the normal range, applied here in two steps);
-/// erfc x = 2 - erfc a for x <= -1/2, summed exactly. The coefficients:
-/// scripts/gen-f64-math-coefficients.py erfc.
-Value exactErfc(F64Builder &f, Value x) {
-  using P = arith::CmpFPredicate;
-  Value one = f.constant(1.0);
+/// 1 - erf x for |x| < 1/2: erf's Taylor series with its large term x c0
+/// split exactly (an fma) and 1 - x c0 summed exactly (TwoSum).
+Value oneMinusSmallErf(F64Builder &f, Value x) {
   Value tail = erfTaylorTail(f, x);
   Value c0 = f.constant(kTwoOverSqrtPiHi);
   Value p = f.mul(x, c0);
   Value pLo = f.fma(x, c0, f.neg(p));
+  Value one = f.constant(1.0);
   auto [s, sError] = twoSum(f, one, f.neg(p));
-  Value smallLo = f.sub(sError, f.add(pLo, tail));
-  Value small = f.add(s, smallLo);
+  Value lower = f.sub(sError, f.add(pLo, tail));
+  return f.add(s, lower);
+}
 
-  Value a = f.minNum(f.maxNum(f.abs(x), 0.5), kErfcZero);
+/// erfcx(a) = e^(a^2) erfc(a) for 1/2 <= a <= kErfcZero as hi + lo: a
+/// polynomial in a below 1; above, (t + tLo) S(t) for t + tLo = 1/a (the
+/// residual 1 - t a is exact, an fma) and S = a erfcx(a), smooth in t, one
+/// of two polynomials.
+std::pair<Value, Value> erfcxParts(F64Builder &f, Value a) {
+  using P = arith::CmpFPredicate;
+  Value one = f.constant(1.0);
   Value four = f.constant(4.0);
   Value uHalf = f.mul(f.sub(a, f.constant(0.75)), four);
   auto [halfHi, halfLo] = leadingTermLast(f, uHalf, kErfcxHalf, kErfcxHalfLo);
-  // t = 1/a + tLo: the residual 1 - t a is exact (an fma).
   Value t = f.div(one, a);
   Value residual = f.fma(f.neg(t), a, one);
   Value tLo = f.mul(residual, t);
@@ -592,9 +590,22 @@ Value exactErfc(F64Builder &f, Value x) {
   Value scaledLo = f.select(near, nearLo, farLo);
   auto [invHi, invLo] = multiply(f, t, tLo, scaledHi, scaledLo);
   Value belowOne = f.cmp(P::OLT, a, one);
-  Value rHi = f.select(belowOne, halfHi, invHi);
-  Value rLo = f.select(belowOne, halfLo, invLo);
+  Value hi = f.select(belowOne, halfHi, invHi);
+  return {hi, f.select(belowOne, halfLo, invLo)};
+}
 
+/// erfc(x) within 1 ulp for any x: 1 - erf x below |x| = 1/2; above,
+/// erfc a = e^(-a^2) erfcx(a) for a = |x| (up to kErfcZero), e^(-a^2) the
+/// exp parts of the double-double -a^2 (valid down to -a^2 = -746: only
+/// expParts' 2^k leaves the normal range, applied here in two steps), and
+/// erfc x = 2 - erfc a for x <= -1/2, summed exactly. The coefficients:
+/// scripts/gen-f64-math-coefficients.py erfc.
+Value exactErfc(F64Builder &f, Value x) {
+  using P = arith::CmpFPredicate;
+  Value small = oneMinusSmallErf(f, x);
+  Value magnitude = f.abs(x);
+  Value a = f.minNum(f.maxNum(magnitude, 0.5), kErfcZero);
+  auto [rHi, rLo] = erfcxParts(f, a);
   Value a2 = f.mul(a, a);
   Value a2Lo = f.fma(a, a, f.neg(a2));
   Value negA2Lo = f.neg(a2Lo);
@@ -610,10 +621,10 @@ Value exactErfc(F64Builder &f, Value x) {
   Value erfcLo = f.mul(f.mul(prodLo, scale1), scale2);
   Value sum = f.add(prodHi, prodLo);
   Value positive = f.mul(f.mul(sum, scale1), scale2);
-  auto [d, dError] = twoSum(f, f.constant(2.0), f.neg(erfcHi));
+  Value two = f.constant(2.0);
+  auto [d, dError] = twoSum(f, two, f.neg(erfcHi));
   Value negative = f.add(d, f.sub(dError, erfcLo));
   Value large = f.select(f.cmp(P::OLT, x, f.constant(0.0)), negative, positive);
-  Value magnitude = f.abs(x);
   Value belowHalf = f.cmp(P::OLT, magnitude, f.constant(0.5));
   return f.select(belowHalf, small, large);
 }
