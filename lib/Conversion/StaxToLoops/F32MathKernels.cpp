@@ -71,18 +71,30 @@ constexpr double kLogR[] = {
     0.12761467695236206,  -0.07634225487709045};
 
 /// e^x = 2^k (1 + r s) with k integral (as a float), r = x - k ln 2 in
-/// [-ln2/2, ln2/2] (rounded once) and s = 1 + r Q(r).
+/// [-ln2/2, ln2/2] (rounded once) and s = 1 + r Q(r); kBits is the f32 k +
+/// kRoundingShift as an integer, whose low bits are k's.
 struct ExpParts {
-  Value k, r, s;
+  Value k, r, s, kBits;
 };
+
+/// 1.5 * 2^23: from 2^23 on the f32 spacing is 1, so y + kRoundingShift
+/// rounds y to an integer (to even at ties) for |y| < 2^22, and the sum's
+/// bits are those of kRoundingShift plus that integer.
+constexpr double kRoundingShift = 12582912.0;
+constexpr int64_t kRoundingShiftBits = 0x4B400000;
 
 // Each statement creates its ops in one order: C++ leaves the order in
 // which a call's arguments are evaluated unspecified (GCC and Clang
 // differ), and the IR must not depend on the compiler.
 
 ExpParts expParts(MathBuilder &f, Value x) {
+  // k = x log2(e) rounded by the fma itself (|x log2(e)| < 2^22 for every
+  // caller's clamped x): one operation instead of a product and a
+  // rounding, and k's bits come without a conversion.
   Value log2E = f.constant(kLog2E);
-  Value k = f.roundEven(f.mul(x, log2E));
+  Value shift = f.constant(kRoundingShift);
+  Value shifted = f.fma(x, log2E, shift);
+  Value k = f.sub(shifted, shift);
   Value negK = f.neg(k);
   // x - k * kLn2Hi is exact (Sterbenz); the second step rounds once.
   Value ln2Hi = f.constant(kLn2Hi);
@@ -91,19 +103,29 @@ ExpParts expParts(MathBuilder &f, Value x) {
   Value r = f.fma(negK, ln2Lo, reduced);
   Value q = f.polynomial(r, kExpQ);
   Value s = f.fma(r, q, f.constant(1.0));
-  return {k, r, s};
+  return {k, r, s, f.bitsOf(shifted)};
 }
 
-/// 2^k as an f32 power of two, for k (integral f32) with a normal 2^k.
-Value exp2Of(MathBuilder &f, Value k) { return f.exp2Int(f.toInt(k)); }
+/// k as an integer.
+Value kInt(MathBuilder &f, const ExpParts &parts) {
+  return f.subInt(parts.kBits, f.intConstant(kRoundingShiftBits));
+}
+
+/// 2^k as an f32 power of two, for a normal 2^k: kBits shifted into the
+/// exponent field (kRoundingShift's own bits leave past bit 31) plus the
+/// bias.
+Value exp2Of(MathBuilder &f, const ExpParts &parts) {
+  Value exponent = f.shiftLeft(parts.kBits, 23);
+  return f.fromBits(f.addInt(exponent, f.intConstant(127 << 23)));
+}
 
 /// e^x within 0.842 ulp. k is in [-150, 128]: 2^k is applied as two normal
 /// powers of two, so that a denormal result is rounded once.
 Value expKernel(MathBuilder &f, Value x) {
   x = f.maxNum(f.minNum(x, 89.0), -104.0);
-  auto [k, r, s] = expParts(f, x);
-  Value p = f.fma(r, s, f.constant(1.0));
-  Value ki = f.toInt(k);
+  ExpParts parts = expParts(f, x);
+  Value p = f.fma(parts.r, parts.s, f.constant(1.0));
+  Value ki = kInt(f, parts);
   Value half = f.shiftRightSigned(ki, 1);
   Value scaled = f.mul(p, f.exp2Int(half));
   return f.mul(scaled, f.exp2Int(f.subInt(ki, half)));
@@ -116,9 +138,9 @@ Value tanhKernel(MathBuilder &f, Value x) {
   Value u = f.mul(a, a);
   Value cube = f.mul(u, a);
   Value small = f.fma(cube, f.polynomial(u, kTanhT), a);
-  auto [k, r, s] = expParts(f, f.add(a, a));
-  Value p = f.fma(r, s, f.constant(1.0));
-  Value pow2 = exp2Of(f, k);
+  ExpParts parts = expParts(f, f.add(a, a));
+  Value p = f.fma(parts.r, parts.s, f.constant(1.0));
+  Value pow2 = exp2Of(f, parts);
   Value d = f.fma(pow2, p, f.constant(1.0));
   Value quotient = f.div(f.constant(2.0), d);
   Value large = f.sub(f.constant(1.0), quotient);
@@ -136,12 +158,12 @@ Value erfKernel(MathBuilder &f, Value x) {
   Value q = f.mul(b, b);
   Value negQ = f.neg(q);
   Value d = f.fma(b, b, negQ); // b^2 - q, exact
-  auto [k, r, s] = expParts(f, negQ);
+  ExpParts parts = expParts(f, negQ);
   // e^(-q - d) = 2^k (1 + r' s) with r' = r - d (|d| < 2^-20 is below the
   // polynomial's sensitivity to r).
-  Value rd = f.sub(r, d);
-  Value p = f.fma(rd, s, f.constant(1.0));
-  Value g = f.mul(p, exp2Of(f, k)); // k in [-24, -1]
+  Value rd = f.sub(parts.r, d);
+  Value p = f.fma(rd, parts.s, f.constant(1.0));
+  Value g = f.mul(p, exp2Of(f, parts)); // k in [-24, -1]
   Value c = f.polynomial(f.sub(b, f.constant(kErfCenter)), kErfcC);
   Value negG = f.neg(g);
   Value large = f.copySign(f.fma(negG, c, f.constant(1.0)), x);
@@ -218,9 +240,10 @@ Value log1pKernel(MathBuilder &f, Value x) {
 /// by Fast2Sum. From x = 80 on the -1 is far below e^x's ulp: e^x.
 Value expm1Kernel(MathBuilder &f, Value x) {
   Value xc = f.maxNum(f.minNum(x, 89.0), -18.0);
-  auto [k, r, s] = expParts(f, xc);
+  ExpParts parts = expParts(f, xc);
+  Value k = parts.k, r = parts.r;
   Value one = f.constant(1.0);
-  Value h = exp2Of(f, k); // 2^k, inf for k = 128 (the e^x branch)
+  Value h = exp2Of(f, parts); // 2^k, inf for k = 128 (the e^x branch)
   Value big = f.sub(h, one);
   // h - 1 is exact for |k| <= 24; its rounding error (exact by Sterbenz's
   // lemma: big is within a factor 2 of -1 for k <= 0, of h for k > 0).
@@ -326,7 +349,7 @@ struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
 
   /// |k| <= 23 and n finite in every lane: 2^k + 1 is exact.
   static Value commonCase(MathBuilder &f, Value n, const ExpParts &parts) {
-    Value big = exp2Of(f, parts.k);
+    Value big = exp2Of(f, parts);
     Value bigR = f.mul(big, parts.r); // exact
     Value sum = f.add(big, f.constant(1.0));
     Value dHi = f.fma(bigR, parts.s, sum);
@@ -339,7 +362,7 @@ struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
     // D = 2^-j (2^i (1 + r s) + 2^j) with i = k - j <= 64, j >= 0; the
     // 2^-j term is negligible beside 2^64 from j = 100 on (and 2^-j not
     // normal from 127 on).
-    Value ki = f.toInt(parts.k);
+    Value ki = kInt(f, parts);
     Value j = f.maxInt(f.subInt(ki, f.intConstant(64)), 0);
     Value big = f.exp2Int(f.subInt(ki, j));
     Value small = f.exp2Int(f.negInt(f.minInt(j, 100)));

@@ -5,18 +5,25 @@
 
 // CHECK-BAD: Cannot find option named 'f16'
 
-// The default f32 kernel: clamp, k = roundeven(x log2 e), two-part
-// Cody-Waite reduction, a polynomial finished by an fma, and 2^k applied
-// as two powers of two built from exponent bits (a denormal result is
-// rounded once); a NaN input is returned as it is. No f64 anywhere.
+// The default f32 kernel: clamp, k = x log2 e rounded by adding 1.5 *
+// 2^23 in the fma (k's integer from the sum's bits, no conversion),
+// two-part Cody-Waite reduction, a polynomial finished by an fma, and 2^k
+// applied as two powers of two built from exponent bits (a denormal result
+// is rounded once); a NaN input is returned as it is. No f64 anywhere.
 // CHECK-LABEL: func.func @exp_f32(
 // CHECK-SAME: %[[X:.*]]: f32)
 // CHECK-NOT: f64
 // CHECK-NOT: math.exp
-// CHECK: arith.minnumf %[[X]]
-// CHECK: math.roundeven
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant 0x4B400000 : f32
+// CHECK-DAG: %[[SHIFTBITS:.*]] = arith.constant 1262485504 : i32
+// CHECK: %[[C:.*]] = arith.maxnumf
+// CHECK: %[[SHIFTED:.*]] = math.fma %[[C]], %{{.*}}, %[[SHIFT]] : f32
+// CHECK: arith.subf %[[SHIFTED]], %[[SHIFT]] : f32
+// CHECK-NOT: math.roundeven
 // CHECK-COUNT-2: math.fma
-// CHECK: arith.fptosi
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[SHIFTED]] : f32 to i32
+// CHECK-NOT: arith.fptosi
+// CHECK: arith.subi %[[BITS]], %[[SHIFTBITS]] : i32
 // CHECK: arith.shrsi
 // CHECK: arith.shli
 // CHECK: arith.shli
@@ -75,7 +82,7 @@ func.func @log_vector(%x: vector<16xf32>) -> vector<16xf32> {
 }
 
 // tanh, erf, expm1 and log1p have f32 kernels: no f64 and no math
-// function is left (only fma, roundeven, absf and copysign).
+// function is left (only fma, absf and copysign).
 // CHECK-LABEL: func.func @f32_kernels(
 // CHECK-NOT: f64
 // CHECK-NOT: math.{{tanh|erf|expm1|log1p|exp|log}}
