@@ -71,10 +71,11 @@ constexpr double kLogR[] = {
     0.12761467695236206,  -0.07634225487709045};
 
 /// e^x = 2^k (1 + r s) with k integral (as a float), r = x - k ln 2 in
-/// [-ln2/2, ln2/2] (rounded once) and s = 1 + r Q(r); kBits is the f32 k +
-/// kRoundingShift as an integer, whose low bits are k's.
+/// [-ln2/2, ln2/2] (rounded once; rLo its rounding error) and s = 1 + r
+/// Q(r); kBits is the f32 k + kRoundingShift as an integer, whose low bits
+/// are k's. (Kernels that do not read rLo leave its ops dead.)
 struct ExpParts {
-  Value k, r, s, kBits;
+  Value k, r, s, kBits, rLo;
 };
 
 /// 1.5 * 2^23: from 2^23 on the f32 spacing is 1, so y + kRoundingShift
@@ -101,9 +102,10 @@ ExpParts expParts(MathBuilder &f, Value x) {
   Value reduced = f.fma(negK, ln2Hi, x);
   Value ln2Lo = f.constant(kLn2Lo);
   Value r = f.fma(negK, ln2Lo, reduced);
+  Value rLo = f.fma(negK, ln2Lo, f.sub(reduced, r));
   Value q = f.polynomial(r, kExpQ);
   Value s = f.fma(r, q, f.constant(1.0));
-  return {k, r, s, f.bitsOf(shifted)};
+  return {k, r, s, f.bitsOf(shifted), rLo};
 }
 
 /// k as an integer.
@@ -119,7 +121,7 @@ Value exp2Of(MathBuilder &f, const ExpParts &parts) {
   return f.fromBits(f.addInt(exponent, f.intConstant(127 << 23)));
 }
 
-/// e^x within 0.842 ulp. k is in [-150, 128]: 2^k is applied as two normal
+/// e^x within 0.861 ulp. k is in [-150, 128]: 2^k is applied as two normal
 /// powers of two, so that a denormal result is rounded once.
 Value expKernel(MathBuilder &f, Value x) {
   x = f.maxNum(f.minNum(x, 89.0), -104.0);
@@ -131,7 +133,7 @@ Value expKernel(MathBuilder &f, Value x) {
   return f.mul(scaled, f.exp2Int(f.subInt(ki, half)));
 }
 
-/// tanh within 0.957 ulp: the odd polynomial below kTanhSmall, else
+/// tanh within 0.965 ulp: the odd polynomial below kTanhSmall, else
 /// 1 - 2 / (e^(2|x|) + 1) with the denominator rounded once.
 Value tanhKernel(MathBuilder &f, Value x) {
   Value a = f.minNum(f.abs(x), kTanhOne);
@@ -148,12 +150,33 @@ Value tanhKernel(MathBuilder &f, Value x) {
   return f.copySign(f.select(isSmall, small, large), x);
 }
 
-/// erf within 0.978 ulp: x + x E(x^2) below 1; above, 1 - e^(-a^2) C(a)
+/// x + x E(x^2) for |x| < 1. Near 1, E = c0 + z (c1 + z R(z)) is the
+/// difference of c0 and z w with w = c1 + z R about twice E: w's rounding
+/// would come out doubled in E (and reach 1.09 ulp of erf), so w is kept
+/// as wHi + wLo (Fast2Sum: |z R| < |c1|) and wLo added to E's last fma,
+/// with z's own rounding error zLo (exact by an fma) through E's slope c1
+/// + 2 c2 z.
+Value erfSmall(MathBuilder &f, Value x) {
+  Value z = f.mul(x, x);
+  Value zLo = f.fma(x, x, f.neg(z));
+  Value r = f.polynomial(z, ArrayRef<double>(kErfE).drop_front(2));
+  Value zr = f.mul(z, r);
+  Value c1 = f.constant(kErfE[1]);
+  Value wHi = f.add(c1, zr);
+  Value wLo = f.add(f.sub(c1, wHi), zr);
+  Value twiceC2 = f.constant(2.0 * kErfE[2]);
+  Value slope = f.fma(twiceC2, z, c1);
+  Value lower = f.fma(slope, zLo, f.mul(z, wLo));
+  Value e = f.fma(z, wHi, f.constant(kErfE[0]));
+  Value corrected = f.add(e, lower);
+  return f.fma(x, corrected, x);
+}
+
+/// erf within 0.917 ulp: x + x E(x^2) below 1; above, 1 - e^(-a^2) C(a)
 /// with e^(-a^2) from the exact square a^2 = q + d.
 Value erfKernel(MathBuilder &f, Value x) {
   Value a = f.abs(x);
-  Value e = f.polynomial(f.mul(x, x), kErfE);
-  Value small = f.fma(x, e, x);
+  Value small = erfSmall(f, x);
   Value b = f.minNum(a, kErfOne);
   Value q = f.mul(b, b);
   Value negQ = f.neg(q);
@@ -235,7 +258,7 @@ Value log1pKernel(MathBuilder &f, Value x) {
   return logSpecials(f, x, u, -1.0, y);
 }
 
-/// e^x - 1 within 0.97 ulp: 2^k (1 + r + r^2 Q) - 1 summed as
+/// e^x - 1 within 0.842 ulp: 2^k (1 + r + r^2 Q) - 1 summed as
 /// (2^k - 1 + 2^k r) + (their rounding errors + 2^k r^2 Q), the first sum
 /// by Fast2Sum. From x = 80 on the -1 is far below e^x's ulp: e^x.
 Value expm1Kernel(MathBuilder &f, Value x) {
@@ -254,10 +277,18 @@ Value expm1Kernel(MathBuilder &f, Value x) {
   Value small = f.mul(h, r); // exact
   Value sum = f.add(big, small);
   Value sumError = f.sub(small, f.sub(sum, big));
+  // The small terms: 2^k r^2 Q(r), plus the rounding errors of r^2 (wLo,
+  // exact by an fma) and of r itself (rLo, through 2^k e^r ~ 2^k (1 + r)),
+  // which for k = 1 weigh 3.4 times as much in e^x - 1 as in e^x.
   Value w = f.mul(r, r);
+  Value wLo = f.fma(r, r, f.neg(w));
   Value q = f.polynomial(r, kExpQ);
   Value hw = f.mul(h, w);
-  Value tail = f.fma(hw, q, f.add(sumError, bigError));
+  Value hRLo = f.mul(h, parts.rLo);
+  Value errors = f.add(sumError, bigError);
+  Value withR = f.fma(hRLo, r, f.add(hRLo, errors));
+  Value withW = f.fma(f.mul(h, wLo), q, withR);
+  Value tail = f.fma(hw, q, withW);
   Value y = f.add(sum, tail);
   Value large = expKernel(f, xc);
   Value isLarge = f.cmp(P::OGE, x, f.constant(80.0));
@@ -290,12 +321,12 @@ struct F32KernelPattern : OpRewritePattern<OpT> {
 };
 
 /// n / (e^y + 1), the logistic function's form after decomposition
-/// (sigmoid: n = 1, y = -x; silu: n = x), within 0.9 ulp. The denominator
-/// D = 2^k (1 + r s) + 1 is kept as dHi + dLo (dHi rounded once, dLo its
-/// error), and the quotient q = n / dHi is corrected by its residual:
-/// q + (n - q dHi - q dLo) / dHi. Where e^y would overflow, the quotient is
-/// computed for 2^-j D and scaled by 2^-j after, so that results near the
-/// denormal range are rounded once (and n e^-y is right for n near
+/// (sigmoid: n = 1, y = -x; silu: n = x), within 0.931 ulp (silu; sigmoid
+/// 0.853). The denominator D = 2^k (1 + r s) + 1 is kept as dHi + dLo (dHi
+/// rounded once, dLo its error), and the quotient q = n / dHi is corrected by
+/// its residual: q + (n - q dHi - q dLo) / dHi. Where e^y would overflow, the
+/// quotient is computed for 2^-j D and scaled by 2^-j after, so that results
+/// near the denormal range are rounded once (and n e^-y is right for n near
 /// FLT_MAX).
 struct F32LogisticPattern : OpRewritePattern<arith::DivFOp> {
   F32LogisticPattern(MLIRContext *ctx)
