@@ -3,6 +3,7 @@
 #include "DiskCache.h"
 #include "OpenMPWorkers.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "Stax/Dialect/Tp/IR/TypeInference.h"
 #include "Stax/Runtime/CudaLauncher.h"
 #include "Stax/Runtime/Runtime.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -184,6 +185,17 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
+    // A function that only returns its arguments has no op to reject an
+    // element type that neither the buffers nor the code can hold.
+    for (Type t :
+         llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes()))
+      if (auto rt = dyn_cast<RankedTensorType>(t);
+          rt && tp::getTypeCategory(rt.getElementType()) ==
+                    tp::TypeCategory::Unsupported)
+        return fn.emitError()
+               << "compiled code cannot take or return " << t
+               << ": its element type is no PyTorch dtype's (f16, bf16, "
+                  "f32, f64, i1, i8, ui8, i16, i32, i64)";
     EntryPoint e;
     e.name = fn.getSymName().str();
     auto describe = [](Type t) {

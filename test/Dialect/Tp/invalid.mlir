@@ -863,3 +863,29 @@ func.func @topk_result_shape(%a: tensor<4x3xf32>) {
   %0:2 = tp.topk %a {k = 2 : i64, dim = 1 : i64} : tensor<4x3xf32> -> tensor<4x3xf32>, tensor<4x3xi64>
   return
 }
+
+// -----
+
+// Element types without a PyTorch dtype: rejected by every tp op, views
+// and copies included (code generation cannot store them).
+func.func @f80_relu(%a: tensor<2xf80>) {
+  // expected-error @+1 {{'tp.relu' op unsupported element type}}
+  %0 = tp.relu %a : tensor<2xf80> -> tensor<2xf80>
+  return
+}
+
+// -----
+
+func.func @i2_transpose(%a: tensor<4x3xi2>) {
+  // expected-error @+1 {{'tp.t' op operand #0 of type 'tensor<4x3xi2>' has an element type no PyTorch dtype has (f16, bf16, f32, f64, i1, i8, ui8, i16, i32, i64)}}
+  %0 = tp.t %a : tensor<4x3xi2> -> tensor<3x4xi2>
+  return
+}
+
+// -----
+
+func.func @f8_view(%a: tensor<4x3xf8E4M3FN>) {
+  // expected-error @+1 {{'tp.view' op operand #0 of type 'tensor<4x3xf8E4M3FN>' has an element type}}
+  %0 = tp.view %a {size = array<i64: 12>} : tensor<4x3xf8E4M3FN> -> tensor<12xf8E4M3FN>
+  return
+}

@@ -197,7 +197,16 @@ static int64_t elementBytes(Type t) {
 static LogicalResult checkSize(Operation *op, Type type, StringRef what,
                                unsigned index) {
   auto t = dyn_cast<RankedTensorType>(type);
-  if (!t || !t.hasStaticShape())
+  if (!t)
+    return success();
+  // Views and copies infer nothing from their element type: without this
+  // an f80 or i2 tensor would reach code generation, which cannot store it.
+  if (tp::getTypeCategory(t.getElementType()) == tp::TypeCategory::Unsupported)
+    return op->emitOpError()
+           << what << " #" << index << " of type " << t
+           << " has an element type no PyTorch dtype has (f16, bf16, f32, "
+              "f64, i1, i8, ui8, i16, i32, i64)";
+  if (!t.hasStaticShape())
     return success();
   int64_t bytes = elementBytes(t.getElementType());
   for (int64_t d : t.getShape())

@@ -52,12 +52,17 @@ int64_t tp::getScalarAsInt(TypedAttr attr) {
 TypeCategory tp::getTypeCategory(Type t) {
   if (t.isSignlessInteger(1))
     return TypeCategory::Bool;
-  // PyTorch's signed integers are signless types; uint8, the one unsigned
-  // dtype it computes with, is `ui8`. Signed (`si8`) and other unsigned
-  // types have no PyTorch dtype, and no kernel knows their semantics.
-  if (t.isSignlessInteger() || t.isUnsignedInteger(8))
+  // PyTorch's signed integers (int8 to int64) are signless types; uint8,
+  // the one unsigned dtype it computes with, is `ui8`. Signed (`si8`),
+  // other unsigned and other widths (i2, i128) have no PyTorch dtype, and
+  // no kernel knows their semantics; nor do the floats beyond f16, bf16,
+  // f32 and f64 (f80, f128, tf32, the f8 types), which the interpreter
+  // and code generation cannot store.
+  if (t.isSignlessInteger(8) || t.isSignlessInteger(16) ||
+      t.isSignlessInteger(32) || t.isSignlessInteger(64) ||
+      t.isUnsignedInteger(8))
     return TypeCategory::Integer;
-  if (isa<FloatType>(t))
+  if (t.isF16() || t.isBF16() || t.isF32() || t.isF64())
     return TypeCategory::Floating;
   return TypeCategory::Unsupported;
 }

@@ -12,8 +12,9 @@
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir::tp {
-/// Every tensor an op reads or writes has an element and byte count that
-/// fits in int64 (a shape of 2^64 elements would otherwise wrap to 0).
+/// Every tensor an op reads or writes has an element type of a PyTorch
+/// dtype, and an element and byte count that fits in int64 (a shape of
+/// 2^64 elements would otherwise wrap to 0).
 LogicalResult verifyTensorSizes(Operation *op);
 /// max/min-like reductions have no identity: reducing a dimension of size 0
 /// (or all dimensions of an empty tensor) is an error, as in PyTorch.
