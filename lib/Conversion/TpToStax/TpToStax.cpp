@@ -82,7 +82,16 @@ private:
   Target target;
   bool strict, remarks, welford;
   llvm::DenseMap<Value, NodePtr> nodes;
+  /// The longest chain of ops fused into a value's node (0 for a buffer).
+  llvm::DenseMap<Value, unsigned> fusedDepth;
 };
+
+/// The deepest chain of ops one node fuses: a reader emits its operands'
+/// bodies recursively (a few stack frames per op), and a 20000-op chain
+/// overflowed an 8 MiB stack; LLVM's compile time also grew quadratically
+/// with the length of one body (4000 ops: 41 s). A value this deep is
+/// stored, and its readers start a new chain.
+constexpr unsigned kMaxFusedDepth = 256;
 
 PointwiseOp FunctionLowering::emitNode(const NodePtr &node, Location loc,
                                        LayoutAttr layout) {
@@ -178,6 +187,14 @@ void FunctionLowering::decideMaterialization(Value v) {
   if (!node || node->asBuffer())
     return;
   Location loc = v.getLoc();
+  if (fusedDepth.lookup(v) > kMaxFusedDepth) {
+    nodes[v] = RuleContext::rowMajorBuffer(materializeRowMajor(node, loc));
+    if (remarks)
+      emitRemark(loc) << "materialized: " << fusedDepth.lookup(v)
+                      << " ops fused in a chain (limit " << kMaxFusedDepth
+                      << ")";
+    return;
+  }
   if (mustBeInMemory(v)) {
     Value buf = materializeForContraction(v, node, loc);
     if (!buf) {
@@ -280,11 +297,19 @@ LogicalResult FunctionLowering::lowerOp(Operation *op,
   FailureOr<SmallVector<NodePtr>> results = it->second(ctx);
   if (failed(results))
     return keepOp(op, "this instance (types or attributes) is not covered");
-  for (auto [r, n] : llvm::zip(op->getResults(), *results))
+  unsigned depth = 0;
+  for (Value v : op->getOperands())
+    depth = std::max(depth, fusedDepth.lookup(v));
+  for (auto [r, n] : llvm::zip(op->getResults(), *results)) {
     nodes[r] = n;
+    fusedDepth[r] = !n || n->asBuffer() ? 0 : depth + 1;
+  }
   lowered.push_back(op);
-  for (Value r : op->getResults())
+  for (Value r : op->getResults()) {
     decideMaterialization(r);
+    if (NodePtr n = nodeOf(r); n && n->asBuffer())
+      fusedDepth[r] = 0;
+  }
   return success();
 }
 
