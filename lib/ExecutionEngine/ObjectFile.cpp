@@ -174,10 +174,17 @@ LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
   os << "/* Entry points compiled by Stax (stax-opt --stax-pipeline).\n"
         " * Each pointer is the contiguous row-major storage of a tensor; the\n"
         " * callee writes the results into the caller's buffers. Link with\n"
-        " * libStaxRuntime.a, a BLAS (cblas), libomp and -lmvec -lm (glibc's\n"
-        " * vector math, which f64 functions on vectors call). */\n"
+        " * libStaxRuntime.a, a BLAS (cblas), libomp, -lmvec -lm (glibc's\n"
+        " * vector math, which f64 functions on vectors call) and -lstdc++\n"
+        " * (the runtime is C++). */\n"
         "#pragma once\n#include <stdbool.h>\n#include <stdint.h>\n\n"
-        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+        "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"
+        "/* After a call: the kind of the first run-time error it met, or 0\n"
+        " * (1: an index `value` outside [0, `size`), 2: a NaN stored at\n"
+        " * position `value` (check-nan), 3: an integer division by zero);\n"
+        " * `site` indexes the module's error sites. Clears it. */\n"
+        "int stax_rt_take_error(int64_t *site, int64_t *value, int64_t *size);"
+        "\n\n";
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
