@@ -252,12 +252,12 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
 
   auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!tmBuilder)
-    return module.emitError() << "no host target: "
-                              << llvm::toString(tmBuilder.takeError());
+    return mlir::emitError(module.getLoc())
+           << "no host target: " << llvm::toString(tmBuilder.takeError());
   auto tm = tmBuilder->createTargetMachine();
   if (!tm)
-    return module.emitError() << "no host target machine: "
-                              << llvm::toString(tm.takeError());
+    return mlir::emitError(module.getLoc())
+           << "no host target machine: " << llvm::toString(tm.takeError());
   // ORC may materialize (and so transform) after this function returns,
   // e.g. the destructors at teardown: the transformer owns what it uses.
   result->targetMachine = std::move(*tm);
@@ -287,8 +287,8 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
-    return module.emitError() << "JIT compilation failed: "
-                              << llvm::toString(engine.takeError());
+    return mlir::emitError(module.getLoc())
+           << "JIT compilation failed: " << llvm::toString(engine.takeError());
   result->engine = std::move(*engine);
   result->engine->registerSymbols(runtimeSymbols);
   if (options.target == Target::CUDA) {
@@ -300,8 +300,9 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   for (EntryPoint &e : result->entries) {
     auto fn = result->engine->lookupPacked(e.name);
     if (!fn)
-      return module.emitError() << "no compiled function '" << e.name
-                                << "': " << llvm::toString(fn.takeError());
+      return mlir::emitError(module.getLoc())
+             << "no compiled function '" << e.name
+             << "': " << llvm::toString(fn.takeError());
     e.packed = *fn;
   }
   if (cache)

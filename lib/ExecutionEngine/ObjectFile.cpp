@@ -74,7 +74,8 @@ FailureOr<HostModule> translate(ModuleOp module, llvm::LLVMContext &ctx,
   HostModule host;
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
-    return module.emitError() << llvm::toString(builder.takeError());
+    return mlir::emitError(module.getLoc())
+           << llvm::toString(builder.takeError());
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   // An object for a C program or a shared library: position independent,
   // small code model (the JIT's defaults left text relocations against
@@ -83,17 +84,17 @@ FailureOr<HostModule> translate(ModuleOp module, llvm::LLVMContext &ctx,
   builder->setCodeModel(llvm::CodeModel::Small);
   auto tm = builder->createTargetMachine();
   if (!tm)
-    return module.emitError() << llvm::toString(tm.takeError());
+    return mlir::emitError(module.getLoc()) << llvm::toString(tm.takeError());
   host.tm = std::move(*tm);
   host.module = translateModuleToLLVMIR(module, ctx);
   if (!host.module)
-    return module.emitError("translation to LLVM IR failed");
+    return mlir::emitError(module.getLoc(), "translation to LLVM IR failed");
   host.module->setDataLayout(host.tm->createDataLayout());
   host.module->setTargetTriple(host.tm->getTargetTriple());
   if (optimize) {
     if (llvm::Error err =
             makeOptimizingTransformer(3, 0, host.tm.get())(host.module.get()))
-      return module.emitError() << llvm::toString(std::move(err));
+      return mlir::emitError(module.getLoc()) << llvm::toString(std::move(err));
   }
   return host;
 }
@@ -119,7 +120,8 @@ LogicalResult stax::writeObjectFile(ModuleOp module, llvm::raw_ostream &os) {
   llvm::legacy::PassManager pm;
   if (host->tm->addPassesToEmitFile(pm, object, nullptr,
                                     llvm::CodeGenFileType::ObjectFile))
-    return module.emitError("the host target cannot emit object files");
+    return mlir::emitError(module.getLoc(),
+                           "the host target cannot emit object files");
   pm.run(*host->module);
   os << buffer;
   return success();
@@ -140,8 +142,9 @@ LogicalResult stax::writePTX(ModuleOp module, llvm::raw_ostream &os) {
       ++count;
     }
   if (!count)
-    return module.emitError() << "no gpu.binary: lower the module with "
-                                 "stax-opt --stax-pipeline=\"target=cuda\" first";
+    return mlir::emitError(module.getLoc())
+           << "no gpu.binary: lower the module with "
+              "stax-opt --stax-pipeline=\"target=cuda\" first";
   return success();
 }
 

@@ -274,7 +274,7 @@ stax::interpret(ModuleOp module, StringRef entry, ArrayRef<Tensor> args,
                 const InterpreterOptions &options) {
   auto fn = module.lookupSymbol<func::FuncOp>(entry);
   if (!fn)
-    return module.emitError() << "no function named @" << entry;
+    return mlir::emitError(module.getLoc()) << "no function named @" << entry;
   SmallVector<Tensor> converted;
   for (const Tensor &t : args)
     converted.push_back(options.promoteToF64 && t.isFloat()

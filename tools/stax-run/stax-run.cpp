@@ -311,6 +311,9 @@ int main(int argc, char **argv) {
   stax::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors carry their locations; the op they are attached to (a whole
+  // function or module) would follow each one in generic form.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);

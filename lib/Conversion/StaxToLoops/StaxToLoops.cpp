@@ -886,8 +886,9 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
     auto check = [&](bool ok, StringRef option, int64_t least,
                      int64_t value) {
       if (!ok)
-        module.emitError() << "--stax-to-loops: " << option << " must be >= "
-                           << least << ", got " << value;
+        mlir::emitError(module.getLoc())
+            << "--stax-to-loops: " << option << " must be >= " << least
+            << ", got " << value;
       return ok;
     };
     bool valid = check(grain >= 1, "grain", 1, grain);

@@ -514,8 +514,9 @@ void CheckpointPass::runOnOperation() {
     if (tp::getJointOutputs(fn))
       joints.push_back(fn);
   if (joints.empty()) {
-    getOperation().emitError() << "no joint function (tp.joint_outputs) to "
-                                  "checkpoint; run --stax-joint-graph first";
+    mlir::emitError(getOperation().getLoc())
+        << "no joint function (tp.joint_outputs) to "
+           "checkpoint; run --stax-joint-graph first";
     return signalPassFailure();
   }
   llvm::json::Array functions;
@@ -527,7 +528,7 @@ void CheckpointPass::runOnOperation() {
   std::error_code ec;
   llvm::raw_fd_ostream os(report, ec);
   if (ec) {
-    getOperation().emitError()
+    mlir::emitError(getOperation().getLoc())
         << "cannot write " << report << ": " << ec.message();
     return signalPassFailure();
   }

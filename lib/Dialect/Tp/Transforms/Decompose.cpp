@@ -1029,7 +1029,7 @@ struct DecomposePass : public tp::impl::StaxDecomposeBase<DecomposePass> {
         if (!StringRef(name).starts_with("tp."))
           name = "tp." + name;
         if (!lookup(name)) {
-          getOperation()->emitError()
+          mlir::emitError(getOperation()->getLoc())
               << "stax-decompose: " << option << " names '" << raw
               << "', which has no decomposition";
           return failure();

@@ -132,7 +132,8 @@ struct JVPPass : public tp::impl::StaxJVPBase<JVPPass> {
         return signalPassFailure();
     }
     if (!any && !function.empty()) {
-      getOperation().emitError() << "no function named @" << function;
+      mlir::emitError(getOperation().getLoc())
+          << "no function named @" << function;
       signalPassFailure();
     }
   }

@@ -323,7 +323,8 @@ struct JointGraphPass
         builder.keepOnlyGradients();
     }
     if (!any && !function.empty()) {
-      getOperation().emitError() << "no function named @" << function;
+      mlir::emitError(getOperation().getLoc())
+          << "no function named @" << function;
       return signalPassFailure();
     }
   }

@@ -375,7 +375,8 @@ void MinCutPass::runOnOperation() {
     std::error_code ec;
     dotFile = std::make_unique<llvm::raw_fd_ostream>(dot, ec);
     if (ec) {
-      getOperation().emitError() << "cannot write " << dot << ": " << ec.message();
+      mlir::emitError(getOperation().getLoc())
+          << "cannot write " << dot << ": " << ec.message();
       return signalPassFailure();
     }
   }
@@ -391,7 +392,8 @@ void MinCutPass::runOnOperation() {
     std::error_code ec;
     llvm::raw_fd_ostream os(report, ec);
     if (ec) {
-      getOperation().emitError() << "cannot write " << report << ": " << ec.message();
+      mlir::emitError(getOperation().getLoc())
+          << "cannot write " << report << ": " << ec.message();
       return signalPassFailure();
     }
     writeReport(os, records);
