@@ -1784,8 +1784,9 @@ def _check_memory_budget(budget) -> None:
 
 
 def _memory_budget_option(budget) -> str:
-    """--stax-mincut's memory-budget: a float is a fraction, written with
-    a decimal point (the pass reads "1e-07" as bytes)."""
+    """--stax-mincut's memory-budget: an int is bytes, a float a fraction
+    (written in fixed notation, which every version of the pass reads as
+    one)."""
     if budget is None:
         return ""
     if isinstance(budget, numbers.Integral):

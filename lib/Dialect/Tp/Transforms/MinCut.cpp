@@ -315,9 +315,12 @@ LogicalResult MinCutPass::partition(func::FuncOp fn,
     int64_t optimal = 0;
     for (unsigned v : saved)
       optimal += model->problem.values[v].bytes;
-    int64_t budget = x <= 1.0 && StringRef(memoryBudget).contains('.')
-                         ? static_cast<int64_t>(x * optimal)
-                         : static_cast<int64_t>(x);
+    // An integer literal is bytes; any other spelling of a number in [0,
+    // 1] (0.5, 1e-07, 1.) is a fraction.
+    int64_t bytes;
+    bool isBytes = !StringRef(memoryBudget).getAsInteger(10, bytes);
+    int64_t budget = !isBytes && x <= 1.0 ? static_cast<int64_t>(x * optimal)
+                                          : static_cast<int64_t>(x);
     fitBudget(*model, saved, budget);
   }
 

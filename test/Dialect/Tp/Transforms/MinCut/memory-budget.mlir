@@ -1,5 +1,6 @@
 // RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.full.json" -o /dev/null && FileCheck %s --check-prefix=CHECK-FULL < %t.full.json
 // RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.half.json memory-budget=0.5" -o /dev/null && FileCheck %s --check-prefix=CHECK-HALF < %t.half.json
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.half2.json memory-budget=5e-1" -o /dev/null && FileCheck %s --check-prefix=CHECK-HALF < %t.half2.json
 // RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.zero.json memory-budget=0" | FileCheck %s --check-prefix=CHECK-ZERO-IR
 // RUN: FileCheck %s --check-prefix=CHECK-ZERO < %t.zero.json
 
