@@ -266,24 +266,26 @@ class _Stop(Exception):
         self.node = node
 
 
-def _explicit_full_dtypes(gm: fx.GraphModule) -> bool:
-    """Gives every `aten.full` without a dtype the one eager infers from its
-    fill value (bool, int64, or the default floating type), and says
-    whether any changed. PyTorch 1.13's meta and fake kernels ignore the
-    fill value and say float32, so `torch.full((n,), 2)` would be imported
-    as float32 where eager makes int64 (and lose every integer above
-    2^24)."""
+def _explicit_factory_dtypes(gm: fx.GraphModule) -> bool:
+    """Gives every `aten.full` and `aten.arange` without a dtype the one
+    eager infers from its numbers, and says whether any changed. PyTorch
+    1.13's meta and fake kernels do not: `torch.full((n,), 2)` comes out
+    float32 where eager makes int64 (and would lose every integer above
+    2^24), `torch.arange(3.)` int64 where eager makes the default floating
+    type."""
     changed = False
     for n in gm.graph.nodes:
-        if (n.op != "call_function" or n.target is not aten.full.default
-                or n.kwargs.get("dtype") is not None or len(n.args) < 2):
+        if n.op != "call_function" or n.kwargs.get("dtype") is not None:
             continue
-        fill = n.args[1]
-        if isinstance(fill, bool):
-            dtype = torch.bool
-        elif isinstance(fill, int):
-            dtype = torch.int64
+        if n.target is aten.full.default and len(n.args) >= 2:
+            dtype = _inferred_dtype([n.args[1]])
+        elif n.target in (aten.arange.default, aten.arange.start,
+                          aten.arange.start_step):
+            dtype = _inferred_dtype(n.args)
+            dtype = torch.int64 if dtype is torch.bool else dtype
         else:
+            continue
+        if dtype is None:
             continue
         n.kwargs = {**n.kwargs, "dtype": dtype}
         n.meta.pop("val", None)
@@ -293,14 +295,27 @@ def _explicit_full_dtypes(gm: fx.GraphModule) -> bool:
     return changed
 
 
+def _inferred_dtype(numbers) -> Optional[torch.dtype]:
+    """The dtype eager gives a factory of these Python numbers: the
+    default floating type if one is a float, else int64, or bool if all
+    are bools; None where one is not a Python number (a traced value)."""
+    if not all(isinstance(v, (bool, int, float)) for v in numbers):
+        return None
+    if any(isinstance(v, float) for v in numbers):
+        return torch.get_default_dtype()
+    if all(isinstance(v, bool) for v in numbers):
+        return torch.bool
+    return torch.int64
+
+
 def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
     """The value (tensor, FakeTensor or tuple) of every node.
 
     Uses `meta['val']` when the tracer recorded it; otherwise runs the graph
     on fake tensors (cheap) and, if fake propagation fails, on the real
-    example inputs. `aten.full` nodes get their dtype first
-    (_explicit_full_dtypes)."""
-    _explicit_full_dtypes(gm)
+    example inputs. `aten.full` and `aten.arange` nodes get their dtype
+    first (_explicit_factory_dtypes)."""
+    _explicit_factory_dtypes(gm)
     nodes = [n for n in gm.graph.nodes if n.op not in ("output",)]
     if all("val" in n.meta for n in nodes):
         return {n: n.meta["val"] for n in nodes}

@@ -536,6 +536,25 @@ def test_full_takes_its_dtype_from_the_fill_value():
     assert torch.allclose(ga, wa, rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("default", [torch.float32, torch.float64])
+def test_arange_of_floats_has_the_default_floating_dtype(default):
+    """torch.arange(3.) is the default floating type in eager, int64 in
+    PyTorch 1.13's fake kernels: compiled, each form of arange has eager's
+    dtype and values."""
+    i = torch.tensor([1, 2, 3])
+    f = lambda i: (torch.arange(3.) * i, torch.arange(2.5),  # noqa: E731
+                   torch.arange(1., 4.) + i, torch.arange(0, 3, 1.) * i,
+                   torch.arange(0, 3, 1) * i, torch.arange(i.shape[0]) + i)
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(default)
+    try:
+        got, want = stax.compile(f)(i), f(i)
+    finally:
+        torch.set_default_dtype(old)
+    for g, e in zip(got, want):
+        assert g.dtype == e.dtype and torch.equal(g, e)
+
+
 def test_a_module_that_does_not_verify_names_the_diagnostic_in_the_warning(
         monkeypatch):
     """The fallback warning quotes the error's first line: for an imported
@@ -544,7 +563,7 @@ def test_a_module_that_does_not_verify_names_the_diagnostic_in_the_warning(
     float32, as nll_loss's target)."""
     import importlib
     importer = importlib.import_module("stax.importer")
-    monkeypatch.setattr(importer, "_explicit_full_dtypes", lambda gm: False)
+    monkeypatch.setattr(importer, "_explicit_factory_dtypes", lambda gm: False)
     a = torch.randn(6, 5)
     loss = lambda a: F.nll_loss(a, torch.full((6,), 2))  # noqa: E731
     with warnings.catch_warnings(record=True) as caught:
