@@ -669,6 +669,15 @@ class _Plan:
             return self.bw
 
 
+def _global_modes() -> tuple:
+    """The global modes a trace bakes in: inference mode, the default
+    floating type (of torch.arange(3.), torch.tensor(0.5)) and autocast's
+    (the casts it inserts are traced ops)."""
+    return (torch.is_inference_mode_enabled(), torch.get_default_dtype(),
+            torch.is_autocast_cpu_enabled() and torch.get_autocast_cpu_dtype(),
+            torch.is_autocast_enabled() and torch.get_autocast_gpu_dtype())
+
+
 def _replays(view, grad: bool) -> bool:
     """Whether a result is replayed as a view of an argument: always for
     an unwritten one; for a written one only when the call records no
@@ -1519,8 +1528,7 @@ class CompiledFunction:
         # and the constants a function captures: each value has its own
         # plan, for the module compiled and for the modules a function
         # captures.
-        key = (grad, signature, constants,
-               torch.is_inference_mode_enabled(), reached)
+        key = (grad, signature, constants, _global_modes(), reached)
         plan = self._plans.get(key)
         if isinstance(plan, _Plan) and plan.constants and plan.stale():
             plan = None

@@ -477,7 +477,7 @@ class _Ctx:
         if vcat <= pcat:
             elt = pe
         else:
-            elt = {1: "i64", 2: "f32"}[vcat]
+            elt = "i64" if vcat == 1 else _elt(torch.get_default_dtype())
         return self.scalar_const(value, elt)
 
 
@@ -549,6 +549,30 @@ def _binary(tp: str, scalar_tp: Optional[str] = None, a: str = "self",
         if _is_number(x):
             x = ctx.number_operand(x, y)
         return ctx.single(tp, [x, y], at)
+    return emit
+
+
+def _in_default_float(emitter: Emitter, operands=("self", "other")) -> Emitter:
+    """`emitter` with its integer and bool tensor `operands` converted
+    first to the result's floating type where that is the default dtype
+    and not f32: eager promotes them to torch.get_default_dtype(), tp's
+    type inference to f32 (`torch.arange(n) / n` is f64 under
+    set_default_dtype(torch.float64))."""
+    def emit(ctx: _Ctx, node: fx.Node, a: Dict[str, Any]):
+        want = ctx.result_types(node)[0]
+        elt = want[len("tensor<"):-1].split("x")[-1]
+        if elt == "f32" or _DTYPES.get(torch.get_default_dtype()) != elt:
+            return emitter(ctx, node, a)
+        a = dict(a)
+        for k in operands:
+            v = a.get(k)
+            if isinstance(v, (fx.Node, str)) and (
+                    ctx.elt_of(v) == "i1" or _is_integer_elt(ctx.elt_of(v))):
+                ty = ctx.type_of(v)
+                a[k] = ctx.op("tp._to_copy", [v], {"dtype": elt},
+                              [ty[:ty.rindex("x") + 1] + elt + ">"
+                               if "x" in ty else f"tensor<{elt}>"])[0]
+        return emitter(ctx, node, a)
     return emit
 
 
@@ -1103,7 +1127,7 @@ def _build_table() -> Dict[Any, Emitter]:
             t[key] = fn
 
     for n in _UNARY:
-        put(ov(n), _op(f"tp.{n}"))
+        put(ov(n), _in_default_float(_op(f"tp.{n}"), ("self",)))
     for n, tp in _IDENTITY.items():
         put(ov(n), _op(tp))
 
@@ -1132,28 +1156,32 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("cummin"), _scan("tp.cummin"))
 
     # Binary (Tensor overloads, Python numbers become .Scalar ops).
-    put(ov("add", "Tensor"), _binary("tp.add", "tp.add.Scalar", alpha=True))
-    put(ov("sub", "Tensor"), _binary("tp.sub", "tp.sub.Scalar", alpha=True))
-    put(ov("rsub", "Tensor"), _rsub_tensor)
+    # Integer operands of a result in a default dtype other than f32 are
+    # converted first (_in_default_float).
+    promoted = _in_default_float
+    put(ov("add", "Tensor"), promoted(_binary("tp.add", "tp.add.Scalar", alpha=True)))
+    put(ov("sub", "Tensor"), promoted(_binary("tp.sub", "tp.sub.Scalar", alpha=True)))
+    put(ov("rsub", "Tensor"), promoted(_rsub_tensor))
     for n, (tp, stp) in _BINARY.items():
-        put(ov(n, "Tensor"), _binary(tp, stp))
+        put(ov(n, "Tensor"), promoted(_binary(tp, stp)))
         if stp is not None:
-            put(ov(n, "Scalar"), _scalar_op(stp))
+            put(ov(n, "Scalar"), promoted(_scalar_op(stp), ("self",)))
     for n in _BINARY_DEFAULT:
-        put(ov(n), _binary(f"tp.{n}"))
+        put(ov(n), promoted(_binary(f"tp.{n}")))
     put(ov("max", "other"), _binary("tp.maximum"))
     put(ov("min", "other"), _binary("tp.minimum"))
-    put(ov("div", "Tensor_mode"),
-        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
+    put(ov("div", "Tensor_mode"), promoted(
+        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE))))
     put(ov("div", "Scalar_mode"),
         _scalar_op("tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
-    put(ov("pow", "Tensor_Tensor"), _binary("tp.pow", "tp.pow.Tensor_Scalar",
-                                            b="exponent"))
-    put(ov("pow", "Tensor_Scalar"), _scalar_op("tp.pow.Tensor_Scalar", b="exponent"))
+    put(ov("pow", "Tensor_Tensor"), promoted(
+        _binary("tp.pow", "tp.pow.Tensor_Scalar", b="exponent"), ("self", "exponent")))
+    put(ov("pow", "Tensor_Scalar"),
+        promoted(_scalar_op("tp.pow.Tensor_Scalar", b="exponent"), ("self",)))
     put(ov("pow", "Scalar"), _pow_scalar_base)
-    put(ov("add", "Scalar"), _scalar_op("tp.add.Scalar", alpha=True))
-    put(ov("sub", "Scalar"), _scalar_op("tp.sub.Scalar", alpha=True))
-    put(ov("rsub", "Scalar"), _scalar_op("tp.rsub.Scalar", alpha=True))
+    put(ov("add", "Scalar"), promoted(_scalar_op("tp.add.Scalar", alpha=True), ("self",)))
+    put(ov("sub", "Scalar"), promoted(_scalar_op("tp.sub.Scalar", alpha=True), ("self",)))
+    put(ov("rsub", "Scalar"), promoted(_scalar_op("tp.rsub.Scalar", alpha=True), ("self",)))
 
     # Selection.
     for o in ("self", "ScalarSelf", "ScalarOther", "Scalar"):

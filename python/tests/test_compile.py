@@ -3711,3 +3711,65 @@ def test_logit_gradient_is_eagers_at_its_poles_and_outside(eps, dtype):
         (g,) = torch.autograd.grad(f(v).sum(), v, create_graph=True)
         second.append(torch.autograd.grad(g.sum(), v)[0])
     torch.testing.assert_close(*second, rtol=1e-13, atol=0)
+
+
+def test_default_dtype_and_autocast_select_the_plan():
+    """The default floating type and autocast change what a trace
+    records (the dtype of torch.arange(3) * 0.1, the casts around a
+    matmul): a call under other modes traces again, in both directions."""
+    f = lambda x, w: (torch.arange(3) * 0.1 + x, x @ w)  # noqa: E731
+    x, w = torch.randn(3, 3), torch.randn(3, 3)
+    g = stax.compile(f)
+
+    def check():
+        (a, p), (b, q) = g(x, w), f(x, w)
+        assert a.dtype == b.dtype and torch.equal(a, b)
+        assert p.dtype == q.dtype
+        # bfloat16 products: each side within a rounding of its own and
+        # three bfloat16 additions (2^-8 each) of the exact dot products.
+        bound = 4 * 2.0**-8 * (x.abs() @ w.abs())
+        assert ((p.double() - q.double()).abs() <= bound).all()
+    check()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        check()
+    check()
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        check()
+    finally:
+        torch.set_default_dtype(old)
+    check()
+
+
+_DEFAULT_FLOAT_PROMOTIONS = {
+    "arange/n": lambda i: torch.arange(3) / 3 + i,
+    "int*0.1": lambda i: i * 0.1, "int+0.5": lambda i: i + 0.5,
+    "0.5-int": lambda i: 0.5 - i, "int-0.5": lambda i: i - 0.5,
+    "sin(int)": torch.sin, "exp(bool)": lambda i: torch.exp(i > 2),
+    "int/int": lambda i: i / (i + 1), "int**0.5": lambda i: i ** 0.5,
+    "2.**int": lambda i: 2.0 ** i, "atan2": lambda i: torch.atan2(i, i + 1),
+    "remainder": lambda i: torch.remainder(i, 0.7),
+    "sigmoid": torch.sigmoid, "where": lambda i: torch.where(i > 2, i, 0.5),
+    "floor div": lambda i: torch.div(i, 2, rounding_mode="floor"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DEFAULT_FLOAT_PROMOTIONS))
+def test_integers_promote_to_a_float64_default_dtype(name):
+    """Under torch.set_default_dtype(torch.float64), eager promotes integer
+    and bool operands of arithmetic and of floating functions to float64
+    (tp's inference says f32): compiled, without a fallback, the dtype and
+    every value are eager's."""
+    f = _DEFAULT_FLOAT_PROMOTIONS[name]
+    i = torch.arange(1, 7).reshape(2, 3)
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(i)
+        want = f(i)
+    finally:
+        torch.set_default_dtype(old)
+    assert got.dtype == want.dtype and torch.equal(got, want)
