@@ -15,7 +15,7 @@
 // RUN: diff %t.mixed.interp %t.mixed.threads
 // RUN: stax-run %s --entry=mixed --random-inputs --int-low=-100 --int-high=100 --print=hash --jit --pipeline-options="vector-width=8 vector-math=none" 2>/dev/null | sed 1d > %t.mixed.w8
 // RUN: diff %t.mixed.interp %t.mixed.w8
-// RUN: stax-run %s --entry=mixed --random-inputs --int-low=-100 --int-high=100 --print=hash --jit --pipeline-options="vector-width=1 parallel=false" 2>/dev/null | sed 1d > %t.mixed.scalar
+// RUN: stax-run %s --entry=mixed --random-inputs --int-low=-100 --int-high=100 --print=hash --jit --pipeline-options="vector-width=1 parallel=false vector-math=none" 2>/dev/null | sed 1d > %t.mixed.scalar
 // RUN: diff %t.mixed.interp %t.mixed.scalar
 //
 // @products: cumprod of f32 (f64 accumulation), f64 reversed and i32

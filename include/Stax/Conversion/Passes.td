@@ -481,25 +481,28 @@ def StaxRoundToBF16 : Pass<"stax-round-to-bf16", "ModuleOp"> {
 def StaxVectorMathCalls : Pass<"stax-vector-math-calls", "ModuleOp"> {
   let summary = "f64 math functions on vectors without libm per lane";
   let description = [{
-    Rewrites f64 math functions on 1-D vectors whose length is a multiple
-    of the library's lanes into calls of glibc's vector functions
-    (`_ZGVeN8v_log` on `vector<8xf64>` with `library=avx512`,
-    `_ZGVdN4v_log` on `vector<4xf64>` with `avx2`), one call per slice of
-    that many lanes. Without it each lane calls libm (the interpreter's
-    functions, bitwise), 3 to 10 times slower.
+    Rewrites f64 math functions on 1-D vectors into calls of glibc's
+    vector functions (`_ZGVeN8v_log` on `vector<8xf64>` with
+    `library=avx512`, `_ZGVdN4v_log` on `vector<4xf64>` with `avx2`), one
+    call per slice of that many lanes. Without it each lane calls libm
+    (the interpreter's functions, bitwise), 3 to 10 times slower.
 
     Only the variants whose measured error is within 2 ulp of the exact
     value are called (docs/Numerics.md): with `avx512` `log`, `log1p`,
     `log2`, `log10`, `exp2`, `sinh`, `cosh`, `asinh`, `acosh`, `atanh` and
     `pow`; with `avx2` `log`, `log2`, `log10`, `exp2`, `sinh`, `cosh` and
-    `pow` (`_ZGVeN8vv_pow`: one `v` per vector operand). Scalars and
-    vectors of other lengths stay libm calls. NaN, infinite and out-of-domain inputs give libm's results.
+    `pow` (`_ZGVeN8vv_pow`: one `v` per vector operand). Scalars and the
+    last slice of a vector whose length is not a multiple of the lanes are
+    padded with 1.0 to a whole call: a loop's scalar tail recomputing a
+    value its vector body computed gets the same bits (libm's can differ by
+    an ulp, and an equality between the two, a max's gradient mask, would
+    fail). NaN, infinite and out-of-domain inputs give libm's results.
     The compiled code needs libmvec.so.1 (glibc 2.35 and later): the JIT
     loads it, an ahead-of-time object links with `-lmvec`.
 
     `math.exp`, `math.expm1`, `math.tanh`, `math.sin`, `math.cos`,
     `math.tan`, `math.asin`, `math.acos`, `math.atan`, `math.atan2`,
-    `math.erf` and `math.erfc` on a 1-D f64 vector (any length), whose
+    `math.erf` and `math.erfc` on f64 or a 1-D f64 vector (any length), whose
     libmvec variants are 1.2 to 3.5 ulp (atan2 has none), become float64
     kernels within 1 ulp instead (with every
     `library` but `none`). exp: `x = k ln 2 + r`, `e^r = 1 + r + r^2/2 +

@@ -122,9 +122,13 @@ struct StaxVectorMathCalls
     if (library == VectorMathLibrary::None)
       return;
     // Kernels of ours, on any host.
+    // Scalars too: a loop's scalar tail (or a reduction kept scalar)
+    // recomputing a value a vector body computed must get the same bits,
+    // or an equality between two computations of it (a max's gradient
+    // mask) fails.
     SmallVector<std::pair<Operation *, codegen::ExactF64Kernel>> kernels;
     getOperation().walk([&](Operation *op) {
-      if (op->getNumResults() != 1 || !isF64Vector(op->getResult(0).getType()))
+      if (op->getNumResults() != 1 || !isF64OrVector(op->getResult(0).getType()))
         return;
       if (auto kernel = codegen::lookupExactF64Kernel(op))
         kernels.emplace_back(op, *kernel);
@@ -148,17 +152,22 @@ struct StaxVectorMathCalls
       rewrite(op);
   }
 
-  static bool isF64Vector(Type type) {
+  /// f64 or a 1-D f64 vector.
+  static bool isF64OrVector(Type type) {
+    if (type.isF64())
+      return true;
     auto vector = dyn_cast<VectorType>(type);
     return vector && vector.getRank() == 1 && !vector.isScalable() &&
            vector.getElementType().isF64();
   }
 
-  /// A 1-D f64 vector whose lanes the library's calls cover exactly.
+  /// Every f64 value and 1-D vector: a scalar or a vector that is not a
+  /// multiple of the library's lanes is padded to whole calls, since
+  /// libm's result for a lane can differ from the variant's by an ulp and
+  /// one value recomputed in a vector body and in a scalar tail must get
+  /// the same bits.
   bool rewritable(Operation *op) const {
-    Type type = op->getResult(0).getType();
-    return isF64Vector(type) &&
-           cast<VectorType>(type).getNumElements() % lanes == 0;
+    return isF64OrVector(op->getResult(0).getType());
   }
 
   /// The vector function ABI's name of `op`'s variant: one `v` per
@@ -169,34 +178,62 @@ struct StaxVectorMathCalls
         .str();
   }
 
-  /// `op` as one call per `lanes` slice of its operands.
+  /// `op` as one call per `lanes` slice of its operands; a scalar, or
+  /// the last slice of a vector whose length is not a multiple of
+  /// `lanes`, padded with 1.0 (in every function's domain).
   void rewrite(Operation *op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
-    auto type = cast<VectorType>(op->getResult(0).getType());
-    auto slice = VectorType::get({lanes}, type.getElementType());
+    Type type = op->getResult(0).getType();
+    auto slice = VectorType::get({lanes}, b.getF64Type());
     func::FuncOp callee = declare(variantName(op), op->getNumOperands(), slice);
     if (!callee)
       return;
+    auto vector = dyn_cast<VectorType>(type);
     Value result;
-    if (type.getNumElements() == lanes) {
+    if (!vector) {
+      SmallVector<Value> parts;
+      for (Value operand : op->getOperands())
+        parts.push_back(vector::BroadcastOp::create(b, loc, slice, operand));
+      Value value = func::CallOp::create(b, loc, callee, parts).getResult(0);
+      result = vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{0});
+    } else if (vector.getNumElements() == lanes) {
       result =
           func::CallOp::create(b, loc, callee, op->getOperands()).getResult(0);
     } else {
       result = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-      for (int64_t at = 0; at < type.getNumElements(); at += lanes) {
+      int64_t n = vector.getNumElements();
+      for (int64_t at = 0; at < n; at += lanes) {
+        int64_t width = std::min<int64_t>(lanes, n - at);
         SmallVector<Value> parts;
         for (Value operand : op->getOperands())
-          parts.push_back(vector::ExtractStridedSliceOp::create(
-              b, loc, operand, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{lanes},
-              ArrayRef<int64_t>{1}));
+          parts.push_back(sliceOf(b, loc, operand, at, width, slice));
         Value value = func::CallOp::create(b, loc, callee, parts).getResult(0);
+        if (width < lanes)
+          value = vector::ExtractStridedSliceOp::create(
+              b, loc, value, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{width},
+              ArrayRef<int64_t>{1});
         result = vector::InsertStridedSliceOp::create(
             b, loc, value, result, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{1});
       }
     }
     op->getResult(0).replaceAllUsesWith(result);
     op->erase();
+  }
+
+  /// Lanes [at, at + width) of `operand` as a `slice` vector, the lanes
+  /// beyond `width` 1.0.
+  static Value sliceOf(OpBuilder &b, Location loc, Value operand, int64_t at,
+                       int64_t width, VectorType slice) {
+    Value part = vector::ExtractStridedSliceOp::create(
+        b, loc, operand, ArrayRef<int64_t>{at}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+    if (width == slice.getNumElements())
+      return part;
+    Value ones = arith::ConstantOp::create(
+        b, loc, slice, DenseElementsAttr::get(slice, b.getF64FloatAttr(1.0)));
+    return vector::InsertStridedSliceOp::create(
+        b, loc, part, ones, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
   }
 
   /// The private declaration `name : (slice, ...) -> slice` with `arity`

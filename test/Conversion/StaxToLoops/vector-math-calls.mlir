@@ -277,30 +277,60 @@ func.func @circular(%x: vector<8xf64>, %y: vector<8xf64>) -> (vector<8xf64>, vec
 }
 
 // Left as they are: functions with neither a variant within 2 ulp nor a
-// kernel here (cbrt), f32 (--stax-approximate-math's
-// kernels), scalars (libm, the interpreter's), lengths that are no
-// multiple of the lanes, and 2-D vectors.
+// kernel here (cbrt), f32 (--stax-approximate-math's kernels) and 2-D
+// vectors.
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-NOT: call
-// CHECK: math.exp %{{.*}} : f64
 // CHECK: math.atan2 %{{.*}} : vector<2x8xf64>
 // CHECK: math.cbrt %{{.*}} : vector<8xf64>
-// CHECK: math.powf %{{.*}} : vector<6xf64>
 // CHECK: math.log %{{.*}} : vector<16xf32>
-// CHECK: math.log %{{.*}} : f64
-// CHECK: math.log %{{.*}} : vector<6xf64>
 // CHECK: math.log %{{.*}} : vector<2x8xf64>
-func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %s: f64, %odd: vector<6xf64>, %m: vector<2x8xf64>)
-    -> (f64, vector<2x8xf64>, vector<8xf64>, vector<6xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>) {
-  %0 = math.exp %s : f64
+func.func @unchanged(%x: vector<8xf64>, %f: vector<16xf32>, %m: vector<2x8xf64>)
+    -> (vector<2x8xf64>, vector<8xf64>, vector<16xf32>, vector<2x8xf64>) {
   %1 = math.atan2 %m, %m : vector<2x8xf64>
   %2 = math.cbrt %x : vector<8xf64>
-  %3 = math.powf %odd, %odd : vector<6xf64>
   %4 = math.log %f : vector<16xf32>
-  %5 = math.log %s : f64
-  %6 = math.log %odd : vector<6xf64>
   %7 = math.log %m : vector<2x8xf64>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : f64, vector<2x8xf64>, vector<8xf64>, vector<6xf64>, vector<16xf32>, f64, vector<6xf64>, vector<2x8xf64>
+  return %1, %2, %4, %7 : vector<2x8xf64>, vector<8xf64>, vector<16xf32>, vector<2x8xf64>
+}
+
+// A scalar, and a vector whose length is no multiple of the lanes, call
+// the same variant as whole vectors, padded with 1.0: a loop's scalar
+// tail recomputing a value its vector body computed gets the same bits.
+// CHECK-LABEL: func.func @padded(
+// CHECK-SAME: %[[S:[a-z0-9]+]]: f64, %[[ODD:[a-z0-9]+]]: vector<6xf64>
+// CHECK: %[[B:.*]] = vector.broadcast %[[S]] : f64 to vector<8xf64>
+// CHECK: %[[L:.*]] = call @_ZGVeN8v_log(%[[B]])
+// CHECK: %[[R:.*]] = vector.extract %[[L]][0] : f64 from vector<8xf64>
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : vector<8xf64>
+// CHECK: %[[P:.*]] = vector.insert_strided_slice %{{.*}}, %[[ONES]] {offsets = [0], strides = [1]} : vector<6xf64> into vector<8xf64>
+// CHECK: %[[C:.*]] = call @_ZGVeN8v_log(%[[P]])
+// CHECK: %[[T:.*]] = vector.extract_strided_slice %[[C]] {offsets = [0], sizes = [6], strides = [1]} : vector<8xf64> to vector<6xf64>
+// CHECK: %[[V:.*]] = vector.insert_strided_slice %[[T]], %{{.*}} {offsets = [0], strides = [1]} : vector<6xf64> into vector<6xf64>
+// CHECK: call @_ZGVeN8vv_pow(%{{.*}}, %{{.*}}) : (vector<8xf64>, vector<8xf64>) -> vector<8xf64>
+// CHECK: return %[[R]], %[[V]]
+// CHECK-NONE-LABEL: func.func @padded(
+// CHECK-NONE: math.log %{{.*}} : f64
+// CHECK-NONE: math.log %{{.*}} : vector<6xf64>
+func.func @padded(%s: f64, %odd: vector<6xf64>) -> (f64, vector<6xf64>, vector<6xf64>) {
+  %0 = math.log %s : f64
+  %1 = math.log %odd : vector<6xf64>
+  %2 = math.powf %odd, %odd : vector<6xf64>
+  return %0, %1, %2 : f64, vector<6xf64>, vector<6xf64>
+}
+
+// A scalar's kernel is the vectors': inline arithmetic, libm's function
+// only in the branch for arguments beyond the kernel's range.
+// CHECK-LABEL: func.func @scalar_exp(
+// CHECK-NOT: call
+// CHECK: math.fma %{{.*}} : f64
+// CHECK: scf.if
+// CHECK: math.exp %{{.*}} : f64
+// CHECK-NONE-LABEL: func.func @scalar_exp(
+// CHECK-NONE-NEXT: math.exp %{{.*}} : f64
+func.func @scalar_exp(%s: f64) -> f64 {
+  %0 = math.exp %s : f64
+  return %0 : f64
 }
 
 // -----
