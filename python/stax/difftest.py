@@ -792,7 +792,12 @@ def check(p: Program, stages: Sequence[str] = STAGES) -> None:
             raise Mismatch(stage, _first_line(e), text) from None
         msg = generic_mismatch(list(got), ref64, xs, 2.0 ** -24,
                                term_scale=scale)
-        if msg:
+        if msg and generic_mismatch(list(got), [torch.from_numpy(np.asarray(r))
+                                                for r in ours32],
+                                    xs, 2.0 ** -24, term_scale=scale):
+            # Against float32's own decisions too: a comparison of two
+            # values equal in float32 but not in float64 (x / (1 + 1e-8)
+            # > x) selects another value in both float32 evaluations.
             raise Mismatch(stage, msg, text)
     if "grad" in stages:
         _check_grad(p, text, xs64)
@@ -978,25 +983,44 @@ def _check_compile(p: Program) -> None:
     fallback = [w for w in caught if "in PyTorch" in str(w.message)]
     if fallback:
         raise Mismatch(stage, _first_line(Exception(str(fallback[0].message))))
-    want = _listed(p.fn(*xs64))
     scale = p.term_scale()
-    msg = generic_mismatch([y.detach().numpy() for y in got], want, xs64,
-                           2.0 ** -24, term_scale=scale)
-    if msg:
+    ours = [y.detach().numpy() for y in got]
+    ours_grads = [(a if a is not None else torch.zeros_like(x)).numpy()
+                  for a, x in zip(grads, xs)]
+    # Against eager float64 or, where that fails, eager float32: a
+    # comparison of two values equal in float32 but not in float64
+    # (x / (1 + 1e-8) > x) selects another value, and another gradient,
+    # in both float32 evaluations (as in check's compiled stage).
+    differentiated = [y.requires_grad for y in got]
+    msg = _compile_mismatch(p, ours, ours_grads, differentiated, cs, xs64,
+                            torch.float64, scale)
+    if msg and _compile_mismatch(p, ours, ours_grads, differentiated, cs,
+                                 xs64, torch.float32, scale):
         raise Mismatch(stage, msg)
-    loss64 = sum((c.double() * y).sum() for c, y, o in zip(cs, want, got)
-                 if o.requires_grad)
-    if not torch.is_tensor(loss64):
-        return
-    want_grads = torch.autograd.grad(loss64, xs64, allow_unused=True)
-    pairs = [(a if a is not None else torch.zeros_like(x),
-              b if b is not None else torch.zeros_like(x64))
-             for a, b, x, x64 in zip(grads, want_grads, xs, xs64)]
-    msg = generic_mismatch([a.numpy() for a, _ in pairs], [b for _, b in pairs],
+
+
+def _compile_mismatch(p: Program, ours: List[np.ndarray],
+                      ours_grads: List[np.ndarray], differentiated: List[bool],
+                      cs: List[torch.Tensor], xs64: List[torch.Tensor],
+                      dtype: torch.dtype, scale: float) -> Optional[str]:
+    """_check_compile's comparison with eager in `dtype`: the results,
+    then the gradients of <c, f(x)> (the `differentiated` results),
+    within the float32 bound."""
+    xs = [x.detach().to(dtype).requires_grad_() for x in xs64]
+    want = _listed(p.fn(*xs))
+    msg = generic_mismatch(ours, want, xs64, 2.0 ** -24, term_scale=scale)
+    if msg:
+        return msg
+    loss = sum((c.to(dtype) * y).sum() for c, y, d in
+               zip(cs, want, differentiated) if d)
+    if not torch.is_tensor(loss):
+        return None
+    want_grads = [b if b is not None else torch.zeros_like(x) for b, x in
+                  zip(torch.autograd.grad(loss, xs, allow_unused=True), xs)]
+    msg = generic_mismatch(ours_grads, want_grads,
                            xs64 + [c.double() for c in cs], 2.0 ** -24,
                            term_scale=scale)
-    if msg:
-        raise Mismatch(stage, "gradient " + msg)
+    return None if msg is None else "gradient " + msg
 
 
 # ---------------------------------------------------------------------------
