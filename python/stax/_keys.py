@@ -30,7 +30,9 @@ def constant_key(v, top: bool = True):
     plain object (an instance of the user's class: a config, a holder of
     tensors) as its identity and its attributes' key parts; any other
     object (a tensor, a module, a function) as its identity."""
-    if v is None or isinstance(v, (bool, int, float, str)):
+    if type(v) is float:
+        return float_key(v)
+    if v is None or isinstance(v, (bool, int, str)):
         return v
     if type(v) in (list, tuple, dict) and len(v) <= CONSTANT_CONTAINER_MAX:
         items = v.items() if type(v) is dict else enumerate(v)
@@ -50,6 +52,13 @@ def constant_key(v, top: bool = True):
             return ("object", Identity(v)) + tuple(
                 (k, constant_key(e, False)) for k, e in attrs)
     return Identity(v)
+
+
+def float_key(v: float):
+    """A float as a plan key part: its bits, so that -0.0 and 0.0 (equal,
+    and the same hash) are two keys (1 / x differs) and every NaN one key
+    (NaN != NaN would trace again at every call)."""
+    return (float, v.hex())
 
 
 #: Libraries whose objects are keyed by identity alone: their state is

@@ -73,7 +73,7 @@ from torch.utils._pytree import LeafSpec, tree_flatten, tree_unflatten
 from . import host_memory
 from ._capi import (Executable, StaxError, check_pipeline_options,
                     cuda_device, run_pipeline)
-from ._keys import Identity, constant_key
+from ._keys import Identity, constant_key, float_key
 from .aliasing import OutputViewReplay, ViewReplay
 from .python_state import PythonStateGuard
 from ._tracing import inline_compiled_functions, inlining
@@ -1347,7 +1347,8 @@ class CompiledFunction:
             where = [i for i, a in enumerate(leaves) if isinstance(a, torch.Tensor)]
             constants = (str(spec),) + tuple(
                 (i, type(a).__name__,
-                 (a.start, a.stop, a.step) if isinstance(a, slice) else a)
+                 (a.start, a.stop, a.step) if isinstance(a, slice)
+                 else float_key(a) if type(a) is float else a)
                 for i, a in enumerate(leaves)
                 if not isinstance(a, torch.Tensor))
             template = list(leaves)
@@ -1468,8 +1469,13 @@ class CompiledFunction:
         plan key, and the plan is also filed under the key the next call
         computes."""
         read = [c.t for c in plan.constants] + list(plan.lifted)
+        # Only an old tensor value the trace did not take is known unread:
+        # Python may have read any other (`if self.h is None`, None passed
+        # on as an RNN's initial state), and a plan keyed without it would
+        # keep the branch the trace took.
         new = {(id(m), k) for m, k, old in plan.bindings
-               if not any(old is t for t in read)} - self._bound
+               if isinstance(old, torch.Tensor)
+               and not any(old is t for t in read)} - self._bound
         if not new:
             return
         self._bound |= new

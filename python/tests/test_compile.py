@@ -3773,3 +3773,55 @@ def test_integers_promote_to_a_float64_default_dtype(name):
     finally:
         torch.set_default_dtype(old)
     assert got.dtype == want.dtype and torch.equal(got, want)
+
+
+def test_an_attribute_read_as_none_then_bound_to_a_tensor_traces_again():
+    """A module keeping state (truncated BPTT's hidden state) starts with
+    None, which forward reads in Python (`if self.prev is None`), and binds
+    a tensor: the next call must not reuse the plan traced for None (it
+    silently did, the attribute having been taken out of the key as a
+    result only)."""
+    class Running(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+            self.prev = None
+
+        def forward(self, x):
+            y = self.lin(x)
+            out = y if self.prev is None else y + self.prev
+            self.prev = y.detach()
+            return out
+
+    torch.manual_seed(0)
+    eager = Running()
+    compiled_module = copy.deepcopy(eager)
+    f = stax.compile(compiled_module)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(4):
+            x = torch.randn(2, 3)
+            want, got = eager(x), f(x)
+            assert torch.allclose(got, want, rtol=1e-6, atol=1e-6)
+            assert torch.allclose(compiled_module.prev, eager.prev,
+                                  rtol=1e-6, atol=1e-6)
+
+
+def test_float_arguments_key_plans_by_their_bits():
+    """-0.0 and 0.0 compare (and hash) equal but 1 / x tells them apart:
+    two plans. Every NaN is one plan (NaN != NaN traced at every call),
+    and so is a captured constant's."""
+    f = lambda x, a: x / a  # noqa: E731
+    g = stax.compile(f)
+    x = torch.tensor([1.0, -2.0])
+    for a in (0.0, -0.0, 0.0, -0.0):
+        assert torch.equal(g(x, a), f(x, a))
+    assert len(g._plans) == 2
+    for _ in range(3):
+        assert torch.equal(g(x, float("nan")).isnan(), torch.ones(2, dtype=torch.bool))
+    assert len(g._plans) == 3
+    scale = -0.0
+    h = stax.compile(lambda x: x / scale)
+    assert torch.equal(h(x), x / -0.0)
+    scale = 0.0
+    assert torch.equal(h(x), x / 0.0)
