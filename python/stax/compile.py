@@ -68,6 +68,7 @@ import torch
 # imported now, an argument's key is the same from the first call on.
 import torch.fx.experimental.proxy_tensor  # noqa: F401
 from torch.nn.modules import module as _module
+from torch.autograd import forward_ad as _forward_ad
 from torch.utils._pytree import LeafSpec, tree_flatten, tree_unflatten
 
 from . import host_memory
@@ -737,6 +738,21 @@ def _class_attributes(cls) -> List[Tuple[Any, Tuple[str, ...]]]:
     return out
 
 
+#: The tensor types compiled code takes (a Parameter is a Tensor whose
+#: operators are Tensor's).
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+
+
+def _dual_input(inputs) -> Optional[str]:
+    """Why a call under forward-mode AD cannot run compiled code, or None:
+    an input carries a tangent (fwAD.make_dual), which compiled code would
+    drop."""
+    for i, t in enumerate(inputs):
+        if _forward_ad.unpack_dual(t).tangent is not None:
+            return f"input #{i} carries a forward-mode AD tangent"
+    return None
+
+
 def _unsupported_tensor(inputs, target: str) -> Optional[str]:
     """Why compiled code cannot read one of `inputs`, or None: it reads
     dense strided memory through `data_ptr()`, on the CPU (target=cpu) or
@@ -747,12 +763,18 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
     for t in inputs:
         # The common case first, in few attribute reads (every call).
         if not ((t.is_cpu or (cuda and t.is_cuda)) and t.layout is torch.strided
-                and not t.is_quantized and not t.is_inference()):
+                and not t.is_quantized and not t.is_inference()
+                and type(t) in _PLAIN_TENSORS):
             break
     else:
         return None
     devices = ("cpu",) if target == "cpu" else ("cpu", "cuda")
     for i, t in enumerate(inputs):
+        if type(t) not in _PLAIN_TENSORS:
+            # Its __torch_function__ may change what each operator does,
+            # and eager's results are of its type.
+            return (f"input #{i} is a {type(t).__name__} (a torch.Tensor "
+                    f"subclass)")
         if t.layout != torch.strided:
             return f"input #{i} is a {t.layout} tensor"
         if t.is_quantized:
@@ -1526,8 +1548,14 @@ class CompiledFunction:
         # Where the tensors are and whether compiled code can read them
         # (_unsupported_tensor) is checked when a key has no plan yet.
         signature = tuple([(t.shape, t.stride(), t.dtype, t.requires_grad,
-                            t.device, t.layout, t.is_inference())
+                            t.device, t.layout, t.is_inference(), type(t))
                            for t in inputs])
+        if _forward_ad._current_level >= 0:
+            why = _dual_input(inputs)
+            if why is not None:
+                warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                              f"in PyTorch: {why}", stacklevel=2)
+                return _eagerly(make_fn())(*inputs)
         grad = torch.is_grad_enabled() and any(s[3] for s in signature)
         # train() / eval() change what a module computes (dropout, batch
         # norm statistics), and so do a module's other Python attributes
