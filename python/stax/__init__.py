@@ -33,11 +33,11 @@ from ._capi import run_pipeline as _run_pipeline
 from ._capi import interpret as _interpret
 from ._capi import time_pipeline, set_num_threads, Executable, cuda_device
 from ._capi import cpu_take_profile
-from .compile import compile, CompiledFunction
+from .compile import compile, CompiledFunction, CompiledModule
 
 __all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel",
            "is_differentiable", "list_operations", "time_pipeline", "compile",
-           "CompiledFunction", "Executable", "set_num_threads", "cuda_device",
+           "CompiledFunction", "CompiledModule", "Executable", "set_num_threads", "cuda_device",
            "cpu_take_profile"]
 
 

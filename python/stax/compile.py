@@ -48,6 +48,7 @@ without copies, CPU tensors are copied to the device and the results back
 StaxError saying so.
 """
 
+import contextlib
 import copy
 import dataclasses
 import enum
@@ -1230,7 +1231,7 @@ class CompiledFunction:
         else:
             object.__setattr__(self, name, value)
 
-    def _modules(self) -> List[torch.nn.Module]:
+    def _watched_modules(self) -> List[torch.nn.Module]:
         """The submodules whose attributes select a plan: the compiled
         module's, or those of the modules the function captures (found on
         the first call, with the captured Python constants, and again when
@@ -1242,8 +1243,10 @@ class CompiledFunction:
             _, tops, self._captured_values = captured_state(self.fn)
             if isinstance(self.fn, torch.nn.Module) and self.fn not in tops:
                 tops.insert(0, self.fn)
+            # A compiled module among them stands for its module.
             self._captured_modules = list(
-                {id(m): m for top in tops for m in top.modules()}.values())
+                {id(m): m for top in tops for m in map(
+                    _uncompiled, top.modules())}.values())
             # Every public attribute of every module: a PyTorch layer's
             # configuration (a dropout rate annealed in training, an eps),
             # a user module's constants (a temperature, a flag, a list of
@@ -1294,13 +1297,13 @@ class CompiledFunction:
         cells and globals hold (a model bound again). Part of the plan
         key: changing one traces again (a plan would keep the old value,
         or the old module's parameters)."""
-        self._modules()
+        self._watched_modules()
         children, values = self._reaching()
         if children != self._children or values != self._values:
             if self._children is not None:
                 # Another object: trace again, and watch its submodules.
                 self._captured_modules = None
-                self._modules()
+                self._watched_modules()
                 children, values = self._reaching()
             self._children, self._values = children, values
             self._reached = values + tuple(
@@ -1391,7 +1394,7 @@ class CompiledFunction:
         buffers, in named_parameters() then named_buffers() order (each
         tensor once); those generators cost tens of microseconds a call on
         a TransformerEncoderLayer. The module tree is read again when a
-        child changes (_modules)."""
+        child changes (_watched_modules)."""
         if self._named_modules is None:
             self._named_modules = list(self.fn.named_modules())
         out_names, tensors = [], []
@@ -1417,7 +1420,7 @@ class CompiledFunction:
                 def fn(*ts):
                     a, kw = rebuild(ts)
                     return self.fn(*a, **kw)
-            holders = [m for m in self._modules() if m._buffers]
+            holders = [m for m in self._watched_modules() if m._buffers]
             if not holders:
                 return self._with_attribute_bindings(fn)
 
@@ -1442,7 +1445,8 @@ class CompiledFunction:
             from torch.nn.utils.stateless import functional_call
             a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
             swapped = dict(zip(names, xs[n:]))
-            out = functional_call(module, swapped, tuple(a), kw)
+            with _compiled_children_uncompiled(module):
+                out = functional_call(module, swapped, tuple(a), kw)
             _write_rebound_state(names, xs[n:], swapped)
             return out
 
@@ -1460,7 +1464,7 @@ class CompiledFunction:
         there. Each binding is undone after the call and recorded in
         `.bindings` as (module, name, the value before); the plan binds the
         computed tensors after each call (_bind_attributes)."""
-        modules = self._modules()
+        modules = self._watched_modules()
         if not modules:
             return fn
 
@@ -1502,7 +1506,7 @@ class CompiledFunction:
             return
         self._bound |= new
         self._captured_modules = None    # watch again, without them
-        self._modules()
+        self._watched_modules()
         self._plans.setdefault(key[:-1] + (self._python_constants(),), plan)
 
     def __call__(self, *args, **kwargs):
@@ -1521,7 +1525,7 @@ class CompiledFunction:
                           "transform (vmap, grad, jacrev ...)", stacklevel=2)
             return self.fn(*args, **kwargs)
         if self._lazy:
-            if any(torch.nn.parameter.is_lazy(t) for m in self._modules()
+            if any(torch.nn.parameter.is_lazy(t) for m in self._watched_modules()
                    for t in list(m.parameters()) + list(m.buffers())):
                 # nn.LazyLinear & co. infer their shapes on the first call:
                 # that call runs in PyTorch.
@@ -1611,7 +1615,7 @@ class CompiledFunction:
         """A module's backward hooks see and may replace the gradients of
         its inputs and outputs, which compiled code never forms: the
         function then runs in PyTorch (they were silently skipped)."""
-        hooked = [type(m).__name__ for m in self._modules() if m._backward_hooks]
+        hooked = [type(m).__name__ for m in self._watched_modules() if m._backward_hooks]
         if _module._global_backward_hooks:
             hooked.append("every module (a global hook)")
         if hooked:
@@ -1632,7 +1636,7 @@ class CompiledFunction:
             # generator the calls draw their seeds from (a first call would
             # then draw differently from later ones under the same seed).
             with torch.random.fork_rng(devices=[]), PythonStateGuard(
-                    self._modules(), self._captured_values,
+                    self._watched_modules(), self._captured_values,
                     self._python_constants) as guard:
                 plan = self._build(flat_fn, inputs, grad)
                 if (isinstance(plan, _Plan) and not grad
@@ -1690,6 +1694,77 @@ class CompiledFunction:
             warnings.warn(f"stax.compile: runs {what} in PyTorch: "
                           f"{str(e).splitlines()[0]}", stacklevel=3)
             return _eagerly(flat_fn)
+
+
+class CompiledModule(CompiledFunction, torch.nn.Module):
+    """What `stax.compile` returns for an nn.Module: a CompiledFunction
+    that is an nn.Module too, so that a parent registers it as a child
+    (`self.encoder = stax.compile(Encoder())`), and its parameters are
+    the parent's, in its state_dict and its optimizer. It holds the very
+    containers of the module (parameters, buffers, children, hooks), not
+    copies: names have no prefix (a checkpoint of the uncompiled model
+    loads), and whatever is registered on either is the module's. The
+    methods a module may override (train, _apply, state dict I/O, apply)
+    are the module's."""
+
+    _stax_compiled_module = True
+
+    def __init__(self, module: torch.nn.Module, **settings):
+        CompiledFunction.__init__(self, module, **settings)
+        for name in _MODULE_CONTAINERS:
+            object.__setattr__(self, name, module.__dict__[name])
+
+    def forward(self, *args, **kwargs):
+        return self.fn.forward(*args, **kwargs)
+
+    def train(self, mode: bool = True):
+        self.fn.train(mode)
+        return self
+
+    def apply(self, fn):
+        self.fn.apply(fn)
+        return self
+
+    def _apply(self, fn):
+        self.fn._apply(fn)
+        return self
+
+    def _save_to_state_dict(self, *args, **kwargs):
+        return self.fn._save_to_state_dict(*args, **kwargs)
+
+    def _load_from_state_dict(self, *args, **kwargs):
+        return self.fn._load_from_state_dict(*args, **kwargs)
+
+
+#: The containers every nn.Module holds (parameters, buffers, children,
+#: hooks) that a CompiledModule shares with its module; its other state
+#: (`training`) is read and written through to the module.
+_MODULE_CONTAINERS = tuple(k for k, v in vars(torch.nn.Module()).items()
+                           if isinstance(v, (dict, set)))
+
+
+def _uncompiled(module: torch.nn.Module) -> torch.nn.Module:
+    """The module a CompiledModule compiles; any other module itself."""
+    return module.fn if isinstance(module, CompiledModule) else module
+
+
+@contextlib.contextmanager
+def _compiled_children_uncompiled(module: torch.nn.Module):
+    """`module`'s tree with each compiled child replaced by its module
+    while a trace runs: torch.func's functional_call swaps the parameters
+    of the module found at each name, which must be the one whose forward
+    the trace runs (a CompiledModule inlines its module's)."""
+    swapped = []
+    for m in list(module.modules()):
+        for name, child in list(m._modules.items()):
+            if isinstance(child, CompiledModule):
+                swapped.append((m._modules, name, child))
+                m._modules[name] = child.fn
+    try:
+        yield
+    finally:
+        for children, name, child in reversed(swapped):
+            children[name] = child
 
 
 class _CompiledSubmodule(torch.nn.Module):
@@ -1803,7 +1878,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
 
 def _rebuild(fn, settings) -> CompiledFunction:
     """A CompiledFunction unpickled or deep-copied (__reduce__)."""
-    return CompiledFunction(fn, **settings)
+    return _compiled(fn, **settings)
 
 
 def _check_memory_budget(budget) -> None:
@@ -1877,6 +1952,13 @@ def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
         raise TypeError(f"stax.compile: expected a function or an "
                         f"nn.Module, got {type(fn_or_module).__name__}")
     options = full_options
-    return CompiledFunction(fn_or_module, options=options, target=target,
-                            memory_budget=memory_budget, debug_dir=debug_dir,
-                            cache_dir=cache_dir)
+    return _compiled(fn_or_module, options=options, target=target,
+                     memory_budget=memory_budget, debug_dir=debug_dir,
+                     cache_dir=cache_dir)
+
+
+def _compiled(fn, **settings) -> CompiledFunction:
+    """A CompiledModule for an nn.Module, else a CompiledFunction."""
+    if isinstance(fn, torch.nn.Module):
+        return CompiledModule(fn, **settings)
+    return CompiledFunction(fn, **settings)

@@ -2363,6 +2363,8 @@ def captured_state(fn, depth: int = 3):
     seen = set()
 
     def visit(o, level, container=True):
+        if getattr(type(o), "_stax_compiled_module", False):
+            o = o.fn     # a compiled module (stax.CompiledModule): its module
         if id(o) in seen:
             return
         seen.add(id(o))

@@ -3859,3 +3859,54 @@ def test_tensor_subclasses_and_dual_tensors_run_in_pytorch():
         tangent = fwAD.unpack_dual(out).tangent
     assert tangent is not None and torch.allclose(tangent, torch.full((3,), torch.e))
     assert any("carries a forward-mode AD tangent" in str(w.message) for w in caught)
+
+
+def test_a_compiled_module_is_a_child_of_the_module_holding_it():
+    """`self.body = stax.compile(nn.Linear(...))`: the parent registers it
+    (parameters, optimizer, state_dict without a prefix, train/eval,
+    apply, dtype conversion, deepcopy), it trains like the uncompiled
+    model, and compiling the parent as a whole differentiates through it."""
+    class Parent(torch.nn.Module):
+        def __init__(self, compiled):
+            super().__init__()
+            body = torch.nn.Linear(3, 3)
+            self.body = stax.compile(body) if compiled else body
+            self.head = torch.nn.Linear(3, 1)
+
+        def forward(self, x):
+            return self.head(torch.relu(self.body(x)))
+
+    torch.manual_seed(0)
+    got, want = Parent(True), Parent(False)
+    assert isinstance(got.body, stax.CompiledModule)
+    assert sorted(got.state_dict()) == sorted(want.state_dict())
+    want.load_state_dict(got.state_dict())
+    assert len(list(got.parameters())) == 4
+    opts = [torch.optim.SGD(m.parameters(), lr=0.1) for m in (got, want)]
+    for _ in range(3):
+        x = torch.randn(4, 3)
+        for m, o in zip((got, want), opts):
+            o.zero_grad()
+            m(x).square().sum().backward()
+            o.step()
+        for a, b in zip(got.parameters(), want.parameters()):
+            assert torch.allclose(a, b, rtol=0, atol=1e-6)
+    whole = stax.compile(got)
+    got.zero_grad()
+    want.zero_grad()
+    x = torch.randn(4, 3)
+    whole(x).sum().backward()
+    want(x).sum().backward()
+    for a, b in zip(got.parameters(), want.parameters()):
+        assert torch.allclose(a.grad, b.grad, rtol=0, atol=1e-6)
+    got.eval()
+    assert not got.body.training and not got.body.fn.training
+    got.train()
+    assert got.body.fn.training
+    got.apply(lambda m: torch.nn.init.zeros_(m.weight)
+              if isinstance(m, torch.nn.Linear) else None)
+    assert not got.body.fn.weight.any()
+    copied = copy.deepcopy(got)
+    assert isinstance(copied.body, stax.CompiledModule)
+    assert copied.body.fn is not got.body.fn
+    assert got.double() is got and got.body.fn.weight.dtype == torch.float64
