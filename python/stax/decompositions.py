@@ -740,12 +740,28 @@ def _nanmedian_d(x, dim, keepdim=False):
 
 @_register(aten.median.default)
 def _median(x):
-    return _median_dim(x.reshape(-1), 0, False, False)[0]
+    return _evenly_distributed(x, _median_dim(x.reshape(-1), 0, False, False)[0])
 
 
 @_register(aten.nanmedian.default)
 def _nanmedian(x):
-    return _median_dim(x.reshape(-1), 0, False, True)[0]
+    return _evenly_distributed(x, _median_dim(x.reshape(-1), 0, False, True)[0])
+
+
+def _evenly_distributed(x, m):
+    """m, a value of x's elements, with eager's gradient for median and
+    nanmedian of a whole tensor (evenly_distribute_backward): the
+    gradient shared equally by every element equal to m (every NaN where
+    m is NaN), not sent to the one the sort picked. The value is m's
+    exactly: m minus a sum of zeros (x.detach() - x at those elements)
+    whose gradient is the mask over its count."""
+    if not x.is_floating_point():
+        return m
+    m = m.detach()
+    mask = (x == m) | (torch.isnan(x) & torch.isnan(m))
+    share = mask.to(x.dtype) / mask.sum().to(x.dtype)
+    zeros = torch.where(mask, x.detach() - x, torch.zeros_like(x))
+    return m - (zeros * share).sum()
 
 
 # ---------------------------------------------------------------------------

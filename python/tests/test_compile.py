@@ -3910,3 +3910,24 @@ def test_a_compiled_module_is_a_child_of_the_module_holding_it():
     assert isinstance(copied.body, stax.CompiledModule)
     assert copied.body.fn is not got.body.fn
     assert got.double() is got and got.body.fn.weight.dtype == torch.float64
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_of_a_whole_tensor_shares_the_gradient_among_ties(name):
+    """Eager's median() and nanmedian() (no dim) send the gradient evenly
+    to every element equal to the result (every NaN where it is NaN),
+    not to the one a sort picks: values and gradients are eager's
+    exactly."""
+    f = lambda x: getattr(x, name)() * 3  # noqa: E731
+    nan = float("nan")
+    for t in (torch.tensor([[1., 3., 3., 2.], [5., 5., 5., 5.]]),
+              torch.tensor([1., nan, 2., nan]), torch.tensor([1., nan, nan]),
+              torch.tensor([2., 2., 2.], dtype=torch.float64), torch.randn(5, 7)):
+        a, b = t.clone().requires_grad_(), t.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = stax.compile(f)(a)
+        want = f(b)
+        assert torch.equal(got, want) or (got.isnan() and want.isnan())
+        (ga,), (gb,) = torch.autograd.grad(got, a), torch.autograd.grad(want, b)
+        assert torch.equal(ga, gb), (t, ga, gb)
