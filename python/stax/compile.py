@@ -906,7 +906,13 @@ def _vjp_of(node: _Derivative, args, cotangents,
             grads = vjp.run(full)
     except StaxError as e:
         if "depends differentiably" in str(e):
-            return result  # the needed arguments do not reach these results
+            # The needed arguments reach these results only through
+            # piecewise-constant derivatives (leaky_relu's, a pooling's
+            # mask): zeros, as eager's graph gives (its backward formulas
+            # read them), not None, which autograd.grad refuses.
+            for k in needed:
+                result[k] = torch.zeros_like(args[k])
+            return result
         raise RuntimeError(f"{DOUBLE_BACKWARD_ERROR} ({str(e).splitlines()[0]})") from e
     for k, g in zip(needed, grads):
         result[k] = g

@@ -371,3 +371,25 @@ def test_writes_through_views_next_to_an_inner_gradient(f):
     _close(got.detach(), want.detach(), "value")
     _close(torch.autograd.grad(got, w)[0], torch.autograd.grad(want, w)[0],
            "gradient")
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "max_pool2d", "avg_pool2d",
+                                  "reflect_pad"])
+def test_double_backward_through_piecewise_linear_functions_is_zero(name):
+    """A gradient penalty through a function whose derivative is piecewise
+    constant (leaky_relu, poolings, padding): eager's graph reads x in the
+    backward formulas, so the second derivative is a tensor of zeros, not
+    autograd.grad's "not used in the graph" error."""
+    f = {"leaky_relu": lambda x: F.leaky_relu(x, 0.2),
+         "max_pool2d": lambda x: F.max_pool2d(x, 2),
+         "avg_pool2d": lambda x: F.avg_pool2d(x, 2),
+         "reflect_pad": lambda x: F.pad(x, (1, 1, 1, 1), mode="reflect")}[name]
+    x = torch.randn(2, 3, 4, 4)
+    r = torch.randn(f(x).shape)
+    results = []
+    for fn in (f, stax.compile(f)):
+        xx = x.clone().requires_grad_()
+        (g,) = torch.autograd.grad((fn(xx) * r).sum(), xx, create_graph=True)
+        results.append(torch.autograd.grad((g ** 2).sum(), xx)[0])
+    assert torch.equal(results[0], results[1])
+    assert not results[1].any()
