@@ -542,10 +542,15 @@ class _Plan:
         # (_CapturedConstant).
         from .importer import captured_state
         user = {id(t) for t in captured_state(owner.fn)[0]}
+        # A tensor attribute the function also binds anew (a state carried
+        # from call to call) is an input whatever its size: a constant
+        # would be another at every call (_unwatch).
+        def rebound(t):
+            return any(old is t for _, _, old in getattr(flat_fn, "bindings", ()))
         text, self.lifted, constants, self.views = import_torch_lifting(
             traced, *examples, name="forward", functionalize=not functional,
-            lift=lambda t: t.requires_grad or (
-                id(t) in user and t.numel() > _CONSTANT_ELEMENTS))
+            lift=lambda t: t.requires_grad or (id(t) in user and (
+                t.numel() > _CONSTANT_ELEMENTS or rebound(t))))
         if len(self.views) != self.num_outputs:
             self.views = [None] * self.num_outputs
         if any(v is not None and v.written for v in self.views):
@@ -553,6 +558,14 @@ class _Plan:
         self.constants = [_CapturedConstant(t, id(t) in user) for t in constants]
         # Tensors the function binds to module attributes: trailing results.
         self.bindings = list(getattr(flat_fn, "bindings", ()))
+        # (module, name, index into lifted) of the bound attributes whose
+        # old values the trace read: each call reads the attribute's value
+        # at that place of the lifted tensors (a hidden state carried from
+        # call to call), its signature keying the plan (_unwatch).
+        self.attribute_inputs = [
+            (m, k, j) for m, k, old in self.bindings
+            if isinstance(old, torch.Tensor)
+            for j, t in enumerate(self.lifted) if t is old]
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
@@ -669,6 +682,16 @@ class _Plan:
                 self.bw = self.owner._compile(
                     _only(self.split, "forward_backward"), "forward_backward")
             return self.bw
+
+
+def _signature_key(v):
+    """A tensor attribute a plan reads as an input, as a key part: what the
+    plan's code depends on (its type, shape, strides, dtype, device and
+    whether it requires grad), not which tensor it is; anything else by
+    value (constant_key)."""
+    if isinstance(v, torch.Tensor):
+        return (type(v), v.shape, v.stride(), v.dtype, v.device, v.requires_grad)
+    return constant_key(v)
 
 
 def _global_modes() -> tuple:
@@ -1161,6 +1184,9 @@ class CompiledFunction:
         # (id(module), name) of the attributes a plan binds after each call
         # (_with_attribute_bindings): results, not keys.
         self._bound: set = set()
+        # (a module's __dict__, name) of the bound attributes plans read as
+        # inputs (_Plan.attribute_inputs): keys by their signature.
+        self._attribute_inputs: List[Tuple[Dict[str, Any], str]] = []
         # What the function reached at the last call (_python_constants):
         # the children of the captured modules, the values of the closure
         # cells and globals it reads, and both as a plan key part.
@@ -1326,6 +1352,9 @@ class CompiledFunction:
         if self._watched_user:
             key += tuple([constant_key(d.get(k))
                           for d, keys in self._watched_user for k in keys])
+        if self._attribute_inputs:
+            key += tuple([_signature_key(d.get(k))
+                          for d, k in self._attribute_inputs])
         return key
 
     def _reaching(self):
@@ -1508,6 +1537,13 @@ class CompiledFunction:
         new = {(id(m), k) for m, k, old in plan.bindings
                if isinstance(old, torch.Tensor)
                and not any(old is t for t in read)} - self._bound
+        # One the trace took as a lifted input is read at each call: the
+        # plan is keyed on its signature, not its identity (a new tensor
+        # at every call would trace at every call).
+        for m, k, _ in plan.attribute_inputs:
+            if (id(m), k) not in self._bound:
+                new.add((id(m), k))
+                self._attribute_inputs.append((vars(m), k))
         if not new:
             return
         self._bound |= new
@@ -1602,7 +1638,12 @@ class CompiledFunction:
                           "the function writes in place shares memory with "
                           "another input", stacklevel=2)
             return _eagerly(make_fn())(*inputs)
-        if plan.lifted:
+        if plan.attribute_inputs:
+            lifted = list(plan.lifted)
+            for m, k, j in plan.attribute_inputs:
+                lifted[j] = vars(m)[k]
+            inputs = inputs + lifted
+        elif plan.lifted:
             inputs = inputs + plan.lifted
         if plan.random:
             inputs = inputs + [_rng_state(inputs)]
