@@ -2786,10 +2786,15 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
                               per_sample_weights=None,
                               include_last_offset=False, padding_idx=None):
     """F.embedding_bag's argument handling (2-D input = bags of equal
-    length; padding_idx may count from the end) around _embedding_bag."""
-    if max_norm is not None:
-        raise NotImplementedError("embedding_bag with max_norm renormalizes "
-                                  "the weight in place; not supported")
+    length; padding_idx may count from the end) around _embedding_bag.
+    With max_norm (renormalizing the weight in place) or sparse (a sparse
+    gradient, SparseAdam's) it is eager's: the split function runs that
+    op in PyTorch."""
+    if max_norm is not None or sparse:
+        return _F_EMBEDDING_BAG(input, weight, offsets, max_norm, norm_type,
+                                scale_grad_by_freq, mode, sparse,
+                                per_sample_weights, include_last_offset,
+                                padding_idx)
     modes = {"sum": 0, "mean": 1, "max": 2}
     if mode not in modes:
         raise ValueError(f"embedding_bag: mode has to be one of "
@@ -2816,6 +2821,7 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
                           include_last_offset, padding_idx)[0]
 
 
+_F_EMBEDDING_BAG = torch.nn.functional.embedding_bag
 BEFORE_TRACE[torch.embedding_bag] = _embedding_bag
 BEFORE_TRACE[torch.nn.functional.embedding_bag] = _functional_embedding_bag
 

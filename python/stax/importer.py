@@ -1070,6 +1070,9 @@ def _embedding(ctx: _Ctx, node: fx.Node, a):
     if a.get("scale_grad_by_freq"):
         raise StaxError(f"embedding with scale_grad_by_freq=True is not "
                         f"supported{ctx.where()}")
+    if a.get("sparse"):
+        raise StaxError(f"embedding with sparse=True (a sparse gradient) is "
+                        f"not supported{ctx.where()}")
     return _EMBEDDING(ctx, node, a)
 
 
@@ -1653,6 +1656,16 @@ def _has_data_dependent_shape(n: fx.Node, vals) -> bool:
                in (torch.bool, torch.uint8) for i in indices)
 
 
+def _sparse_gradient(n: fx.Node) -> bool:
+    """Whether `n` is an embedding whose weight gets a sparse gradient
+    (nn.Embedding(sparse=True), for SparseAdam), which tp.embedding's
+    dense rule does not give."""
+    if n.target is not aten.embedding.default:
+        return False
+    sparse = n.args[4] if len(n.args) > 4 else n.kwargs.get("sparse", False)
+    return bool(sparse)
+
+
 def unsupported_nodes(gm: fx.GraphModule, inputs: Sequence[Any]):
     """(the nodes Stax cannot import, the nodes that depend on one with a
     data-dependent shape), each in graph order, for `gm` traced on
@@ -1673,7 +1686,8 @@ def unsupported_nodes(gm: fx.GraphModule, inputs: Sequence[Any]):
         if any(a in dynamic for a in n.all_input_nodes):
             dynamic.add(n)
             dependent.append(n)
-        elif n.target in missing or _has_data_dependent_shape(n, vals):
+        elif (n.target in missing or _has_data_dependent_shape(n, vals)
+              or _sparse_gradient(n)):
             roots.append(n)
             if _has_data_dependent_shape(n, vals):
                 dynamic.add(n)

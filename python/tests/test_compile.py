@@ -3970,3 +3970,35 @@ def test_a_tensor_attribute_read_and_bound_anew_is_an_input():
     eager.h = torch.zeros(3, 4)
     assert torch.allclose(f(x), eager(x), rtol=1e-6, atol=1e-6)
     assert f._count == 2
+
+
+def test_sparse_embeddings_keep_their_sparse_gradient():
+    """nn.Embedding(sparse=True) and nn.EmbeddingBag(sparse=True) train
+    with SparseAdam, which refuses dense gradients: their lookups run in
+    PyTorch (a warning names them), and the gradients are eager's, sparse,
+    the rest of the function's dense."""
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = torch.nn.Embedding(10, 3, sparse=True)
+            self.bag = torch.nn.EmbeddingBag(10, 3, mode="sum", sparse=True)
+            self.lin = torch.nn.Linear(3, 1)
+
+        def forward(self, i):
+            return self.lin(torch.tanh(self.emb(i).sum(1) + self.bag(i))).sum()
+
+    torch.manual_seed(0)
+    model = Model()
+    i = torch.tensor([[1, 2, 2], [3, 4, 1]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stax.compile(model)(i).backward()
+    got = [p.grad for p in model.parameters()]
+    assert [g.layout for g in got[:2]] == [torch.sparse_coo] * 2
+    for p in model.parameters():
+        p.grad = None
+    model(i).backward()
+    for g, p in zip(got, model.parameters()):
+        assert torch.allclose(g.to_dense(), p.grad.to_dense(), rtol=1e-6, atol=1e-7)
+    torch.optim.SparseAdam(list(model.parameters())[:2]).step()
+
