@@ -21,7 +21,7 @@ import torch
 CONSTANT_CONTAINER_MAX = 64
 
 
-def constant_key(v, top: bool = True):
+def constant_key(v, top: bool = True, nested: bool = True):
     """What a trace bakes in from a Python value, as a hashable plan key
     part: a number, string, bool or None as itself; a list, tuple or dict
     (nested, up to CONSTANT_CONTAINER_MAX entries each) as a tuple of its
@@ -46,11 +46,13 @@ def constant_key(v, top: bool = True):
         if len(attrs) <= CONSTANT_CONTAINER_MAX:
             return ("class", Identity(v)) + tuple(
                 (k, constant_key(e, False)) for k, e in attrs)
-    if top and _plain_object(v):
+    if (top or nested) and _plain_object(v):
+        # A config object's attributes, and those of the objects it holds
+        # one level down (cfg.model.width).
         attrs = [(k, e) for k, e in vars(v).items() if not k.startswith("__")]
         if len(attrs) <= CONSTANT_CONTAINER_MAX:
             return ("object", Identity(v)) + tuple(
-                (k, constant_key(e, False)) for k, e in attrs)
+                (k, constant_key(e, False, top)) for k, e in attrs)
     return Identity(v)
 
 

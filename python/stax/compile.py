@@ -1180,6 +1180,7 @@ class CompiledFunction:
         self._watched: List[Any] = []
         self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
+        self._tensor_dicts: List[Dict[str, Any]] = []
         self._hook_dicts: List[Dict[Any, Any]] = []
         # (id(module), name) of the attributes a plan binds after each call
         # (_with_attribute_bindings): results, not keys.
@@ -1292,7 +1293,11 @@ class CompiledFunction:
                 # A tensor attribute of a PyTorch layer is one its forward
                 # hooks compute at every call (weight_norm's and
                 # spectral_norm's `weight`), not an input: it is traced.
-                keys = tuple(k for k, v in vars(m).items() if not k.startswith("_")
+                # A user module's private attributes too (`self._k`, read
+                # as a constant), not nn.Module's own state.
+                keys = tuple(k for k, v in vars(m).items()
+                             if (not k.startswith("_") if torch_layer
+                                 else k not in _MODULE_STATE)
                              and not (torch_layer and isinstance(v, torch.Tensor))
                              and (id(m), k) not in self._bound)
                 if not torch_layer:
@@ -1318,6 +1323,15 @@ class CompiledFunction:
             self._parents = [
                 m._modules for m in self._captured_modules
                 if m._modules or not type(m).__module__.startswith("torch.")]
+            # The parameters and buffers of the modules a function captures
+            # are lifted by identity: one set anew (`m.weight =
+            # nn.Parameter(...)`) traces again. (A compiled module's own
+            # are its inputs, read at every call: _state.)
+            own = ({id(m) for m in self.fn.modules()}
+                   if isinstance(self.fn, torch.nn.Module) else set())
+            self._tensor_dicts = [
+                d for m in self._captured_modules if id(m) not in own
+                for d in (m._parameters, m._buffers) if d]
         return self._captured_modules
 
     def _python_constants(self) -> tuple:
@@ -1360,8 +1374,11 @@ class CompiledFunction:
     def _reaching(self):
         """The children of the captured modules that can have some, and
         the key parts of the closure cells and globals read."""
-        return ([list(d.values()) for d in self._parents],
-                tuple([get() for get in self._captured_values]))
+        values = tuple([get() for get in self._captured_values])
+        if self._tensor_dicts:
+            values += (tuple([id(t) for d in self._tensor_dicts
+                              for t in d.values()]),)
+        return [list(d.values()) for d in self._parents], values
 
     # -- helpers used by _Plan -------------------------------------------
     def _dump(self, name: str, text: str) -> None:
@@ -1781,6 +1798,13 @@ class CompiledModule(CompiledFunction, torch.nn.Module):
 
     def _load_from_state_dict(self, *args, **kwargs):
         return self.fn._load_from_state_dict(*args, **kwargs)
+
+
+#: What nn.Module.__init__ sets (and register_*_hook may add): not a user
+#: module's constants.
+_MODULE_STATE = frozenset(vars(torch.nn.Module())) | {
+    "_is_full_backward_hook", "_forward_hooks_with_kwargs",
+    "_forward_pre_hooks_with_kwargs", "_state_dict_pre_hooks"}
 
 
 #: The containers every nn.Module holds (parameters, buffers, children,

@@ -53,7 +53,7 @@ from ._capi import StaxError
 from .aliasing import output_views, returns_view, storage_root
 from .fx_values import same_value
 from .masked_reductions import masked_reductions_as_where
-from ._keys import Identity, constant_key
+from ._keys import Identity, constant_key, _plain_object
 from ._tracing import inline_compiled_functions
 
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
@@ -2430,8 +2430,17 @@ def captured_state(fn, depth: int = 3):
             for name in f.keywords:
                 values[("partial", id(f), name)] = CapturedName(f.keywords, name)
             return
-        if getattr(f, "__self__", None) is not None:
-            visit(f.__self__, level)
+        if (_plain_object(f) and callable(f)
+                and not isinstance(f, torch.nn.Module)):
+            # A callable object: its __call__ reads its attributes.
+            f = f.__call__
+        owner = getattr(f, "__self__", None)
+        if owner is not None:
+            if _plain_object(owner):
+                # A method of the user's object reads its attributes
+                # (constant_key: by value, as a global object's).
+                values[("self", id(owner))] = CapturedName({"self": owner}, "self")
+            visit(owner, level)
         f = getattr(f, "__func__", f)
         code = getattr(f, "__code__", None)
         if code is None:

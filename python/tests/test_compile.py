@@ -4002,3 +4002,62 @@ def test_sparse_embeddings_keep_their_sparse_gradient():
         assert torch.allclose(g.to_dense(), p.grad.to_dense(), rtol=1e-6, atol=1e-7)
     torch.optim.SparseAdam(list(model.parameters())[:2]).step()
 
+
+class _Scaler:
+    def __init__(self):
+        self.factor = 1.0
+
+    def __call__(self, x):
+        return x * self.factor
+
+    def scale(self, x):
+        return x * self.factor
+
+
+class _Config:
+    class Sub:
+        v = 1.0
+
+    def __init__(self):
+        self.sub = _Config.Sub()
+        self.sub.v = 1.0
+
+
+_CONFIG = _Config()
+
+
+def test_python_state_a_trace_reads_selects_the_plan():
+    """What a trace bakes in from Python objects is part of the key: a
+    callable object's attributes, a bound method's object's, a global
+    config's nested attribute, a user module's private attribute, and the
+    identity of a captured module's parameters (set anew, not written).
+    Each change traces again and gives eager's values."""
+    x = torch.arange(3.0)
+    obj = _Scaler()
+    by_call, by_method = stax.compile(obj), stax.compile(obj.scale)
+    nested = stax.compile(lambda x: x * _CONFIG.sub.v)
+
+    class Private(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._k = 1.0
+
+        def forward(self, x):
+            return x * self._k
+
+    private = Private()
+    by_private = stax.compile(private)
+    lin = torch.nn.Linear(3, 3)
+    captured = stax.compile(lambda x: lin(x))
+    for g in (by_call, by_method, nested, by_private, captured):
+        g(x)
+    obj.factor = 5.0
+    _CONFIG.sub.v = 3.0
+    private._k = 7.0
+    with torch.no_grad():
+        lin.weight = torch.nn.Parameter(torch.ones(3, 3))
+    assert torch.equal(by_call(x), x * 5)
+    assert torch.equal(by_method(x), x * 5)
+    assert torch.equal(nested(x), x * 3)
+    assert torch.equal(by_private(x), x * 7)
+    assert torch.allclose(captured(x), lin(x), rtol=1e-6, atol=0)
