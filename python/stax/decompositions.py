@@ -962,6 +962,52 @@ def _convolution(x, w, bias, stride, padding, dilation, transposed,
     return _conv(xd, wt, bias, [1] * nsp, [0] * nsp, dilation, groups)
 
 
+@_register(aten.convolution_backward.default)
+def _convolution_backward(grad, x, w, bias_sizes, stride, padding, dilation,
+                          transposed, output_padding, groups, output_mask):
+    """The gradients of a (not transposed) convolution, which a function
+    differentiating inside itself traces (a gradient penalty's
+    autograd.grad(create_graph=True)): the input's is the transposed
+    convolution of grad with the weight, the weight's the products of
+    grad with the input's patches summed over the batch and the output
+    positions (one bmm per group), the bias's grad summed but over the
+    channels. A transposed convolution's stays eager's op (the split runs
+    it in PyTorch)."""
+    if transposed:
+        return aten.convolution_backward.default(
+            grad, x, w, bias_sizes, stride, padding, dilation, transposed,
+            output_padding, groups, output_mask)
+    nsp = x.dim() - 2
+    stride, padding, dilation = [list(v) * (nsp if len(v) == 1 else 1)
+                                 for v in (stride, padding, dilation)]
+    kernel = list(w.shape[2:])
+    gi = gw = gb = None
+    if output_mask[0]:
+        # The rows of the input the convolution's last window leaves out
+        # come back as the transposed convolution's output padding.
+        extra = [x.shape[2 + a] + 2 * padding[a] - dilation[a] * (kernel[a] - 1)
+                 - 1 - (grad.shape[2 + a] - 1) * stride[a] for a in range(nsp)]
+        gi = _convolution(grad, w, None, stride, padding, dilation, True,
+                          extra, groups)
+    if output_mask[1]:
+        pad = []
+        for p in reversed(padding):
+            pad += [p, p]
+        out = list(grad.shape[2:])
+        cols = _patches(_constant_pad_nd(x, pad, 0), kernel, stride, dilation, out)
+        n, c, o = x.shape[0], x.shape[1], w.shape[0]
+        k, length = math.prod(kernel), math.prod(out)
+        # [G, O/G, N*L] x [G, N*L, C/G*K] per group.
+        lhs = grad.reshape(n, groups, o // groups, length).permute(1, 2, 0, 3)
+        lhs = lhs.reshape(groups, o // groups, n * length)
+        rhs = cols.reshape(n, groups, (c // groups) * k, length).permute(1, 0, 3, 2)
+        rhs = rhs.reshape(groups, n * length, (c // groups) * k)
+        gw = torch.bmm(lhs, rhs).reshape(o, c // groups, *kernel)
+    if output_mask[2]:
+        gb = grad.sum([0] + list(range(2, grad.dim())))
+    return gi, gw, gb
+
+
 def _conv_transpose_fold(x, w, bias, stride, padding, dilation,
                          output_padding, groups):
     """A strided transposed convolution as the adjoint of a convolution's
