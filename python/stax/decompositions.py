@@ -2384,6 +2384,28 @@ def _normal_tf(mean, std=1.0, generator=None):
     return mean + std * torch.randn_like(mean)
 
 
+@_register(aten.normal_functional.default)
+def _normal_functional(x, mean=0.0, std=1.0, generator=None):
+    """x.normal_(mean, std) functionalized (torch.distributions' samples,
+    Normal.rsample): normal draws of x's shape and dtype (our stream)."""
+    if generator is not None:
+        raise NotImplementedError("normal_: explicit torch.Generator "
+                                  "arguments are not supported")
+    return torch.randn_like(x) * std + mean
+
+
+@_register(aten.exponential.default)
+def _exponential(x, lambd=1.0, generator=None):
+    """x.exponential_(lambd) functionalized (F.gumbel_softmax's noise):
+    -log(1 - u) / lambd of uniforms u in [0, 1), drawn in float64 so that
+    1 - u is never 0 (our stream, eager's distribution)."""
+    if generator is not None:
+        raise NotImplementedError("exponential_: explicit torch.Generator "
+                                  "arguments are not supported")
+    u = torch.rand(x.shape, dtype=torch.float64)
+    return (-torch.log1p(-u) / lambd).to(x.dtype)
+
+
 @_register(aten.randint_like.low_dtype, aten.randint_like.default)
 def _randint_like(x, *args, dtype=None, layout=None, device=None,
                   pin_memory=None, memory_format=None):

@@ -82,6 +82,37 @@ def test_uniform_and_normal_moments():
     assert abs(z.var().item() - 1) <= 6 * math.sqrt(2 / n)
 
 
+def test_in_place_normal_and_exponential_draws():
+    """Tensor.normal_ (torch.distributions' rsample) and exponential_
+    (F.gumbel_softmax's noise), functionalized, compile: the moments of
+    normal(2, 3) and exponential(2) (mean and standard deviation 1/2)
+    within six standard errors, exponential draws never negative, and
+    rsample differentiable in loc and scale."""
+    _no_fallback()
+    n = 1 << 18
+    x = torch.zeros(n)
+    with torch.no_grad():
+        z = stax.compile(lambda x: torch.empty_like(x).normal_(2.0, 3.0) + x)(x)
+        e = stax.compile(lambda x: torch.empty_like(x).exponential_(2.0) + x)(x)
+    z, e = z.double(), e.double()
+    assert abs(z.mean().item() - 2) <= 6 * 3 / math.sqrt(n)
+    assert abs(z.var().item() - 9) <= 6 * 9 * math.sqrt(2 / n)
+    assert e.min() >= 0
+    assert abs(e.mean().item() - 0.5) <= 6 * 0.5 / math.sqrt(n)
+    # Var of an exponential's variance estimate: (mu4 - sigma^4) / n, with
+    # mu4 = 9 / lambda^4.
+    assert abs(e.var().item() - 0.25) <= 6 * math.sqrt(8 / 16 / n)
+    loc = torch.zeros(3, requires_grad=True)
+    scale = torch.ones(3, requires_grad=True)
+    sample = stax.compile(lambda m, s: torch.distributions.Normal(
+        m, s, validate_args=False).rsample((1000,)))(loc, scale)
+    sample.sum().backward()
+    assert torch.equal(loc.grad, torch.full((3,), 1000.0))
+    assert scale.grad is not None
+    hard = stax.compile(lambda l: F.gumbel_softmax(l, hard=True))(torch.randn(64, 5))
+    assert torch.equal(hard.sum(1), torch.ones(64))
+
+
 def test_bernoulli_probabilities_from_tensor():
     _no_fallback()
     n = 1 << 16
