@@ -820,7 +820,8 @@ def _check_grad(p: Program, text: str, xs64: List[torch.Tensor]) -> None:
     A piecewise function (sort, max, relu, clamp) has kinks: where two
     sorted values are closer than h |v_i - v_j| the difference straddles
     one and measures no derivative (large programs have such pairs).
-    The difference at h / 8 tells: where f is smooth along v both agree
+    The differences at h / 8 and h / 64 tell: where f is smooth along v
+    all three agree
     within the tolerance; where they do not, another direction is drawn,
     up to 4. A derivative that never agrees along a smooth direction is a
     mismatch. Where every direction drawn crosses a kink (a sort of 513
@@ -864,11 +865,14 @@ def _check_grad(p: Program, text: str, xs64: List[torch.Tensor]) -> None:
         vs = [torch.rand(x.shape, generator=g, dtype=torch.float64) * 2 - 1
               for x in xs64]
         lhs = sum(float((gr * v).sum()) for gr, v in zip(grads, vs))
-        (fwd, bwd), (fwd8, bwd8) = sided(vs, h), sided(vs, h / 8)
-        fd, fd8 = (fwd + bwd) / 2, (fwd8 + bwd8) / 2
+        (fwd, bwd), (fwd8, bwd8), (fwd64, bwd64) = (
+            sided(vs, h), sided(vs, h / 8), sided(vs, h / 64))
+        fd, fd8, fd64 = (fwd + bwd) / 2, (fwd8 + bwd8) / 2, (fwd64 + bwd64) / 2
         tol = 1e-7 * scale * max(1.0, abs(fd)) * p.term_scale()
-        if abs(fd - fd8) > tol:
-            continue                      # a kink within h along v
+        if abs(fd - fd8) > tol or abs(fd8 - fd64) > tol:
+            # A kink within h along v (two of them, whose slope changes
+            # cancel over [-h, h], agree at h and h / 8 only by chance).
+            continue
         if abs(fwd - bwd) > tol and abs(fwd8 - bwd8) > abs(fwd - bwd) / 2:
             # A kink at the point itself (two equal values sorted, the
             # same value twice in a cat): the one-sided slopes differ by
