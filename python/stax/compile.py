@@ -346,6 +346,29 @@ def _only(module_text: str, entry: str) -> str:
                         "symbol-dce)" % entry)
 
 
+def _holds_size(spec) -> bool:
+    """Whether a result's tree spec has a torch.Size node (x.shape)."""
+    if isinstance(spec, LeafSpec):
+        return False
+    return spec.type is torch.Size or any(map(_holds_size, spec.children_specs))
+
+
+def _unflatten_sizes(leaves, spec):
+    """tree_unflatten, with each torch.Size node rebuilt as a torch.Size
+    (make_fx registers Size with pytree to unflatten as a plain tuple)."""
+    from torch.utils import _pytree as pytree
+    it = iter(leaves)
+
+    def build(node):
+        if isinstance(node, LeafSpec):
+            return next(it)
+        children = [build(c) for c in node.children_specs]
+        if node.type is torch.Size:
+            return torch.Size(children)
+        return pytree.SUPPORTED_NODES[node.type].unflatten_fn(children, node.context)
+    return build(spec)
+
+
 def _flatten_result(result):
     """tree_flatten of a function's result, for a plan: its tensors are the
     compiled results, anything else a constant of the trace. A dict, list
@@ -513,6 +536,7 @@ class _Plan:
         self.owner = owner
         self.spec = None
         self._single: Optional[bool] = None
+        self._sizes: Optional[bool] = None     # a torch.Size in the result
 
         def traced(*xs):
             leaves, self.spec = _flatten_result(flat_fn(*xs))
@@ -660,8 +684,12 @@ class _Plan:
             outs = [view(outs) if isinstance(view, OutputViewReplay) else out
                     for out, view in zip(outs, self.views)]
         it = iter(outs)
-        return tree_unflatten([next(it) if v is _TENSOR else v
-                               for v in self.template], self.spec)
+        leaves = [next(it) if v is _TENSOR else v for v in self.template]
+        if self._sizes is None:
+            self._sizes = _holds_size(self.spec)
+        if self._sizes:
+            return _unflatten_sizes(leaves, self.spec)
+        return tree_unflatten(leaves, self.spec)
 
     @property
     def single(self) -> bool:

@@ -4061,3 +4061,13 @@ def test_python_state_a_trace_reads_selects_the_plan():
     assert torch.equal(nested(x), x * 3)
     assert torch.equal(by_private(x), x * 7)
     assert torch.allclose(captured(x), lin(x), rtol=1e-6, atol=0)
+
+
+def test_shapes_in_results_are_torch_sizes():
+    """x.shape returned (alone or nested in a dict) comes back a torch.Size
+    as in eager, not the tuple PyTorch's pytree rebuilds it as."""
+    f = lambda x: (x + 1, x.shape, {"s": x[0].shape, "n": x.numel()})  # noqa: E731
+    x = torch.ones(2, 3)
+    got, want = stax.compile(f)(x), f(x)
+    assert type(got[1]) is torch.Size and got[1] == want[1]
+    assert type(got[2]["s"]) is torch.Size and got[2] == want[2]
