@@ -274,6 +274,14 @@ def _atanh(x):
         x, v, _with_any_slope(v, x, slope, 2 * x * slope * slope))
 
 
+@_register(aten.frac.default)
+def _frac(x):
+    """x - trunc(x), as eager's kernel: frac(-0.0) is +0.0 (-0 - -0).
+    PyTorch's decomposition truncates through sign(x) * floor(|x|), whose
+    +0 for -0 left -0."""
+    return x - torch.trunc(x)
+
+
 @_register(aten.signbit.default)
 def _signbit(x):
     if not x.is_floating_point():
@@ -467,7 +475,9 @@ def _clamp_tensor(x, min=None, max=None):
     if lo is not None and hi is not None:
         takes_self = (x >= lo) & (x <= hi)
         takes_lo = (x < lo) & (lo < hi)
-        takes_hi = (x > hi) | (hi < lo)
+        # min > max clamps to max, but a NaN stays NaN (eager's kernel
+        # propagates it before comparing the bounds).
+        takes_hi = (x > hi) | ((hi < lo) & ~torch.isnan(x))
         return torch.where(takes_self, x, torch.where(
             takes_lo, lo, torch.where(takes_hi, hi, rest)))
     if lo is not None:
@@ -1727,7 +1737,7 @@ def _hypot(a, b):
     overflows (hypot(3e30, 4e30) in float32 is 5e30, not inf) or so small
     that the squares lose bits below the smallest normal, the rescaled
     m * sqrt(1 + (n / m)^2) (n the smaller one); elsewhere the plain
-    formula, which rounds fewer times."""
+    formula, which rounds fewer times. hypot(nan, inf) is inf."""
     dtype = torch.result_type(a, b)
     if not dtype.is_floating_point:
         return torch.sqrt(a * a + b * b)
@@ -1741,7 +1751,10 @@ def _hypot(a, b):
     one = torch.ones((), dtype=dtype)
     ratio = small / torch.where(rescale, big, one)
     scaled = big * torch.sqrt(1 + ratio * ratio)
-    return torch.where(rescale, scaled, plain)
+    # An infinite operand makes +inf even beside a NaN (C's hypot).
+    infinite = torch.isinf(a) | torch.isinf(b)
+    return torch.where(infinite, torch.full((), math.inf, dtype=dtype),
+                       torch.where(rescale, scaled, plain))
 
 
 # Euclid's loop, unrolled for the longest run a dtype allows: consecutive

@@ -4099,3 +4099,23 @@ def test_atanh_is_accurate_near_minus_one(dtype):
     rel = ((got.double() - ref).abs() / ref.abs())[fin]
     bound = 2 * 2.0 ** -23 if dtype == torch.float32 else 4 * 2.0 ** -52
     assert rel.max().item() <= bound
+
+
+def test_frac_clamp_and_hypot_special_values_are_eagers():
+    """frac(-0.0) is +0.0 (x - trunc(x)); a tensor clamp whose min exceeds
+    its max keeps NaN as NaN (max elsewhere); hypot of an infinity and a
+    NaN is +inf. Bitwise eager's, in vectors and tails (40 elements)."""
+    inf, nan = float("inf"), float("nan")
+    x = torch.tensor([-0.0, 0.0, -1.5, 2.25, 1e30, -7.0, nan, -3.0] * 5)
+    cases = [
+        (torch.frac, (x,)),
+        (lambda x: torch.clamp(x, torch.full_like(x, 2.0), torch.full_like(x, -2.0)), (x,)),
+        (torch.hypot, (torch.tensor([nan, inf, 3.0, -inf] * 10),
+                       torch.tensor([inf, nan, 4.0, 2.0] * 10))),
+    ]
+    for f, args in cases:
+        got, want = stax.compile(f)(*args), f(*args)
+        assert torch.equal(got.isnan(), want.isnan())
+        ok = ~want.isnan()
+        assert torch.equal(got[ok], want[ok])
+        assert torch.equal(torch.signbit(got[ok]), torch.signbit(want[ok]))
