@@ -527,7 +527,8 @@ def _opt(fmt):
 
 
 def _binary(tp: str, scalar_tp: Optional[str] = None, a: str = "self",
-            b: str = "other", alpha: bool = False, **attrs) -> Emitter:
+            b: str = "other", alpha: bool = False, wraps: bool = False,
+            **attrs) -> Emitter:
     """Tensor-tensor elementwise op. A Python number as `b` selects the
     `.Scalar` op (`scalar_tp`, number as the `other` attribute) when tp has
     one, otherwise becomes a 0-d `tp.full`; a number as `a` always becomes a
@@ -543,6 +544,8 @@ def _binary(tp: str, scalar_tp: Optional[str] = None, a: str = "self",
         if _is_number(x) and _is_number(y):
             raise StaxError(f"both operands are numbers{ctx.where()}")
         if _is_number(y):
+            if wraps:
+                y = _in_range(y, ctx.elt_of(x))
             if scalar_tp is not None:
                 return ctx.single(scalar_tp, [x], {"other": _scalar(y), **at})
             y = ctx.number_operand(y, x)
@@ -576,10 +579,26 @@ def _in_default_float(emitter: Emitter, operands=("self", "other")) -> Emitter:
     return emit
 
 
-def _scalar_op(tp: str, b: str = "other", alpha: bool = False, **attrs) -> Emitter:
-    """`.Scalar` overloads: the number is the `other` attribute."""
+def _in_range(value, elt: str):
+    """An integer Python number as eager converts it to an integer tensor's
+    dtype `elt` (wrapping: 200 is -56 in int8); anything else as it is."""
+    bits = {"i8": 8, "i16": 16, "i32": 32, "ui8": 8}.get(elt)
+    if bits is None or not isinstance(value, int) or isinstance(value, bool):
+        return value
+    value %= 1 << bits
+    return value - (1 << bits) if elt != "ui8" and value >= 1 << (bits - 1) else value
+
+
+def _scalar_op(tp: str, b: str = "other", alpha: bool = False,
+               wraps: bool = False, **attrs) -> Emitter:
+    """`.Scalar` overloads: the number is the `other` attribute. `wraps`:
+    an integer number is first converted to an integer self's dtype, as
+    eager does (floor division by 200 of int8 divides by -56)."""
     def emit(ctx, node, args):
-        at = {"other": _scalar(args[b])}
+        other = args[b]
+        if wraps:
+            other = _in_range(other, ctx.elt_of(args["self"]))
+        at = {"other": _scalar(other)}
         if alpha:
             at["alpha"] = _scalar(args["alpha"] if args["alpha"] is not None else 1)
         for k, (aname, fmt) in attrs.items():
@@ -1174,9 +1193,11 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("max", "other"), _binary("tp.maximum"))
     put(ov("min", "other"), _binary("tp.minimum"))
     put(ov("div", "Tensor_mode"), promoted(
-        _binary("tp.div", "tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE))))
+        _binary("tp.div", "tp.div.Scalar", wraps=True,
+                rounding_mode=("rounding_mode", _ROUNDING_MODE))))
     put(ov("div", "Scalar_mode"),
-        _scalar_op("tp.div.Scalar", rounding_mode=("rounding_mode", _ROUNDING_MODE)))
+        _scalar_op("tp.div.Scalar", wraps=True,
+                   rounding_mode=("rounding_mode", _ROUNDING_MODE)))
     put(ov("pow", "Tensor_Tensor"), promoted(
         _binary("tp.pow", "tp.pow.Tensor_Scalar", b="exponent"), ("self", "exponent")))
     put(ov("pow", "Tensor_Scalar"),

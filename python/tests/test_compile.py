@@ -4119,3 +4119,16 @@ def test_frac_clamp_and_hypot_special_values_are_eagers():
         ok = ~want.isnan()
         assert torch.equal(got[ok], want[ok])
         assert torch.equal(torch.signbit(got[ok]), torch.signbit(want[ok]))
+
+
+@pytest.mark.parametrize("dtype, divisor", [
+    (torch.int8, 200), (torch.int8, -300), (torch.int16, 40000),
+    (torch.int32, 2**31 + 10), (torch.uint8, 300), (torch.int8, 3)])
+def test_integer_division_by_a_number_outside_the_dtype(dtype, divisor):
+    """Eager converts an integer divisor to the tensor's dtype first (200
+    is -56 in int8): floor and trunc division divide by that value (the
+    floor's correction read the sign of 200), bitwise eager's."""
+    x = torch.tensor([-128, -1, 1, 5, 100, -7, 127, 0] * 3).to(dtype)
+    for mode in ("floor", "trunc"):
+        f = lambda x: torch.div(x, divisor, rounding_mode=mode)  # noqa: E731
+        assert torch.equal(stax.compile(f)(x), f(x))
