@@ -1605,6 +1605,11 @@ def _vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
     if dtype is not None:
         x = x.to(dtype)
     dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    if x.dtype in (torch.float16, torch.bfloat16) and ord not in (
+            math.inf, -math.inf, 0):
+        # The powers' sum in float32, rounded once: in float16 it
+        # overflowed (100000 ones' 2-norm, 316, came out inf).
+        return _vector_norm(x.float(), ord, dim, keepdim).to(x.dtype)
     a = x.abs()
     if ord == math.inf:
         return torch.amax(a, dims, keepdim=keepdim)

@@ -4132,3 +4132,15 @@ def test_integer_division_by_a_number_outside_the_dtype(dtype, divisor):
     for mode in ("floor", "trunc"):
         f = lambda x: torch.div(x, divisor, rounding_mode=mode)  # noqa: E731
         assert torch.equal(stax.compile(f)(x), f(x))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_norms_sum_their_powers_in_float32(dtype):
+    """A float16 2-norm of 100000 ones is 316, though the sum of squares
+    overflows float16: the powers are summed in float32 and the root
+    rounded once (p = 2, 3), as the float32 norm rounded to the dtype."""
+    for x in (torch.ones(100000, dtype=dtype), torch.randn(7, 9).to(dtype)):
+        for p in (2, 3):
+            f = lambda x: torch.linalg.vector_norm(x, p, dim=-1)  # noqa: E731
+            want = torch.linalg.vector_norm(x.float(), p, dim=-1).to(dtype)
+            assert torch.equal(stax.compile(f)(x), want)
