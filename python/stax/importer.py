@@ -41,7 +41,9 @@ import math
 import operator
 import re
 import struct
+import sys
 import threading
+import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -2337,6 +2339,18 @@ def _drop_autograd_detaches(gm: fx.GraphModule) -> None:
     gm.recompile()
 
 
+def _users_module(module) -> bool:
+    """Whether `module` is a Python module of the user's: not the standard
+    library's, an installed package's, PyTorch's, NumPy's or Stax's."""
+    if not isinstance(module, types.ModuleType):
+        return False
+    path = getattr(module, "__file__", None) or ""
+    root = module.__name__.split(".")[0]
+    return (root not in sys.stdlib_module_names
+            and root not in ("torch", "numpy", "stax")
+            and not any(part in path for part in ("site-packages", "dist-packages")))
+
+
 class CapturedName:
     """A closure cell or a global a traced function reads: calling it gives
     the plan key part of its value (the value of a Python constant, the
@@ -2443,6 +2457,19 @@ def captured_state(fn, depth: int = 3):
                 out |= names(c)
         return out
 
+    def attributes(code):
+        # (global, attribute) of each `g.a` the code reads.
+        out, last = set(), None
+        for i in dis.get_instructions(code):
+            if i.opname in ("LOAD_ATTR", "LOAD_METHOD") and last is not None:
+                out.add((last, i.argval))
+            last = i.argval if i.opname in ("LOAD_GLOBAL", "LOAD_NAME",
+                                            "LOAD_DEREF") else None
+        for c in code.co_consts:
+            if hasattr(c, "co_names"):
+                out |= attributes(c)
+        return out
+
     def visit_function(f, level):
         if isinstance(f, functools.partial):
             visit(f.func, level + 1)
@@ -2478,6 +2505,21 @@ def captured_state(fn, depth: int = 3):
             if name in glob:
                 values[("global", id(glob), name)] = CapturedName(glob, name)
                 visit(glob[name], level)
+        cells = dict(zip(code.co_freevars, getattr(f, "__closure__", None) or ()))
+        for name, attribute in attributes(code):
+            module = glob.get(name)
+            if name in cells:
+                try:
+                    module = cells[name].cell_contents
+                except ValueError:       # an empty cell
+                    continue
+            if _users_module(module) and attribute in vars(module):
+                # `config.scale`, `layers.rope(x)`: an attribute of the
+                # user's module, read like a global of it.
+                namespace = vars(module)
+                values[("global", id(namespace), attribute)] = CapturedName(
+                    namespace, attribute)
+                visit(namespace[attribute], level)
 
     visit(fn, depth + 1)
     return list(found.values()), list(modules.values()), list(values.values())

@@ -4144,3 +4144,27 @@ def test_half_norms_sum_their_powers_in_float32(dtype):
             f = lambda x: torch.linalg.vector_norm(x, p, dim=-1)  # noqa: E731
             want = torch.linalg.vector_norm(x.float(), p, dim=-1).to(dtype)
             assert torch.equal(stax.compile(f)(x), want)
+
+
+def test_attributes_of_the_users_modules_select_the_plan(tmp_path, monkeypatch):
+    """`config.SCALE` and `helpers.rope(x)` read the user's module: its
+    attribute is watched like a global (a new value traces again), and a
+    function reached through it is searched for the globals it reads (a
+    table bound anew there traces again)."""
+    (tmp_path / "stax_user_config.py").write_text(
+        "import torch\n"
+        "SCALE = 1.0\n"
+        "TABLE = torch.arange(3.0)\n"
+        "def rope(x):\n"
+        "    return x * TABLE + SCALE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+    config = importlib.import_module("stax_user_config")
+    f = lambda x: config.rope(x) * config.SCALE  # noqa: E731
+    g = stax.compile(f)
+    x = torch.ones(3)
+    assert torch.equal(g(x), f(x))
+    config.SCALE = 2.0
+    assert torch.equal(g(x), f(x))
+    config.TABLE = torch.full((3,), 5.0)
+    assert torch.equal(g(x), f(x))
