@@ -2528,13 +2528,13 @@ def captured_state(fn, depth: int = 3):
 class UndoCapturedWrites:
     """Tracing runs the function on real tensors: in-place writes to the
     tensors it captures (a BatchNorm's running statistics, its batch count)
-    would happen at every trace. Their values are restored on exit (only
-    those without requires_grad are saved: parameters are not written by
-    a forward)."""
+    would happen at every trace. Their values are restored on exit: a
+    parameter too, which a forward can scale under no_grad or through
+    `.data` (a trace that fails and is retried would write it again)."""
 
     def __init__(self, fn):
         self.saved = [(t, t.detach().clone(), t._version)
-                      for t in captured_state(fn)[0] if not t.requires_grad]
+                      for t in captured_state(fn)[0]]
 
     def __enter__(self):
         return self

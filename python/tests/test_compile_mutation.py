@@ -313,3 +313,29 @@ def test_an_input_written_in_place_is_read_as_before_by_the_backward(f):
         eager(x).backward()
     assert torch.allclose(compiled.w.grad, eager.w.grad, rtol=1e-6, atol=0)
     assert torch.equal(compiled.n, eager.n)
+
+
+@pytest.mark.parametrize("write", [
+    lambda w: w.mul_(0.5),
+    lambda w: w.data.add_(1.0),
+])
+def test_a_captured_parameter_written_under_no_grad_is_written_once_per_call(write):
+    """Tracing runs the function on real tensors, several times when a
+    trace is retried: a captured tensor that requires grad, written in
+    place under no_grad or through `.data`, was not restored after each
+    trace (only tensors without requires_grad were), so the first call
+    applied the write six times. Eager's values after each of three
+    calls."""
+    results = []
+    for compiled in (True, False):
+        w = torch.nn.Parameter(torch.linspace(0.5, 2.0, 3))
+
+        def f(x):
+            with torch.no_grad():
+                write(w)
+            return x * w
+        fn = stax.compile(f) if compiled else f
+        results.append([(fn(torch.ones(3)).detach(), w.detach().clone())
+                        for _ in range(3)])
+    for (got, got_w), (want, want_w) in zip(*results):
+        assert torch.equal(got, want) and torch.equal(got_w, want_w)
