@@ -816,6 +816,7 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
         # The common case first, in few attribute reads (every call).
         if not ((t.is_cpu or (cuda and t.is_cuda)) and t.layout is torch.strided
                 and not t.is_quantized and not t.is_inference()
+                and not t.is_neg() and not t.is_conj()
                 and type(t) in _PLAIN_TENSORS):
             break
     else:
@@ -831,6 +832,12 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
             return f"input #{i} is a {t.layout} tensor"
         if t.is_quantized:
             return f"input #{i} is a quantized tensor"
+        if t.is_neg() or t.is_conj():
+            # Its memory holds the negated or conjugated values
+            # (`z.conj().imag`, torch._neg_view): what data_ptr() reads
+            # is not the tensor's value.
+            return (f"input #{i} is a lazily {'negated' if t.is_neg() else 'conjugated'} "
+                    f"view (resolve_neg() / resolve_conj() makes it plain)")
         if t.is_inference() and not torch.is_inference_mode_enabled():
             # Outside inference_mode it has no version counter, which the
             # plans' write-backs and saved tensors rely on.
@@ -1639,7 +1646,8 @@ class CompiledFunction:
         # Where the tensors are and whether compiled code can read them
         # (_unsupported_tensor) is checked when a key has no plan yet.
         signature = tuple([(t.shape, t.stride(), t.dtype, t.requires_grad,
-                            t.device, t.layout, t.is_inference(), type(t))
+                            t.device, t.layout, t.is_inference(), type(t),
+                            t.is_neg(), t.is_conj())
                            for t in inputs])
         if _forward_ad._current_level >= 0:
             why = _dual_input(inputs)

@@ -206,6 +206,24 @@ def test_an_inference_tensor_of_a_planned_signature_runs_in_pytorch():
         assert torch.equal(f(t), t * 2)
 
 
+@pytest.mark.parametrize("make, fn", [
+    (torch._neg_view, lambda a: a * 2 + 1),
+    (lambda x: torch.complex(x, -x).conj().imag, lambda a: a * 2 + 1),
+    (lambda x: torch.complex(x, x * 3).conj(), lambda a: a.imag * 2 + a.real),
+])
+def test_a_lazily_negated_or_conjugated_view_of_a_planned_signature_runs_in_pytorch(make, fn):
+    """A tensor with the negative or conjugate bit holds in memory the
+    values before negation: compiled code reading data_ptr() read them
+    with the wrong sign. The bits are part of the signature."""
+    f = stax.compile(fn)
+    x = torch.tensor([1.5, -2.0, 0.25])
+    t = make(x)
+    plain = t.clone()
+    assert torch.equal(f(plain.resolve_neg().resolve_conj()), fn(plain))
+    with pytest.warns(UserWarning, match="lazily"):
+        assert torch.equal(f(t), fn(t))
+
+
 def test_a_global_rebound_to_another_module_traces_again():
     """The key part of a global bound to the same object is cached; another
     object is another plan."""
