@@ -1120,8 +1120,9 @@ class _ConstantRegion(torch.autograd.Function):
 def _eager_copies(inputs) -> List[torch.Tensor]:
     """Copies of the inputs for an eager run beside the compiled code (a
     module's buffers are among them and must not be updated twice)."""
-    return [t.detach().clone().requires_grad_(t.requires_grad)
-            if t.is_floating_point() else t.clone() for t in inputs]
+    from .importer import layout_copy
+    return [layout_copy(t).requires_grad_(t.requires_grad)
+            if t.is_floating_point() else layout_copy(t) for t in inputs]
 
 
 def _eager_requires_grad(flat_fn, inputs) -> List[bool]:

@@ -337,7 +337,7 @@ def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
     try:
         with torch.no_grad():
             # Clones: supported in-place ops must not mutate the inputs.
-            _Recorder(gm, vals).run(*[a.detach().clone()
+            _Recorder(gm, vals).run(*[layout_copy(a)
                                       if isinstance(a, torch.Tensor)
                                       else a for a in inputs])
     except _Stop:
@@ -2268,7 +2268,7 @@ def _functionalized(gm: fx.GraphModule, example_inputs,
     written = written_constants(gm)
     lifted = lift_tensor_constants(gm, lambda t: any(t is w for w in written))
     out = make_fx(_functionalize(gm), decomposition_table=table)(
-        *[a.detach().clone() if isinstance(a, torch.Tensor) else a
+        *[layout_copy(a) if isinstance(a, torch.Tensor) else a
           for a in example_inputs], *[t.detach().clone() for t in lifted])
     _placeholders_as_constants(out, len(example_inputs), lifted)
     return out
@@ -2525,6 +2525,24 @@ def captured_state(fn, depth: int = 3):
     return list(found.values()), list(modules.values()), list(values.values())
 
 
+def layout_copy(t: torch.Tensor) -> torch.Tensor:
+    """A detached copy of `t` with its sizes and strides, for a trace to
+    run on: clone() makes a tensor with gaps (`x[:, :2]`) or repeats
+    (`expand`) contiguous, so the function saw `is_contiguous()` and
+    `stride()` wrong, `view(-1)` succeed where eager raises, and view
+    results replayed on the caller's tensor (as_strided under diagonal)
+    took the layout of the copy. Gaps hold the caller's storage there too
+    (as_strided may read them); the storage offset is 0."""
+    t = t.detach()
+    if t.is_contiguous() or t.numel() == 0:
+        return t.clone()
+    if t.is_non_overlapping_and_dense():
+        return t.clone()    # preserve_format keeps the strides
+    extent = 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
+    span = t.as_strided((extent,), (1,), t.storage_offset())
+    return span.clone().as_strided(t.shape, t.stride(), 0)
+
+
 class UndoCapturedWrites:
     """Tracing runs the function on real tensors: in-place writes to the
     tensors it captures (a BatchNorm's running statistics, its batch count)
@@ -2635,7 +2653,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     mode, real_error = "real", None
     for _ in range(16):
         try:
-            copies = [a.detach().clone().requires_grad_(a.requires_grad)
+            copies = [layout_copy(a).requires_grad_(a.requires_grad)
                       if isinstance(a, torch.Tensor) else a
                       for a in example_inputs]
             with UndoCapturedWrites(fn), inline_compiled_functions():

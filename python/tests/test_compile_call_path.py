@@ -224,6 +224,44 @@ def test_a_lazily_negated_or_conjugated_view_of_a_planned_signature_runs_in_pyto
         assert torch.equal(f(t), fn(t))
 
 
+def _outcome(fn, x):
+    try:
+        return fn(x)
+    except RuntimeError as e:
+        return str(e).split("\n")[0][:40]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.arange(12.0).view(3, 4)[:, :2],            # gaps
+    lambda: torch.arange(3.0).view(1, 3).expand(2, 3),        # repeats
+    lambda: torch.arange(24.0).view(2, 3, 4)[:, ::2, 1:],     # both steps
+])
+@pytest.mark.parametrize("fn", [
+    lambda x: x.view(-1) + 1,
+    lambda x: x + 1 if x.is_contiguous() else x - 1,
+    lambda x: x * x.stride(0),
+    lambda x: x.diagonal(),
+    lambda x: x.diagonal() * 2,
+    lambda x: torch.einsum("ii->i", x[:2, :2]) * 2,
+])
+def test_a_trace_sees_the_layout_of_a_non_dense_input(make, fn):
+    """A tensor with gaps or repeats in memory was traced on a contiguous
+    clone: the function saw another stride() and is_contiguous(), view(-1)
+    succeeded where eager raises, and a view result replayed on the
+    caller's tensor (diagonal) used the clone's strides, reading other
+    elements. Eager's value or error, for a function run twice."""
+    x = make()
+    f = stax.compile(fn)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(2):
+            got, want = _outcome(f, x), _outcome(fn, x)
+            if isinstance(want, str):
+                assert got == want
+            else:
+                assert torch.equal(got, want) and got.stride() == want.stride()
+
+
 def test_a_global_rebound_to_another_module_traces_again():
     """The key part of a global bound to the same object is cached; another
     object is another plan."""
