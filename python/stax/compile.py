@@ -61,7 +61,7 @@ import re
 import tempfile
 import threading
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 import torch
@@ -638,6 +638,8 @@ class _Plan:
         # gradient; PyTorch gives it none (an optimizer then skips it).
         self.reached, self.differentiable = _eager_autograd(
             flat_fn, inputs, self.lifted, self.grad_inputs)
+        self._flat_fn, self._num_inputs = flat_fn, len(inputs)
+        self._second_order_reach: Dict[tuple, Optional[Set[int]]] = {}
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
         self._bw_entry: Optional[_Entry] = None
@@ -710,6 +712,57 @@ class _Plan:
                 self.bw = self.owner._compile(
                     _only(self.split, "forward_backward"), "forward_backward")
             return self.bw
+
+    def second_order_reach(self, h_args, used, needed) -> Optional[Set[int]]:
+        """Which of the `needed` arguments of h = vjp(F) (F's arguments,
+        then one tangent per floating result) eager's double backward
+        reaches from h's results `used` (the gradients of the inputs
+        grad_inputs[i]); None if eager cannot tell. The compiled vjp of h
+        gives an argument it does not reach zeros; eager gives None
+        (an optimizer then skips it): the bias of a critic's last layer
+        in a gradient penalty backpropagated alone. One eager run per
+        pattern, on copies of the arguments."""
+        key = (used, needed)
+        if key not in self._second_order_reach:
+            self._second_order_reach[key] = _eager_second_order_reach(
+                self._flat_fn, list(h_args[:self._num_inputs]), self.lifted,
+                [self.grad_inputs[i] for i in used], needed,
+                len(h_args) - self.derivative.num_args)
+        return self._second_order_reach[key]
+
+
+def _eager_second_order_reach(flat_fn, inputs, lifted, wrt, needed,
+                              num_tangents) -> Optional[Set[int]]:
+    """See _Plan.second_order_reach: F's arguments are `inputs + lifted`
+    (the lifted tensors are the captured ones, which `flat_fn` reads), and
+    `wrt` indexes them."""
+    from .importer import UndoCapturedWrites
+    copies = _eager_copies(inputs)
+    args = copies + list(lifted)
+    try:
+        with UndoCapturedWrites(flat_fn), torch.enable_grad(), \
+                inline_compiled_functions():
+            results = [o for o in tree_flatten(flat_fn(*copies))[0]
+                       if isinstance(o, torch.Tensor) and o.is_floating_point()]
+            if len(results) != num_tangents:
+                return None     # results written in place: not F's results
+            tangents = [torch.ones_like(o).requires_grad_() for o in results]
+            pairs = [(o, t) for o, t in zip(results, tangents) if o.requires_grad]
+            first = torch.autograd.grad(
+                [o for o, _ in pairs], [args[i] for i in wrt],
+                [t for _, t in pairs], create_graph=True, allow_unused=True)
+            first = [g for g in first if g is not None and g.requires_grad]
+            targets = args + tangents
+            if any(k >= len(targets) for k in needed):
+                return None     # the RNG state
+            if not first:
+                return set()
+            second = torch.autograd.grad(
+                first, [targets[k] for k in needed],
+                [torch.ones_like(g) for g in first], allow_unused=True)
+    except Exception:  # noqa: BLE001 - keep the compiled gradients
+        return None
+    return {k for k, g in zip(needed, second) if g is not None}
 
 
 def _signature_key(v):
@@ -938,15 +991,17 @@ def _meta(tensors):
     return [(t.shape, t.dtype, t.device) for t in tensors]
 
 
-def _vjp_of(node: _Derivative, args, cotangents,
-            needs_grad) -> List[Optional[torch.Tensor]]:
+def _vjp_of(node: _Derivative, args, cotangents, needs_grad,
+            reach=None) -> List[Optional[torch.Tensor]]:
     """The gradient of each of `args` (None where not needed) for the
     `cotangents` of `node`'s results (node = source.vjp(wrt), run on
     `args`): vjp(source.vjp(the wrt whose results have cotangents)) with
     respect to the arguments that need gradients, run compiled, and
     recorded for one more derivative when grad mode is on
     (create_graph=True). A function the autodiff cannot differentiate once
-    more raises Listing 5.5's error with the reason."""
+    more raises Listing 5.5's error with the reason. `reach(used,
+    needed)`, where given, says which of the needed arguments eager's graph
+    reaches (None: unknown); the others get None, as in eager."""
     result: List[Optional[torch.Tensor]] = [None] * len(args)
     used = [i for i, c in enumerate(cotangents) if c is not None]
     needed = tuple(k for k, (a, n) in enumerate(zip(args, needs_grad))
@@ -955,6 +1010,12 @@ def _vjp_of(node: _Derivative, args, cotangents,
         return result
     source = node.source.vjp(tuple(node.wrt[i] for i in used),
                              node.num_args - node.source.num_args)
+    if reach is not None:
+        reached = reach(tuple(used), needed)
+        if reached is not None:
+            needed = tuple(k for k in needed if k in reached)
+            if not needed:
+                return result
     full = list(args) + [cotangents[i] for i in used]
     try:
         vjp = source.vjp(needed, len(used))
@@ -1031,8 +1092,9 @@ class _CompiledBackward(torch.autograd.Function):
         _unchanged(h_args[:f.num_args], ctx.versions, "the compiled function")
         h = f.vjp(tuple(plan.grad_inputs), len(h_args) - f.num_args)
         needs = ctx.needs_input_grad[3 + ctx.num_args:]
+        reach = functools.partial(plan.second_order_reach, h_args)
         return (None, None, None, *[None] * ctx.num_args,
-                *_vjp_of(h, h_args, grads, needs))
+                *_vjp_of(h, h_args, grads, needs, reach))
 
 
 class _CompiledRegion(torch.autograd.Function):
@@ -1347,7 +1409,7 @@ class CompiledFunction:
                 else:
                     self._watched_user.append((vars(m), keys))
             # Hooks run while tracing (forward ones) or refuse (backward
-            # ones): how many there are is part of the key.
+            # ones): which there are is part of the key (_reaching).
             self._hook_dicts = [
                 d for m in self._captured_modules
                 for d in (m._forward_hooks, m._forward_pre_hooks,
@@ -1390,7 +1452,7 @@ class CompiledFunction:
             self._children, self._values = children, values
             self._reached = values + tuple(
                 Identity(c) for cs in children for c in cs)
-        key = self._reached + tuple(map(len, self._hook_dicts))
+        key = self._reached
         if self._watched:
             try:
                 layers = tuple([get(d) for get, d, _ in self._watched])
@@ -1411,6 +1473,11 @@ class CompiledFunction:
         """The children of the captured modules that can have some, and
         the key parts of the closure cells and globals read."""
         values = tuple([get() for get in self._captured_values])
+        # Which hooks, not how many: one replaced by another (removed, then
+        # registered) computes something else, and what each reads is
+        # among the captured values only after a new scan.
+        values += (tuple([Identity(h) for d in self._hook_dicts if d
+                          for h in d.values()]),)
         if self._tensor_dicts:
             values += (tuple([id(t) for d in self._tensor_dicts
                               for t in d.values()]),)

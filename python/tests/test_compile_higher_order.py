@@ -154,6 +154,30 @@ def test_gradient_penalty_training_matches_eager():
         _close(a.detach(), b.detach(), "trained parameter")
 
 
+def test_a_parameter_the_penalty_does_not_reach_keeps_no_gradient():
+    """The critic's last bias does not appear in d critic / d input: in
+    eager its .grad stays None after the penalty's backward, and AdamW
+    skips it (no weight decay). The compiled double backward gave it
+    zeros, so AdamW decayed it."""
+    torch.manual_seed(0)
+    eager = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1)).double()
+    mine = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1)).double()
+    mine.load_state_dict(eager.state_dict())
+    x = torch.randn(5, 3, dtype=torch.float64)
+    for d, m in ((stax.compile(mine), mine), (eager, eager)):
+        opt = torch.optim.AdamW(m.parameters(), lr=0.1, weight_decay=0.5)
+        xr = x.clone().requires_grad_()
+        (g,) = torch.autograd.grad(d(xr).sum(), xr, create_graph=True)
+        g.pow(2).sum().backward()
+        opt.step()
+    for (name, a), b in zip(mine.named_parameters(), eager.parameters()):
+        assert (a.grad is None) == (b.grad is None), name
+        if b.grad is not None:
+            _close(a.grad, b.grad, name)
+        _close(a.detach(), b.detach(), name)
+    assert mine[2].bias.grad is None
+
+
 def test_double_backward_with_dropout_keeps_the_forward_mask():
     """The derivatives run on the call's RNG state: y = dropout(x) keeps
     x * 2 or 0, so d(sum y^3)/dx = 6 y^2 and its derivative 24 y."""
