@@ -34,10 +34,15 @@ def constant_key(v, top: bool = True, nested: bool = True):
         return float_key(v)
     if v is None or isinstance(v, (bool, int, str)):
         return v
-    if type(v) in (list, tuple, dict) and len(v) <= CONSTANT_CONTAINER_MAX:
-        items = v.items() if type(v) is dict else enumerate(v)
-        return (type(v).__name__,) + tuple(
-            (k, constant_key(e, False)) for k, e in items)
+    if isinstance(v, (list, tuple, dict)) and len(v) <= CONSTANT_CONTAINER_MAX:
+        # Their subclasses too: an OrderedDict or defaultdict config, a
+        # namedtuple of hyper-parameters.
+        items = v.items() if isinstance(v, dict) else enumerate(v)
+        kind = type(v).__name__ if type(v) in (list, tuple, dict) else type(v)
+        return (kind,) + tuple((k, constant_key(e, False)) for k, e in items)
+    if isinstance(v, (set, frozenset)) and len(v) <= CONSTANT_CONTAINER_MAX:
+        # `if name in skip:`: its elements are hashable.
+        return (type(v), frozenset(v))
     if top and isinstance(v, type) and _users_class(v):
         # A class read as a global (`Config.temperature`): its data.
         attrs = [(k, e) for k, e in vars(v).items() if not k.startswith("_")
@@ -79,6 +84,8 @@ def _plain_object(v) -> bool:
                       types.BuiltinFunctionType, types.MethodType,
                       functools.partial, torch.Tensor, torch.nn.Module)):
         return False
+    if isinstance(v, types.SimpleNamespace):
+        return True     # a config: types.SimpleNamespace(lr=..., ...)
     module = (getattr(type(v), "__module__", None) or "").split(".")[0]
     return module not in _LIBRARIES and hasattr(v, "__dict__")
 

@@ -2431,6 +2431,12 @@ def captured_state(fn, depth: int = 3):
                     if isinstance(t, torch.Tensor):
                         found[id(t)] = t
             if level > 0:
+                # Forward hooks run in the trace: what they read is read
+                # by it (a steering coefficient, a global scale).
+                for m in o.modules():
+                    for h in (list(m._forward_pre_hooks.values())
+                              + list(m._forward_hooks.values())):
+                        visit_function(h, level - 1)
                 # Each class's forward once: a user layer's forward can
                 # read globals too.
                 for cls in {type(m) for m in o.modules()

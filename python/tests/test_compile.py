@@ -8,11 +8,13 @@ n f32 terms reordered differs by at most about 2 * n * u * sum|terms| (u =
 n * u by the magnitude of what was summed.
 """
 
+import collections
 import copy
 import itertools
 import math
 import re
 import time
+import types
 import warnings
 
 import numpy as np
@@ -2017,6 +2019,43 @@ def test_module_hooks_added_later_and_backward_hooks():
     assert torch.equal(got, want)
 
 
+_HOOK_SCALE = 1.0
+
+
+def test_a_replaced_hook_and_what_hooks_read_trace_again():
+    """A hook removed and another registered (the same number of hooks),
+    a hook object's attribute and a global a hook reads: each was baked in
+    by the first trace, silently."""
+    global _HOOK_SCALE
+
+    class Steer:
+        def __init__(self):
+            self.alpha = 1.0
+
+        def __call__(self, module, inputs, output):
+            return output * self.alpha
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(),
+                                torch.nn.Linear(4, 2))
+    compiled = stax.compile(model)
+    x = torch.randn(3, 4)
+    handle = model[0].register_forward_hook(lambda m, i, o: o * 2)
+    with torch.no_grad():
+        assert torch.equal(compiled(x), model(x))
+        handle.remove()
+        handle = model[0].register_forward_hook(lambda m, i, o: o * 0)
+        assert torch.equal(compiled(x), model(x))
+        handle.remove()
+        steer = Steer()
+        model[2].register_forward_hook(steer)
+        model[2].register_forward_pre_hook(lambda m, i: (i[0] * _HOOK_SCALE,))
+        for alpha, scale in [(1.0, 1.0), (0.0, 1.0), (1.0, 3.0)]:
+            steer.alpha, _HOOK_SCALE = alpha, scale
+            assert torch.equal(compiled(x), model(x))
+    _HOOK_SCALE = 1.0
+
+
 def test_weight_and_spectral_norm_keep_one_plan():
     """weight_norm / spectral_norm hooks bind the layer's `weight` to a new
     tensor at every call: it is computed in the trace, not part of the plan
@@ -2790,6 +2829,52 @@ def test_module_containers_layer_settings_and_globals_trace_again():
     model.drop.p = 1.0                             # drops every element now
     assert torch.equal(compiled(x), torch.zeros(3, 2))
     _GAIN = 1.0
+
+
+_NS = types.SimpleNamespace(temperature=1.0)
+_ORDERED = collections.OrderedDict(alpha=1.0)
+_DEFAULTS = collections.defaultdict(float, alpha=1.0)
+_HYPER = collections.namedtuple("Hyper", "scale")(1.0)
+_SKIP = {"none"}
+
+
+def test_configs_of_library_container_types_trace_again():
+    """A hyper-parameter read from a SimpleNamespace, an OrderedDict, a
+    defaultdict, a namedtuple or a set (global, or a module's attribute):
+    these were keyed by identity, so a changed value kept the first
+    trace's, silently."""
+    global _HYPER
+    lin = torch.nn.Linear(4, 2)
+    x = torch.randn(3, 4)
+
+    class Holder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = lin
+            self.cfg = types.SimpleNamespace(scale=1.0)
+
+        def forward(self, x):
+            return self.lin(x) * self.cfg.scale
+
+    holder = Holder()
+
+    def rebind_hyper():
+        global _HYPER
+        _HYPER = _HYPER._replace(scale=3.0)
+    cases = [
+        (lambda x: lin(x) / _NS.temperature, lambda: setattr(_NS, "temperature", 0.25)),
+        (lambda x: lin(x) * _ORDERED["alpha"], lambda: _ORDERED.__setitem__("alpha", 4.0)),
+        (lambda x: lin(x) * _DEFAULTS["alpha"], lambda: _DEFAULTS.__setitem__("alpha", 4.0)),
+        (lambda x: lin(x) * _HYPER.scale, rebind_hyper),
+        (lambda x: lin(x) * (2.0 if "lin" in _SKIP else 1.0), lambda: _SKIP.add("lin")),
+        (holder, lambda: setattr(holder.cfg, "scale", 4.0)),
+    ]
+    with torch.no_grad():
+        for fn, change in cases:
+            compiled = stax.compile(fn)
+            assert torch.equal(compiled(x), fn(x))
+            change()
+            assert torch.equal(compiled(x), fn(x))
 
 
 def test_a_forward_that_binds_a_buffer_anew():
