@@ -165,6 +165,11 @@ class PythonStateGuard:
         self.attributes: List[Dict[str, Any]] = [
             {k: v for k, v in vars(m).items() if self._watched(k, v)}
             for m in self.modules]
+        # The lists, dicts and sets among them, shallow: a forward that
+        # appends to `self.store` appended once per trace.
+        self.attribute_contents = [
+            {k: c for k, c in ((k, _contents(v)) for k, v in a.items()) if c}
+            for a in self.attributes]
         self.modes = [m.training for m in self.modules]
         self.bindings = [n.binding() for n in self.names]
         # The lists, dicts and sets they hold, shallow: an append while
@@ -197,6 +202,9 @@ class PythonStateGuard:
             nprandom.set_state(self.numpy_random)
             self.changes.append("it draws from numpy's global generator")
         written = self._restore_attributes()
+        filled = self._refill_attributes()
+        if filled:
+            self.changes.append(f"it changes {', '.join(filled)} in place")
         if written:
             self.changes.append(f"it sets the attribute{'s' * (len(written) > 1)} "
                                 f"{', '.join(written)}")
@@ -214,7 +222,8 @@ class PythonStateGuard:
         if changed:
             self.changes.append("it changes a list, dict or set it reads "
                                 "in place")
-        elif not (written or rebound or exc[0]) and self._key_but_modes() != self.key:
+        elif not (written or filled or rebound or exc[0]) \
+                and self._key_but_modes() != self.key:
             self.changes.append("it changes a global or captured value it "
                                 "reads in place")
         return False
@@ -244,6 +253,19 @@ class PythonStateGuard:
                 del now[k]
                 written.append(f"{type(m).__name__}.{k}")
         return written
+
+    def _refill_attributes(self) -> List[str]:
+        """Refills the lists, dicts and sets the modules held whose
+        elements changed (their attributes hold them again, see
+        _restore_attributes); names them."""
+        filled = []
+        for m, before, contents in zip(self.modules, self.attributes,
+                                       self.attribute_contents):
+            for k, c in contents.items():
+                if _contents(before[k])[0] != c[0]:
+                    _refill(before[k], c)
+                    filled.append(f"{type(m).__name__}.{k}")
+        return filled
 
     def reason(self, draws_random: bool) -> Optional[str]:
         """Why the function runs in PyTorch, or None. draws_random: the

@@ -1012,6 +1012,34 @@ def test_python_effects_run_in_pytorch_once_per_call():
         assert len(record) <= 2 and compiled._python_effects is not None
         assert all(torch.equal(g, w) for g, w in zip(got, want)), fn.__name__
     assert log == [0, 1, 2, 3, 4] and _CALLS == 5
+    # A list a module holds, appended to by its forward, and one a forward
+    # hook appends the layer's output to (feature extraction): once per
+    # call, as in eager (once per trace attempt before).
+
+    class Storing(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(4, 4)
+            self.store = []
+
+        def forward(self, a):
+            y = self.linear(a)
+            self.store.append(y.detach())
+            return y.sum()
+
+    storing = Storing()
+    hooked = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh())
+    features = []
+    hooked[0].register_forward_hook(lambda m, i, o: features.append(o.detach()))
+    for module, kept, why in ((storing, storing.store, "changes Storing.store"),
+                              (hooked, features, "changes a list")):
+        compiled = stax.compile(module)
+        with pytest.warns(UserWarning, match=re.escape(why)):
+            for k in range(3):
+                compiled(x)
+                assert len(kept) == k + 1
+        assert torch.equal(kept[-1], (storing.linear if module is storing
+                                      else hooked[0])(x).detach())
     # The generator is left as eager leaves it.
     with pytest.warns(UserWarning, match="seeds PyTorch's generator"):
         stax.compile(reseeded)(x)
