@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import types
+from typing import Optional
 
 import torch
 
@@ -19,6 +20,10 @@ import torch
 #: containers by identity (comparing them at every call would cost more
 #: than a trace is likely to bake in).
 CONSTANT_CONTAINER_MAX = 64
+
+#: numpy arrays up to this many bytes are part of a plan key by value (a
+#: normalization mean a trace bakes in as a constant, written in place).
+NUMPY_BYTES_MAX = 1 << 16
 
 
 def constant_key(v, top: bool = True, nested: bool = True):
@@ -40,6 +45,8 @@ def constant_key(v, top: bool = True, nested: bool = True):
         items = v.items() if isinstance(v, dict) else enumerate(v)
         kind = type(v).__name__ if type(v) in (list, tuple, dict) else type(v)
         return (kind,) + tuple((k, constant_key(e, False)) for k, e in items)
+    if _is_ndarray(v) and v.nbytes <= NUMPY_BYTES_MAX:
+        return ("ndarray", v.dtype.str, v.shape, v.tobytes())
     if isinstance(v, (set, frozenset)) and len(v) <= CONSTANT_CONTAINER_MAX:
         # `if name in skip:`: its elements are hashable.
         return (type(v), frozenset(v))
@@ -59,6 +66,23 @@ def constant_key(v, top: bool = True, nested: bool = True):
             return ("object", Identity(v)) + tuple(
                 (k, constant_key(e, False, top)) for k, e in attrs)
     return Identity(v)
+
+
+def _is_ndarray(v) -> bool:
+    t = type(v)
+    return t.__name__ == "ndarray" and t.__module__ == "numpy"
+
+
+def unwatched(v) -> Optional[str]:
+    """What constant_key keys by identity although a trace may read its
+    entries (a container or array too large to compare at every call), as
+    words for a warning; None otherwise."""
+    if isinstance(v, (list, tuple, dict, set, frozenset)) and \
+            len(v) > CONSTANT_CONTAINER_MAX:
+        return f"a {type(v).__name__} of {len(v)} entries"
+    if _is_ndarray(v) and v.nbytes > NUMPY_BYTES_MAX:
+        return f"a numpy array of {v.nbytes} bytes"
+    return None
 
 
 def float_key(v: float):

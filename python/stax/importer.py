@@ -44,6 +44,7 @@ import struct
 import sys
 import threading
 import types
+import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -55,7 +56,8 @@ from ._capi import StaxError
 from .aliasing import output_views, returns_view, storage_root
 from .fx_values import same_value
 from .masked_reductions import masked_reductions_as_where
-from ._keys import Identity, constant_key, _plain_object
+from ._keys import (CONSTANT_CONTAINER_MAX, NUMPY_BYTES_MAX, Identity,
+                    _plain_object, constant_key, unwatched)
 from ._tracing import inline_compiled_functions
 
 __all__ = ["import_torch", "import_fx_graph", "trace", "trace_joint", "mlir_type",
@@ -2391,6 +2393,17 @@ class CapturedName:
         key = constant_key(None if value is self._EMPTY else value)
         if key is value or isinstance(key, Identity):
             self._last, self._last_key = value, key
+            what = unwatched(value)
+            if what is not None:
+                name = f"{self.name!r}" if self.name is not None else \
+                    "a variable it captures"
+                warnings.warn(
+                    f"stax.compile: the function reads {name}, {what}: a "
+                    f"change to its entries after a trace is not seen (at "
+                    f"most {CONSTANT_CONTAINER_MAX} entries or "
+                    f"{NUMPY_BYTES_MAX} bytes are compared at each call); "
+                    f"bind the name to a new object to trace again",
+                    stacklevel=5)
         return key
 
 

@@ -24,6 +24,7 @@ import torch.nn.functional as F
 
 import stax
 from stax._capi import StaxError
+from stax._keys import CONSTANT_CONTAINER_MAX
 
 U = 2.0 ** -24
 U64 = 2.0 ** -53
@@ -2903,6 +2904,27 @@ def test_configs_of_library_container_types_trace_again():
             assert torch.equal(compiled(x), fn(x))
             change()
             assert torch.equal(compiled(x), fn(x))
+
+
+_MEAN = np.zeros(2, dtype=np.float32)
+_LARGE = {f"k{i}": 1.0 for i in range(CONSTANT_CONTAINER_MAX + 1)}
+
+
+def test_a_numpy_array_read_by_value_and_a_large_dict_warned_about():
+    """A numpy array a trace bakes in, written in place, kept the first
+    trace's values (keyed by identity); a dict too large to compare at
+    each call still is, and says so once instead of silently."""
+    lin = torch.nn.Linear(4, 2)
+    x = torch.randn(3, 4)
+    fn = lambda x: lin(x) - torch.from_numpy(_MEAN)
+    compiled = stax.compile(fn)
+    with torch.no_grad():
+        assert torch.equal(compiled(x), fn(x))
+        _MEAN[:] = 5.0
+        assert torch.equal(compiled(x), fn(x))
+        big = lambda x: lin(x) * _LARGE["k0"]
+        with pytest.warns(UserWarning, match="'_LARGE', a dict of 65 entries"):
+            assert torch.equal(stax.compile(big)(x), big(x))
 
 
 def test_a_forward_that_binds_a_buffer_anew():
