@@ -83,8 +83,10 @@ FailureOr<Tensor> sumLike(OpT op, Inputs in, const KernelContext &ctx,
         double v = loadAs(x, i, rt);
         acc = kind == SumKind::Prod ? m.mul(acc, v) : m.add(acc, v);
       }
+      // Eager's CPU mean is sum(x).div_(n): the sum is rounded to the
+      // result type (f16/bf16) before the division.
       if (kind == SumKind::Mean)
-        acc = m.div(acc, static_cast<double>(idx.size()));
+        acc = m.div(roundToFloatType(acc, rt), static_cast<double>(idx.size()));
       out.setF(g, acc);
     }
     return out;

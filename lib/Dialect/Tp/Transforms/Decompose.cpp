@@ -463,12 +463,13 @@ FailureOr<Results> nativeDropoutBackward(OpBuilder &b,
 // Reductions (ReductionKernels.cpp)
 //===----------------------------------------------------------------------===//
 
-// sum / n.
+// sum / n, the sum rounded to the result type first (eager's CPU mean is
+// sum(x).div_(n): an f16 mean of 4096 x 30 is inf there).
 FailureOr<Results> mean(OpBuilder &b, tp::MeanOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.load(op.getSelf());
   auto [dims, n] = reduced(shapeOf(x), op.getDims());
-  Value s = d.sum(x, dims, op.getKeepdim());
+  Value s = d.to(d.done(d.sum(x, dims, op.getKeepdim())), d.T);
   return Results{d.done(d.divRaw(s, static_cast<double>(n)))};
 }
 
