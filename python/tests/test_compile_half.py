@@ -177,3 +177,16 @@ def test_float32_to_bf16_rounds_like_eager_bit_for_bit():
     d = torch.randn(4096, dtype=torch.float64, generator=g) * 1e-38
     got = stax.compile(lambda a: a.bfloat16())(d)
     assert torch.equal(got.view(torch.int16), d.bfloat16().view(torch.int16))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_mean_rounds_the_sum_before_dividing(dtype):
+    """Eager's CPU mean is sum(x).div_(n): the float32 sum is rounded to
+    the half type, then divided. Short rows (summed in one order by both)
+    are bitwise eager's; an f16 sum beyond 65504 makes the mean inf."""
+    torch.manual_seed(0)
+    x = (torch.randn(64, 7) * 3).to(dtype)
+    for fn in (lambda t: t.mean(1), lambda t: t.mean(1, keepdim=True)):
+        assert torch.equal(stax.compile(fn)(x), fn(x))
+    big = torch.full((4096,), 30.0, dtype=torch.float16)
+    assert torch.isinf(stax.compile(lambda t: t.mean())(big))
