@@ -2117,6 +2117,62 @@ class _InlineCheckpoints:
         return False
 
 
+class _RefuseNestedFastPath:
+    """While tracing, an nn.TransformerEncoder whose eager call would take
+    its nested-tensor fast path (eval mode, a src_key_padding_mask, no
+    gradient needed: PyTorch's conditions, read from the module and the
+    grad mode) raises: eager packs the sequences into a nested tensor and
+    pads them back with zeros, so padded positions are 0 (the final
+    norm's bias with a norm) and a batch padded at its end comes back
+    shorter, a shape the mask's values decide. Traces see proxies, which
+    always take the slow path. The function then runs in PyTorch."""
+
+    def __enter__(self):
+        cls = torch.nn.TransformerEncoder
+        self.saved = cls.forward
+        original = self.saved
+
+        def forward(module, src, mask=None, src_key_padding_mask=None, *args, **kwargs):
+            why = _nested_fast_path(module, src, mask, src_key_padding_mask)
+            if why is not None:
+                raise StaxError(why)
+            return original(module, src, mask, src_key_padding_mask, *args, **kwargs)
+        cls.forward = forward
+        return self
+
+    def __exit__(self, *exc):
+        torch.nn.TransformerEncoder.forward = self.saved
+        return False
+
+
+def _nested_fast_path(encoder, src, mask, padding) -> Optional[str]:
+    """Why eager would run `encoder` through nested tensors (PyTorch 1.13's
+    TransformerEncoder.forward conditions, but the mask's left alignment,
+    which reads its values), or None."""
+    layer = encoder.layers[0] if len(encoder.layers) else None
+    if (padding is None or mask is not None or src.dim() != 3
+            or not isinstance(layer, torch.nn.TransformerEncoderLayer)
+            or layer.norm_first or layer.training
+            or not layer.self_attn.batch_first
+            or not layer.self_attn._qkv_same_embed_dim
+            or not layer.activation_relu_or_gelu
+            or layer.norm1.eps != layer.norm2.eps
+            or not getattr(encoder, "enable_nested_tensor", False)
+            or layer.self_attn.num_heads % 2 == 1
+            or torch.is_autocast_enabled()):
+        return None
+    params = [p for m in (layer.self_attn, layer.self_attn.out_proj, layer.norm1,
+                          layer.norm2, layer.linear1, layer.linear2)
+              for p in m.parameters(recurse=False)]
+    if torch.is_grad_enabled() and (src.requires_grad or
+                                    any(p.requires_grad for p in params)):
+        return None
+    return ("nn.TransformerEncoder takes its nested-tensor fast path here "
+            "(eval mode, src_key_padding_mask, no gradient): eager zeroes "
+            "the padded positions and drops padding every sequence ends "
+            "with, an output shape the mask's values decide")
+
+
 class _TraceWithoutFunctionalization(Exception):
     """PyTorch's functionalization refuses the function: it calls
     torch.autograd.grad, makes a tensor require grad, or writes a tensor it
@@ -2653,7 +2709,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
     def target(*xs):   # make_fx would trace a default argument as an input
         with _InlineCheckpoints(), _TraceAutogradGrad(functionalize), \
-                _RefuseValueReads():
+                _RefuseValueReads(), _RefuseNestedFastPath():
             if autograd:
                 with _MarkUserDetaches():
                     return traced(*xs)

@@ -122,6 +122,36 @@ def test_a_nan_input_gets_eager_s_gradient_through_piecewise_functions(f):
     assert torch.equal(grads[0], grads[1]), grads
 
 
+def test_transformer_encoder_nested_fast_path_runs_in_pytorch():
+    """In eval mode without gradients and with a padding mask, eager's
+    nn.TransformerEncoder packs the batch into nested tensors: padded
+    positions come back 0 and a batch whose every sequence is padded at
+    its end comes back shorter. A trace (proxies) always takes the slow
+    path, so that call runs in PyTorch; with gradients it compiles."""
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(32, 4, 64, batch_first=True)
+    model = torch.nn.TransformerEncoder(layer, 2).eval()
+    compiled = stax.compile(model)
+    x = torch.randn(3, 7, 32)
+    pad = torch.zeros(3, 7, dtype=torch.bool)
+    pad[1, 5:] = True
+    pad[2, 3:] = True
+    shorter = pad | torch.arange(7).ge(6)
+    with torch.no_grad():
+        with pytest.warns(UserWarning, match="nested-tensor fast path"):
+            got = compiled(x, src_key_padding_mask=pad)
+        assert torch.equal(got, model(x, src_key_padding_mask=pad))
+        got = compiled(x, src_key_padding_mask=shorter)
+        want = model(x, src_key_padding_mask=shorter)
+        assert got.shape == want.shape == (3, 6, 32) and torch.equal(got, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = compiled(x, src_key_padding_mask=pad)
+    want = model(x, src_key_padding_mask=pad)
+    assert got.requires_grad
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
 def test_results_that_do_not_depend_differentiably_are_like_eager():
     # Nothing to differentiate: only the forward is compiled (no fallback
     # warning). fill and a p=0 norm have a grad_fn in eager (gradient
