@@ -2609,10 +2609,9 @@ def layout_copy(t: torch.Tensor) -> torch.Tensor:
     took the layout of the copy. Gaps hold the caller's storage there too
     (as_strided may read them); the storage offset is 0."""
     t = t.detach()
-    if t.is_contiguous() or t.numel() == 0:
-        return t.clone()
-    if t.is_non_overlapping_and_dense():
-        return t.clone()    # preserve_format keeps the strides
+    copy = t.clone()    # preserve_format: a dense tensor keeps its strides
+    if copy.stride() == t.stride() or t.numel() == 0:
+        return copy
     extent = 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
     span = t.as_strided((extent,), (1,), t.storage_offset())
     return span.clone().as_strided(t.shape, t.stride(), 0)
