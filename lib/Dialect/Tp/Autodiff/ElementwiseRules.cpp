@@ -320,10 +320,9 @@ template <> struct Partials<LeakyReluOp> {
   }
 };
 
-/// elu: input_scale * alpha * scale * exp(x * input_scale) where x <= 0,
-/// else scale (eager's elu_backward on the input: a NaN input gets scale).
-/// The exponent reads min(x, 0) so that the unselected branch stays
-/// finite.
+/// elu: scale where x > 0, else input_scale * alpha * scale *
+/// exp(x * input_scale) (eager's elu_backward on the input). The exponent
+/// reads min(x, 0) so that the unselected branch stays finite.
 template <> struct Partials<EluOp> {
   static Partial get(EluOp op, OpBuilder &b, unsigned) {
     Location loc = op.getLoc();
@@ -331,12 +330,12 @@ template <> struct Partials<EluOp> {
     double scale = op.getScale().convertToDouble();
     double inputScale = op.getInputScale().convertToDouble();
     Value x = op.getSelf();
-    Value nonPos = LeScalarOp::create(b, loc, x, f64Attr(b, 0.0));
+    Value pos = GtScalarOp::create(b, loc, x, f64Attr(b, 0.0));
     Value xneg = ClampOp::create(b, loc, x, TypedAttr(), f64Attr(b, 0.0));
     Value e = ExpOp::create(b, loc, mulScalar(b, loc, xneg, inputScale));
     Value negPart = mulScalar(b, loc, e, inputScale * alpha * scale);
     return Partial::times(WhereOp::create(
-        b, loc, nonPos, negPart, full(b, loc, tensorType(op.getResult()), scale)));
+        b, loc, pos, full(b, loc, tensorType(op.getResult()), scale), negPart));
   }
 };
 
@@ -354,18 +353,17 @@ template <> struct Partials<SoftplusOp> {
   }
 };
 
-/// hardtanh: 0 where x <= min_val or x >= max_val, else 1 (eager's
-/// hardtanh_backward: a NaN input passes the gradient).
+/// hardtanh: 1 strictly inside (min_val, max_val) (eager's
+/// hardtanh_backward), else 0.
 template <> struct Partials<HardtanhOp> {
   static Partial get(HardtanhOp op, OpBuilder &b, unsigned) {
     Location loc = op.getLoc();
     Value x = op.getSelf();
-    Value atMin = LeScalarOp::create(
+    Value aboveMin = GtScalarOp::create(
         b, loc, x, f64Attr(b, op.getMinVal().convertToDouble()));
-    Value atMax = GeScalarOp::create(
+    Value belowMax = LtScalarOp::create(
         b, loc, x, f64Attr(b, op.getMaxVal().convertToDouble()));
-    return Partial::where(LogicalNotOp::create(
-        b, loc, LogicalOrOp::create(b, loc, atMin, atMax)));
+    return Partial::where(LogicalAndOp::create(b, loc, aboveMin, belowMax));
   }
 };
 
