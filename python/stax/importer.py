@@ -2287,13 +2287,80 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     READS = {torch.Tensor.numpy: "numpy", torch.Tensor.__array__: "__array__",
              torch.Tensor.tolist: "tolist", torch.Tensor.data_ptr: "data_ptr"}
 
+    # The size of a result whose shape the values decide (`x[x > 0]`,
+    # `mask.nonzero()`, `t.unique()`) is such a read too: `n =
+    # x[mask].shape[0]` in Python would be the first call's count in every
+    # later call. Those results, and the results of dimensions computed
+    # from them, are tracked; reading their sizes is refused.
+    SIZES = {torch.Tensor.size: "size()", torch.Tensor.shape.__get__: "shape",
+             torch.Tensor.numel: "numel()", torch.Tensor.nelement: "nelement()",
+             torch.Tensor.__len__: "len()"}
+    DATA_SIZED = {torch.nonzero, torch.Tensor.nonzero, torch.argwhere,
+                  torch.Tensor.argwhere, torch.masked_select,
+                  torch.Tensor.masked_select, torch.unique, torch.Tensor.unique,
+                  torch.unique_consecutive, torch.Tensor.unique_consecutive,
+                  torch.bincount, torch.Tensor.bincount}
+
+    def __init__(self):
+        super().__init__()
+        self.data_sized: Dict[int, torch.Tensor] = {}
+
     def __torch_function__(self, func, types, args=(), kwargs=None):
         method = self.READS.get(func)
         if method is not None and args and self._traced(args[0]):
             raise RuntimeError(
                 f"the function reads a traced tensor's values with "
                 f".{method}(): a compiled plan cannot depend on them")
-        return func(*args, **(kwargs or {}))
+        size = self.SIZES.get(func)
+        if size is not None and args and id(args[0]) in self.data_sized \
+                and self._users_code(sys._getframe(1)):
+            raise RuntimeError(
+                f"the function reads the {size} of a result whose shape "
+                f"depends on tensor values (nonzero, a boolean mask index, "
+                f"unique ...): a compiled plan would keep the first call's")
+        result = func(*args, **(kwargs or {}))
+        if self._sizes_from_values(func, args, kwargs):
+            for t in tree_flatten(result)[0]:
+                if isinstance(t, torch.Tensor) and t.dim() > 0:
+                    self.data_sized[id(t)] = t
+        return result
+
+    @staticmethod
+    def _users_code(frame) -> bool:
+        """Whether `frame` is the user's code: PyTorch's functions and
+        Stax's decompositions read sizes to build the ops the trace
+        records (a Python decomposition of cross_entropy with label
+        smoothing), not to compute Python values of their own."""
+        # Past the dispatch itself: torch.overrides, the other modes'
+        # handlers, and Tensor's Python methods (__len__) that forward the
+        # read.
+        while frame is not None and (
+                frame.f_globals.get("__name__") in ("torch.overrides", "torch._tensor")
+                or frame.f_code.co_name == "__torch_function__"):
+            frame = frame.f_back
+        module = frame.f_globals.get("__name__", "") if frame else ""
+        return module.split(".")[0] not in ("torch", "stax", "functorch")
+
+    def _sizes_from_values(self, func, args, kwargs) -> bool:
+        """Whether func's results have sizes its arguments' values decide:
+        a data-sized operator, an index by a boolean mask, repeats given as
+        a tensor, or any operator of a data-sized tensor."""
+        leaves = tree_flatten((args, kwargs or {}))[0]
+        if any(isinstance(t, torch.Tensor) and id(t) in self.data_sized
+               and self.data_sized[id(t)] is t for t in leaves):
+            return True
+        if func in self.DATA_SIZED:
+            return True
+        if func is torch.Tensor.__getitem__ and len(args) > 1:
+            index = tree_flatten(args[1])[0]
+            return any(isinstance(i, torch.Tensor) and i.dtype in (torch.bool, torch.uint8)
+                       for i in index)
+        if func in (torch.repeat_interleave, torch.Tensor.repeat_interleave):
+            repeats = args[1] if len(args) > 1 else (kwargs or {}).get("repeats")
+            return isinstance(repeats, torch.Tensor) and repeats.numel() > 1
+        if func is torch.where and len(args) == 1 and not kwargs:
+            return True
+        return False
 
     @staticmethod
     def _traced(t) -> bool:
@@ -2325,11 +2392,27 @@ def _functionalized(gm: fx.GraphModule, example_inputs,
     _index_put_with_full_slices_as_copies(gm)
     written = written_constants(gm)
     lifted = lift_tensor_constants(gm, lambda t: any(t is w for w in written))
-    out = make_fx(_functionalize(gm), decomposition_table=table)(
+    out = make_fx(_functionalize(_syncing_results(gm)), decomposition_table=table)(
         *[layout_copy(a) if isinstance(a, torch.Tensor) else a
           for a in example_inputs], *[t.detach().clone() for t in lifted])
     _placeholders_as_constants(out, len(example_inputs), lifted)
     return out
+
+
+def _syncing_results(fn):
+    """`fn`, whose tensor results are brought up to date under
+    functionalization before they are returned: PyTorch 1.13's functorch
+    functionalize returns a view of an intermediate as it was when taken
+    (`z = y[0]; y.mul_(10); return y, z` gave z the values before the
+    write). torch._sync regenerates a view from its updated base."""
+    def synced(*args):
+        out = fn(*args)
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor) and \
+                    torch._C._functorch.is_functionaltensor(t):
+                torch._sync(t)
+        return out
+    return synced
 
 
 def _sync_before_views(gm: fx.GraphModule) -> None:
@@ -2721,7 +2804,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
             return fn(*xs)
     if functionalize:
         from functorch import functionalize as _functionalize
-        target = _functionalize(target)
+        target = _functionalize(_syncing_results(target))
     table: Dict[Any, Callable] = dict(CONDITIONAL) if decompose else {}
     refused: set = set()
     mode, real_error = "real", None

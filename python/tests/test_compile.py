@@ -274,6 +274,37 @@ def test_one_hot_compiles_and_checks_its_classes():
                            F.one_hot(i))
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: x * x[x > 0].shape[0],
+    lambda x: x * len(x.nonzero()),
+    lambda x: x + torch.unique(x).numel(),
+    lambda x: x * x.masked_select(x > 0).size(0),
+    lambda x: (x * 2 if x.nonzero().shape[0] > 2 else x * 3),
+    lambda x: x[x > 0].view(x[x > 0].shape[0], 1) * 2,
+])
+def test_sizes_of_data_sized_results_are_not_baked_in(fn):
+    """`n = x[x > 0].shape[0]` read in Python: a trace baked the first
+    call's count into every later call, silently. Reading the size of a
+    result whose shape the values decide now runs the function in PyTorch."""
+    f = stax.compile(fn)
+    with pytest.warns(UserWarning, match="depends on tensor values"):
+        f(torch.tensor([1.0, -1.0, 2.0]))
+    for v in ([-1.0, -1.0, -2.0], [1.0, 1.0, 1.0], [0.0, 0.0, 5.0]):
+        x = torch.tensor(v)
+        assert torch.equal(f(x), fn(x))
+
+
+def test_a_masked_reduction_still_compiles():
+    fn = lambda x, m: (x[m].sin() * 2).mean() + F.cross_entropy(x[m], m.long()[m])
+    f = stax.compile(fn)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        for seed in range(3):
+            torch.manual_seed(seed)
+            x, m = torch.randn(6, 2), torch.rand(6) > 0.5
+            torch.testing.assert_close(f(x, m), fn(x, m), rtol=1e-6, atol=1e-6)
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
