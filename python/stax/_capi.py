@@ -27,6 +27,19 @@ class StaxError(RuntimeError):
     its message."""
 
 
+class StaxIndexError(StaxError, IndexError):
+    """A compiled call's index out of bounds: an IndexError too, as
+    PyTorch's index_select, embedding or x[i] raise, so that `except
+    IndexError` in the caller's code catches it."""
+
+
+def _call_error(message: str) -> StaxError:
+    """The exception for a compiled call's run-time error `message`."""
+    if "out of bounds" in message:
+        return StaxIndexError(message)
+    return StaxError(message)
+
+
 def _library_path() -> Path:
     candidates = []
     if os.environ.get("STAX_LIB_DIR"):
@@ -309,7 +322,7 @@ class Executable:
             err = ctypes.c_void_p()
             if fn(exe._handle, name, array(*pointers), len(pointers),
                   ctypes.byref(err)):
-                raise StaxError(_take_string(err.value))
+                raise _call_error(_take_string(err.value))
         return call
 
     def _call(self, fn, entry: str, pointers) -> None:
@@ -317,7 +330,7 @@ class Executable:
         err = ctypes.c_void_p()
         if fn(self._handle, entry.encode(), arr, len(pointers),
               ctypes.byref(err)):
-            raise StaxError(_take_string(err.value))
+            raise _call_error(_take_string(err.value))
 
     def __del__(self):
         if getattr(self, "_handle", None):

@@ -814,6 +814,7 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
         x, index, src = x.reshape(1), index.reshape(1), src.reshape(1)
     src = src[tuple(slice(0, s) for s in index.shape)]
     n = x.shape[d]
+    index = _bounds_checked(index, n)
     # M[..., p, ...j...]: source element j goes to position p along d.
     pos = torch.arange(n, device=x.device).view(
         [n] + [1] * index.dim())
@@ -2003,10 +2004,27 @@ def _along(x, dim, fn):
     return fn(x.movedim(d, 0), d).movedim(0, d)
 
 
+def _without_wrap(index, n):
+    """`index` for index_put, which wraps negative indices as x[i] does,
+    where eager refuses them (index_add, index_copy): a negative index
+    becomes n, out of bounds, a run-time error."""
+    return torch.where(index < 0, torch.full((), n, dtype=index.dtype), index)
+
+
+def _bounds_checked(index, n):
+    """`index` unchanged, checked to lie in [0, n) at run time (an
+    index_select of zeros, which neither wraps nor drops, added to it):
+    scatter_reduce's comparison with each position would silently drop an
+    index eager refuses."""
+    zeros = torch.zeros(n, dtype=index.dtype)
+    return index + zeros.index_select(0, index.reshape(-1)).view(index.shape)
+
+
 @_register(aten.index_copy.default)
 def _index_copy(x, dim, index, source):
     return _along(x, dim, lambda xt, d: xt.index_put(
-        [index.reshape(-1)], source.reshape(-1) if source.dim() == 0
+        [_without_wrap(index.reshape(-1), xt.shape[0])],
+        source.reshape(-1) if source.dim() == 0
         else source.movedim(d, 0) if x.dim() else source.reshape(-1)))
 
 
@@ -2023,7 +2041,8 @@ def _index_add(x, dim, index, source, alpha=1):
         s = source.movedim(d, 0) if source.dim() else source.reshape(1)
         if alpha != 1:
             s = s * alpha
-        return xt.index_put([index.reshape(-1)], s, accumulate=True)
+        return xt.index_put([_without_wrap(index.reshape(-1), xt.shape[0])],
+                            s, accumulate=True)
     return _along(x, dim, add)
 
 
@@ -2844,7 +2863,7 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False,
     if padding_idx >= 0:
         inside = inside & (indices != padding_idx)
     bag = torch.where(inside, bag, torch.full_like(bag, nb))
-    rows = weight[indices]
+    rows = weight.index_select(0, indices)    # no negative wrap, as eager
     if per_sample_weights is not None:
         rows = rows * per_sample_weights.unsqueeze(1)
     count = torch.zeros(nb + 1, dtype=weight.dtype).index_add(

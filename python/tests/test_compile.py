@@ -274,6 +274,44 @@ def test_one_hot_compiles_and_checks_its_classes():
                            F.one_hot(i))
 
 
+_SRC = torch.ones(2, 2)
+_INDEX_OPS = {
+    "index_add": lambda x, i: x.index_add(0, i, _SRC),
+    "index_copy": lambda x, i: x.index_copy(0, i, _SRC),
+    "index_reduce": lambda x, i: x.index_reduce(0, i, _SRC, "prod"),
+    "scatter_reduce": lambda x, i: x.scatter_reduce(
+        0, i.view(2, 1).expand(2, 2), _SRC, "amax"),
+    "scatter_reduce_sum": lambda x, i: x.scatter_reduce(
+        0, i.view(2, 1).expand(2, 2), _SRC, "sum", include_self=False),
+    "embedding_bag": lambda x, i: F.embedding_bag(i, x, torch.tensor([0])),
+    "index_select": lambda x, i: x.index_select(0, i),
+    "embedding": lambda x, i: F.embedding(i, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INDEX_OPS))
+def test_indices_eager_refuses_are_run_time_errors(name):
+    """index_add and index_copy wrapped a negative index (their
+    decomposition indexes as x[i] does); scatter_reduce and index_reduce
+    dropped any index out of range, and embedding_bag wrapped -1: each
+    returned a value where eager raises. Now a run-time error, an
+    IndexError where eager's is one; valid indices compile, bitwise."""
+    fn = _INDEX_OPS[name]
+    x = torch.arange(8.0).view(4, 2)
+    f = stax.compile(fn)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        for good in ([0, 1], [3, 3], [2, 0]):
+            i = torch.tensor(good)
+            assert torch.equal(f(x, i), fn(x, i))
+        for bad in ([-1, 1], [4, 1], [-5, 0]):
+            i = torch.tensor(bad)
+            with pytest.raises((IndexError, RuntimeError)) as want:
+                fn(x, i)
+            with pytest.raises(want.type, match="out of bounds"):
+                f(x, i)
+
+
 @pytest.mark.parametrize("fn", [
     lambda x: x * x[x > 0].shape[0],
     lambda x: x * len(x.nonzero()),
