@@ -902,6 +902,43 @@ def _unsupported_tensor(inputs, target: str) -> Optional[str]:
     return None
 
 
+class _InPyTorch:
+    """The plan of a key whose calls run in PyTorch: each runs on that
+    call's own arguments (a list or dict the function changes is the
+    caller's), not on a rebuilt copy of the first call's."""
+
+
+class _Rebuilt(tuple):
+    """(args, kwargs) rebuilt around a trace's tensors: containers of
+    Stax's own, which the function must not change (_call_with)."""
+
+
+def _containers(tree):
+    """What a call can change in its arguments' lists and dicts: their
+    structure and which objects they hold."""
+    leaves, spec = tree_flatten(tree)
+    return str(spec), [id(v) for v in leaves]
+
+
+def _call_with(fn, arguments):
+    """fn(*args, **kwargs). Where they were rebuilt for a trace, a function
+    that appends to a list argument or sets a dict entry would do so only
+    while tracing, never at a compiled call: refused (StaxError), so that
+    the function runs in PyTorch, on the caller's own containers."""
+    a, kw = arguments
+    if not isinstance(arguments, _Rebuilt):
+        return fn(*a, **kw)
+    before = _containers((a, kw))
+    out = fn(*a, **kw)
+    if _containers((a, kw)) != before:
+        raise StaxError(_ARGUMENT_WRITES)
+    return out
+
+
+_ARGUMENT_WRITES = ("the function changes a list, dict or tuple it is passed "
+                    "(appends, sets an entry): compiled calls would not")
+
+
 def _eagerly(flat_fn):
     """What runs a call in PyTorch: a module itself, with its own state
     (it rebinds its buffers as eager does), else the flat function."""
@@ -1532,13 +1569,19 @@ class CompiledFunction:
                 for i, a in enumerate(leaves)
                 if not isinstance(a, torch.Tensor))
             template = list(leaves)
+            tensors = [leaves[i] for i in where]
 
             def rebuild(ts):
+                if len(ts) == len(tensors) and all(
+                        a is b for a, b in zip(ts, tensors)):
+                    # This call's own tensors (it runs in PyTorch): its own
+                    # lists and dicts, which the function may change.
+                    return list(args), kwargs
                 vals = list(template)
                 for i, t in zip(where, ts):
                     vals[i] = t
-                return tree_unflatten(vals, spec)
-            leaves = [leaves[i] for i in where]
+                return _Rebuilt(tree_unflatten(vals, spec))
+            leaves = tensors
         make = functools.partial(self._flat_fn, rebuild, len(leaves))
         if isinstance(self.fn, torch.nn.Module):
             leaves += self._state()[1]
@@ -1573,8 +1616,7 @@ class CompiledFunction:
             fn = self.fn
             if rebuild is not None:
                 def fn(*ts):
-                    a, kw = rebuild(ts)
-                    return self.fn(*a, **kw)
+                    return _call_with(self.fn, rebuild(ts))
             holders = [m for m in self._watched_modules() if m._buffers]
             if not holders:
                 return self._with_attribute_bindings(fn)
@@ -1598,10 +1640,11 @@ class CompiledFunction:
 
         def call_module(*xs):
             from torch.nn.utils.stateless import functional_call
-            a, kw = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
+            arguments = (list(xs[:n]), {}) if rebuild is None else rebuild(xs[:n])
             swapped = dict(zip(names, xs[n:]))
             with _compiled_children_uncompiled(module):
-                out = functional_call(module, swapped, tuple(a), kw)
+                out = _call_with(lambda *a, **kw: functional_call(
+                    module, swapped, tuple(a), kw), arguments)
             _write_rebound_state(names, xs[n:], swapped)
             return out
 
@@ -1752,6 +1795,8 @@ class CompiledFunction:
             return _eagerly(make_fn())(*inputs)
         if plan is None:
             plan = self._plan_for(key, make_fn(), inputs, grad)
+        if isinstance(plan, _InPyTorch):
+            return _eagerly(make_fn())(*inputs)
         if not isinstance(plan, _Plan):
             return plan(*inputs)
         if plan.copy_back and _aliases_a_written_input(plan, inputs + plan.lifted):
@@ -1828,7 +1873,7 @@ class CompiledFunction:
                 name = getattr(self.fn, "__name__", None) or type(self.fn).__name__
                 warnings.warn(f"stax.compile: runs {name} in PyTorch: "
                               f"{reason}", stacklevel=3)
-                return _eagerly(flat_fn)
+                return _InPyTorch()
             self._plans[key] = plan
             self._count += 1
             if isinstance(plan, _Plan) and plan.bindings:
@@ -1861,7 +1906,11 @@ class CompiledFunction:
                 what = name or "the function"
             warnings.warn(f"stax.compile: runs {what} in PyTorch: "
                           f"{str(e).splitlines()[0]}", stacklevel=3)
-            return _eagerly(flat_fn)
+            if _ARGUMENT_WRITES in str(e):
+                # Its arguments differ at every call (a list it grows):
+                # no new trace each time.
+                self._python_effects = _ARGUMENT_WRITES
+            return _InPyTorch()
 
 
 class CompiledModule(CompiledFunction, torch.nn.Module):

@@ -343,6 +343,40 @@ def test_a_masked_reduction_still_compiles():
             torch.testing.assert_close(f(x, m), fn(x, m), rtol=1e-6, atol=1e-6)
 
 
+def test_a_function_that_changes_its_list_or_dict_argument_runs_in_pytorch():
+    """A list argument appended to or a dict argument updated (collecting
+    features, a cache) was changed only in the trace's rebuilt copy: the
+    caller's container stayed empty and every call returned the first
+    trace's value. Such a function runs in PyTorch, on the caller's own
+    containers, with one warning; a function that only reads its
+    containers still compiles."""
+    def collect(x, feats):
+        feats.append(x * 2)
+        return x * len(feats)
+
+    def count(x, state):
+        state["n"] += 1
+        return x * state["n"]
+
+    def read(x, scales, opts):
+        return x * scales[0] + opts["shift"]
+
+    x = torch.ones(2)
+    for fn, arg in ((collect, []), (count, {"n": 0})):
+        f = stax.compile(fn)
+        mine = type(arg)(arg)
+        with pytest.warns(UserWarning, match="changes a list, dict or tuple"):
+            results = [f(x, mine) for _ in range(3)]
+        want = [fn(x, arg) for _ in range(3)]
+        assert all(torch.equal(a, b) for a, b in zip(results, want))
+        assert len(mine) == len(arg) and str(mine) == str(arg)
+    f = stax.compile(read)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        assert torch.equal(f(x, [2.0], {"shift": 1.0}), x * 2.0 + 1.0)
+    assert len(f._plans) == 1
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
