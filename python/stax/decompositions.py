@@ -1027,6 +1027,23 @@ def _convolution_backward(grad, x, w, bias_sizes, stride, padding, dilation,
     return gi, gw, gb
 
 
+@_register(aten.col2im.default)
+def _col2im(x, output_size, kernel_size, dilation, padding, stride):
+    """F.fold: PyTorch 1.13's decomposition, whose final crop passes the
+    paddings to F.pad in the wrong order ((h, h, w, w) for the last dims,
+    which F.pad reads width first): an uneven padding=(0, 1) cropped the
+    wrong dims. Its checks are eager's (it runs first, on the same
+    arguments); the crop here narrows each dim by its own padding."""
+    from torch._decomp.decompositions import col2im
+    if padding[0] == padding[1]:
+        return col2im(x, output_size, kernel_size, dilation, padding, stride)
+    # Uncropped: fold into the padded size, then crop each dim.
+    padded = [o + 2 * p for o, p in zip(output_size, padding)]
+    y = col2im(x, padded, kernel_size, dilation, [0, 0], stride)
+    return y[..., padding[0]:padding[0] + output_size[0],
+             padding[1]:padding[1] + output_size[1]]
+
+
 def _conv_transpose_fold(x, w, bias, stride, padding, dilation,
                          output_padding, groups):
     """A strided transposed convolution as the adjoint of a convolution's
@@ -1267,15 +1284,22 @@ def _adaptive_avg_pool3d(x, output_size):
     return _adaptive_avg(x, output_size, 3)
 
 
-def _nearest_source(n, o, scale, exact=False):
+def _nearest_source(n, o, scale, exact=False, nsp=2):
     """The input index each of `o` outputs reads along a dim of `n`, by
     PyTorch's CPU rule (nearest_idx / nearest_exact_idx in UpSample.h): the
     scale is a float (1/scale_factor when one is given), the product is
     rounded to float before the floor. Double arithmetic picks a different
     neighbour for some scales (e.g. 7.7)."""
-    if scale is None and not exact and o == n:
+    # nearest_idx takes an output of the input's size, or of twice it, as a
+    # copy or a shift whatever the scale factor (3 -> 6 rows with
+    # scale_factor=2.3 read 0, 0, 1, 1, 2, 2) in the 2-D and 3-D kernels;
+    # the 1-D forward kernel only without a scale factor (its backward
+    # does it always: eager's 1-D gradient then disagrees with its own
+    # forward, and the gradient here follows the forward).
+    special = not exact and (scale is None or nsp >= 2)
+    if special and o == n:
         return list(range(o))
-    if scale is None and not exact and o == 2 * n:
+    if special and o == 2 * n:
         return [i >> 1 for i in range(o)]
     s = (np.float32(1.0 / scale) if scale is not None and scale > 0
          else np.float32(n) / np.float32(o))
@@ -1293,7 +1317,7 @@ def _upsample_nearest(x, output_size, scales, nsp, exact=False):
     for a in range(nsp):
         sc = scales[a] if scales else None
         n, o = spatial[a], output_size[a]
-        idx = _nearest_source(n, o, sc, exact)
+        idx = _nearest_source(n, o, sc, exact, nsp)
         if o % n == 0 and idx == [i // (o // n) for i in range(o)]:
             # An integer factor repeats each element: a broadcast view,
             # whose gradient is a sum over the repeats (not a scatter).

@@ -377,6 +377,33 @@ def test_a_function_that_changes_its_list_or_dict_argument_runs_in_pytorch():
     assert len(f._plans) == 1
 
 
+@pytest.mark.parametrize("padding", [(0, 1), (1, 0), (2, 1), (1, 1)])
+def test_fold_with_uneven_padding_crops_each_dim_by_its_own(padding):
+    """PyTorch 1.13's col2im decomposition crops with F.pad's arguments in
+    the wrong order: fold(padding=(0, 1)) came out (1, 6) instead of
+    (3, 4), and its backward failed. Values and gradients bitwise."""
+    fn = lambda x: F.fold(x, output_size=(5, 6), kernel_size=(2, 3),
+                          padding=padding, stride=(1, 2))
+    blocks = (5 + 2 * padding[0] - 1) * ((6 + 2 * padding[1] - 3) // 2 + 1)
+    x = torch.randn(2, 18, blocks, dtype=torch.float64, requires_grad=True)
+    got, want = stax.compile(fn)(x), fn(x)
+    assert torch.equal(got, want)
+    w = torch.randn(want.shape, dtype=torch.float64)
+    assert torch.equal(torch.autograd.grad((got * w).sum(), x)[0],
+                       torch.autograd.grad((want * w).sum(), x)[0])
+
+
+@pytest.mark.parametrize("nsp", [1, 2, 3])
+@pytest.mark.parametrize("n, scale", [(3, 2.3), (5, 1.1), (4, 2.0), (3, 1.7)])
+def test_nearest_interpolation_takes_eager_s_neighbours(nsp, n, scale):
+    """Eager's 2-D and 3-D nearest kernels copy an output of the input's
+    size and shift one of twice it whatever the scale factor (3 -> 6 with
+    2.3 reads rows 0, 0, 1, 1, 2, 2); the 1-D forward kernel does not."""
+    x = torch.arange(float(n ** nsp)).view(1, 1, *[n] * nsp)
+    fn = lambda x: F.interpolate(x, scale_factor=[scale] * nsp, mode="nearest")
+    assert torch.equal(stax.compile(fn)(x), fn(x))
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
