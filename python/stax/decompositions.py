@@ -1525,7 +1525,13 @@ def _upsample_bicubic2d(x, output_size, align_corners, scales_h=None,
 
 def _upsample_linear(x, output_size, align_corners, scales, nsp):
     """Separable linear interpolation per spatial dim, with PyTorch's
-    source-index rule (area_pixel_compute_source_index)."""
+    source-index rule (area_pixel_compute_source_index). Half types
+    interpolate in float32 and round once, as eager's kernel computes in
+    its opmath type (rounding each pass and the coordinates to bfloat16
+    doubled the error)."""
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return _upsample_linear(x.float(), output_size, align_corners, scales,
+                                nsp).to(x.dtype)
     spatial = x.shape[2:]
     if output_size is None:
         output_size = [int(math.floor(spatial[a] * scales[a])) for a in range(nsp)]
