@@ -2663,6 +2663,11 @@ def captured_state(fn, depth: int = 3):
             if name in glob:
                 values[("global", id(glob), name)] = CapturedName(glob, name)
                 visit(glob[name], level)
+        # A mutable default (`acc=[]`) is state the function keeps between
+        # calls, as a global would be.
+        for i, d in enumerate(getattr(f, "__defaults__", None) or ()):
+            if isinstance(d, (list, dict, set)) or _plain_object(d):
+                values[("default", id(f), i)] = CapturedName({"default": d}, "default")
         cells = dict(zip(code.co_freevars, getattr(f, "__closure__", None) or ()))
         for name, attribute in attributes(code):
             module = glob.get(name)

@@ -73,6 +73,14 @@ def _contents(value):
         return [(id(k), id(v)) for k, v in value.items()], dict(value)
     if isinstance(value, set):
         return sorted(map(id, value)), set(value)
+    from ._keys import _plain_object
+    if _plain_object(value):
+        # A counter or config object of the user's: `c.n += 1` binds a
+        # new int (compared by value, as a module's attributes are).
+        attributes = dict(vars(value))
+        scalars = (bool, int, float, complex, str, bytes, type(None))
+        return [(k, v if isinstance(v, scalars) else id(v))
+                for k, v in attributes.items()], attributes
     return None
 
 
@@ -80,9 +88,12 @@ def _refill(container, contents) -> None:
     saved = contents[1]
     if isinstance(container, list):
         container[:] = saved
-    else:
+    elif isinstance(container, (dict, set)):
         container.clear()
         container.update(saved)
+    else:                       # an object's attributes
+        vars(container).clear()
+        vars(container).update(saved)
 
 
 class _GeneratorWrites:
@@ -220,8 +231,8 @@ class PythonStateGuard:
         for b, c in changed:
             _refill(b, c)
         if changed:
-            self.changes.append("it changes a list, dict or set it reads "
-                                "in place")
+            self.changes.append("it changes a list, dict, set or object it "
+                                "reads in place")
         elif not (written or filled or rebound or exc[0]) \
                 and self._key_but_modes() != self.key:
             self.changes.append("it changes a global or captured value it "

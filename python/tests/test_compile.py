@@ -404,6 +404,42 @@ def test_nearest_interpolation_takes_eager_s_neighbours(nsp, n, scale):
     assert torch.equal(stax.compile(fn)(x), fn(x))
 
 
+class _Tally:
+    def __init__(self):
+        self.n = 0
+
+
+def test_an_object_attribute_or_mutable_default_the_function_changes():
+    """`c.n += 1` on a captured object of the user's class, and an append
+    to a mutable default argument: each trace attempt changed them (the
+    first call counted 3, later calls 6, 7), and the plan kept the traced
+    count. They are restored after tracing and the function runs in
+    PyTorch: eager's counts and values at every call."""
+    def make_counter():
+        tally = _Tally()
+
+        def fn(x):
+            tally.n += 1
+            return x * tally.n
+        return fn, tally
+
+    def appending(x, acc=[]):  # noqa: B006 - the mutable default is the case
+        acc.append(1)
+        return x * len(acc)
+
+    x = torch.ones(2)
+    eager, eager_tally = make_counter()
+    mine, mine_tally = make_counter()
+    compiled = stax.compile(mine)
+    with pytest.warns(UserWarning, match="changes a list, dict, set or object"):
+        for _ in range(3):
+            assert torch.equal(compiled(x), eager(x))
+    assert mine_tally.n == eager_tally.n == 3
+    compiled = stax.compile(appending)
+    with pytest.warns(UserWarning, match="runs appending in PyTorch"):
+        assert [compiled(x)[0].item() for _ in range(3)] == [1.0, 2.0, 3.0]
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
@@ -1157,7 +1193,7 @@ def test_python_effects_run_in_pytorch_once_per_call():
              (replayed, lambda: torch.manual_seed(1),
               "rewinds PyTorch's generator and draws"),
              (scale, lambda: np.random.seed(0), "numpy's global generator"),
-             (logged, log.clear, "changes a list, dict or set"),
+             (logged, log.clear, "changes a list, dict, set"),
              (_count_calls, lambda: None, "binds a global")]
     for fn, reset, why in cases:
         _CALLS = 0
