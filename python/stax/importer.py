@@ -2311,6 +2311,13 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
             raise RuntimeError(
                 f"the function reads a traced tensor's values with "
                 f".{method}(): a compiled plan cannot depend on them")
+        if func is torch.Tensor.storage_offset and args and \
+                self._traced(args[0]) and self._users_code(sys._getframe(1)):
+            # The trace runs on copies at offset 0 (layout_copy).
+            raise RuntimeError(
+                "the function reads a traced tensor's storage_offset(): a "
+                "compiled plan does not depend on where a tensor starts in "
+                "its storage")
         size = self.SIZES.get(func)
         if size is not None and args and id(args[0]) in self.data_sized \
                 and self._users_code(sys._getframe(1)):

@@ -278,3 +278,16 @@ def test_a_global_rebound_to_another_module_traces_again():
     assert torch.equal(f(x), g["layer"](x))
     g["layer"] = nn.Identity()
     assert torch.equal(f(x), x)
+
+
+def test_a_function_reading_storage_offset_runs_in_pytorch():
+    """Traces run on copies at storage offset 0: x.storage_offset() read in
+    Python was 0 in every call. Such a read runs the function in PyTorch."""
+    base = torch.arange(12.0)
+    fn = lambda x: x * 0 + x.storage_offset()
+    f = stax.compile(fn)
+    with pytest.warns(UserWarning, match="storage_offset"):
+        f(base[0:3])
+    for start in (3, 6, 0):
+        x = base[start:start + 3]
+        assert torch.equal(f(x), fn(x))
