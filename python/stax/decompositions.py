@@ -3368,6 +3368,29 @@ _EMBEDDING = torch.nn.functional.embedding
 BEFORE_TRACE[torch.nn.functional.embedding] = _embedding
 
 
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """F.cosine_similarity as PyTorch 1.13's kernel computes it, whose
+    clamp of the squared norms to eps^2 runs under a NoGradGuard: the value
+    is clamped, the gradient passes as if it were not. Traced, the clamp
+    was an op like any other, and its zero gradient changed the result's
+    gradient wherever a norm is below eps (a zero padding vector)."""
+    if not (x1.is_floating_point() and x2.is_floating_point()):
+        return _COSINE_SIMILARITY(x1, x2, dim, eps)
+    shape = torch.broadcast_shapes(x1.shape, x2.shape)
+    a, b = x1.expand(shape), x2.expand(shape)
+    floor = eps * eps
+
+    def squared_norm(t):
+        n = (t ** 2).sum(dim, keepdim=True)
+        # where(n < eps^2, eps^2, n) in value; the identity in gradient.
+        return torch.where(n < floor, n - n.detach() + floor, n)
+    return ((a / squared_norm(a).sqrt()) * (b / squared_norm(b).sqrt())).sum(dim)
+
+
+_COSINE_SIMILARITY = torch.nn.functional.cosine_similarity
+BEFORE_TRACE[torch.nn.functional.cosine_similarity] = _cosine_similarity
+
+
 def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     """Tensor.new_tensor (functionalization in PyTorch 1.13 fails on it: a
     dispatch key without a device): a constant of self's dtype unless

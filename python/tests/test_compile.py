@@ -440,6 +440,26 @@ def test_an_object_attribute_or_mutable_default_the_function_changes():
         assert [compiled(x)[0].item() for _ in range(3)] == [1.0, 2.0, 3.0]
 
 
+@pytest.mark.parametrize("eps", [1e-8, 1.0])
+def test_cosine_similarity_gradients_where_the_norm_is_clamped(eps):
+    """Eager clamps the squared norms to eps^2 under a NoGradGuard, so the
+    gradient passes the clamp; a zero (padding) vector or one shorter
+    than eps got another gradient when the traced clamp was
+    differentiated."""
+    torch.manual_seed(0)
+    fn = lambda a, b: F.cosine_similarity(a, b, dim=-1, eps=eps)
+    a = torch.randn(5, 4, dtype=torch.float64) * 0.3
+    a[1] = 0.0
+    b = torch.randn(1, 4, dtype=torch.float64)
+    grads = []
+    for f in (stax.compile(fn), fn):
+        x, y = a.clone().requires_grad_(), b.clone().requires_grad_()
+        out = f(x, y)
+        grads.append((out.detach(), *torch.autograd.grad(out.sum(), (x, y))))
+    for got, want in zip(*grads):
+        torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-15)
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
