@@ -2274,6 +2274,9 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
             return False
 
 
+_REQUIRES_GRAD = torch.Tensor.requires_grad   # its __get__: a new object per access
+
+
 class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     """Reading a traced tensor's values in Python (`t.numpy()`,
     `np.asarray(t)`, `t.tolist()`, `t.data_ptr()`) records no op: the
@@ -2301,11 +2304,24 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
                   torch.unique_consecutive, torch.Tensor.unique_consecutive,
                   torch.bincount, torch.Tensor.bincount}
 
-    def __init__(self):
+    def __init__(self, differentiable=()):
         super().__init__()
         self.data_sized: Dict[int, torch.Tensor] = {}
+        # Functionalization's tensors say requires_grad=False: which traced
+        # tensors would require grad in eager (the arguments that do, and
+        # what grad mode computes from them) is tracked here, for a
+        # function that reads x.requires_grad (`if x.requires_grad:`).
+        self.differentiable: Dict[int, torch.Tensor] = {
+            id(t): t for t in differentiable}
+
+    def _requires_grad(self, t) -> bool:
+        if torch._C._functorch.is_functionaltensor(t):
+            return self.differentiable.get(id(t)) is t
+        return t.requires_grad
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        if getattr(func, "__self__", None) is _REQUIRES_GRAD and args:
+            return self._requires_grad(args[0])
         method = self.READS.get(func)
         if method is not None and args and self._traced(args[0]):
             raise RuntimeError(
@@ -2330,7 +2346,16 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
             for t in tree_flatten(result)[0]:
                 if isinstance(t, torch.Tensor) and t.dim() > 0:
                     self.data_sized[id(t)] = t
+        if torch.is_grad_enabled() and func not in self.DETACHING and any(
+                isinstance(t, torch.Tensor) and self._requires_grad(t)
+                for t in tree_flatten((args, kwargs or {}))[0]):
+            for t in tree_flatten(result)[0]:
+                if isinstance(t, torch.Tensor) and (
+                        t.is_floating_point() or t.is_complex()):
+                    self.differentiable[id(t)] = t
         return result
+
+    DETACHING = {torch.Tensor.detach, torch.detach, torch.Tensor.detach_}
 
     @staticmethod
     def _users_code(frame) -> bool:
@@ -2801,9 +2826,13 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
+    requires = [isinstance(a, torch.Tensor) and a.requires_grad
+                for a in example_inputs]
+
     def target(*xs):   # make_fx would trace a default argument as an input
+        arguments = [x for x, r in zip(xs, requires) if r]
         with _InlineCheckpoints(), _TraceAutogradGrad(functionalize), \
-                _RefuseValueReads(), _RefuseNestedFastPath():
+                _RefuseValueReads(arguments), _RefuseNestedFastPath():
             if autograd:
                 with _MarkUserDetaches():
                     return traced(*xs)

@@ -291,3 +291,29 @@ def test_a_function_reading_storage_offset_runs_in_pytorch():
     for start in (3, 6, 0):
         x = base[start:start + 3]
         assert torch.equal(f(x), fn(x))
+
+
+def test_requires_grad_read_inside_the_function_is_eager_s():
+    """Functionalization's tensors say requires_grad=False: a function
+    branching on x.requires_grad (or returning it) took the other branch
+    in its trace. The trace answers as eager would: for the arguments that
+    require grad and what grad mode computes from them, not after
+    detach() or under no_grad."""
+    def fn(x, w):
+        y = x * w
+        z = y.detach() * 2
+        with torch.no_grad():
+            u = y * 3
+        pick = y * 3 if y.requires_grad else y * 5
+        return pick, (x.requires_grad, w.requires_grad, y.requires_grad,
+                      z.requires_grad, u.requires_grad, (y > 0).requires_grad)
+
+    x = torch.ones(2)
+    f = stax.compile(fn)
+    for needs in ((False, True), (True, False), (False, False)):
+        a, b = x.clone().requires_grad_(needs[0]), x.clone().requires_grad_(needs[1])
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message="stax.compile")
+            got = f(a, b)
+        want = fn(a, b)
+        assert torch.equal(got[0], want[0]) and got[1] == want[1]
