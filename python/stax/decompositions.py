@@ -2884,6 +2884,11 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False,
         padding_idx = -1
     n, d = indices.shape[0], weight.shape[1]
     nb = offsets.shape[0] - (1 if include_last_offset else 0)
+    if offsets.shape[0] and indices.dim() == 1:
+        # Eager refuses offsets[0] != 0 and offsets[-1] > len(input): run-
+        # time bounds errors here (the first must index a dim of 1).
+        offsets = torch.cat([_bounds_checked(offsets[:1], 1),
+                             _bounds_checked(offsets[1:], n + 1)])
     pos = torch.arange(n, dtype=offsets.dtype)
     # The bag of each position: how many bag starts are at or before it.
     bag = (offsets[:nb].unsqueeze(1) <= pos).to(torch.int64).sum(0) - 1

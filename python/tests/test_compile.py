@@ -460,6 +460,23 @@ def test_cosine_similarity_gradients_where_the_norm_is_clamped(eps):
         torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-15)
 
 
+def test_embedding_bag_offsets_eager_refuses_are_run_time_errors():
+    """offsets[0] != 0 and offsets[-1] > len(input) raise in eager; the
+    compiled bags read past the input silently."""
+    fn = lambda i, o, w: F.embedding_bag(i, w, o)
+    w = torch.randn(5, 2)
+    i = torch.tensor([0, 1, 2, 3])
+    f = stax.compile(fn)
+    good = torch.tensor([0, 2])
+    assert torch.equal(f(i, good, w), fn(i, good, w))
+    for bad in ([1, 2], [0, 5], [0, -1]):
+        o = torch.tensor(bad)
+        with pytest.raises((RuntimeError, IndexError)):
+            fn(i, o, w)
+        with pytest.raises(StaxError, match="out of bounds"):
+            f(i, o, w)
+
+
 def test_captured_module_state_is_updated_once_per_call():
     """A function that captures a BatchNorm model (not passed as an
     argument): tracing runs the function on real tensors and must leave
