@@ -1892,6 +1892,12 @@ class _RedirectFunctions(torch.overrides.TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         _sync_pending_writes(args, kwargs)
         if getattr(func, "__self__", None) is torch.Tensor.data:
+            if func.__name__ == "__set__":
+                # `x.data = y` rebinds the tensor to other memory: the
+                # caller's, for an argument, which the trace (on copies)
+                # cannot do; the function runs in PyTorch.
+                raise RuntimeError("the function sets a tensor's .data: "
+                                   "compiled code cannot rebind a tensor")
             # x.data is a detached alias of x, made below the dispatcher:
             # make_fx would record nothing and read it as x itself.
             return self._detached_alias(args[0], args[0])

@@ -339,3 +339,33 @@ def test_a_captured_parameter_written_under_no_grad_is_written_once_per_call(wri
                         for _ in range(3)])
     for (got, got_w), (want, want_w) in zip(*results):
         assert torch.equal(got, want) and torch.equal(got_w, want_w)
+
+
+def test_a_function_setting_data_runs_in_pytorch():
+    """`x.data = x.data * 0.5` (and weight clipping `p.data = p.data.clamp(..)`
+    on a captured parameter) rebinds a tensor to other memory: the trace
+    treated the assignment as nothing, so the write never happened. Such a
+    function runs in PyTorch: eager's values and tensors after each call."""
+    w = torch.nn.Parameter(torch.tensor([2.0, -3.0, 0.5]))
+
+    def clip(x):
+        w.data = w.data.clamp(-1.0, 1.0) * 1.5
+        return x * w
+
+    def halve(x):
+        x.data = x.data * 0.5
+        return x * 2
+
+    f = stax.compile(clip)
+    with pytest.warns(UserWarning, match=r"sets a tensor's \.data"):
+        got = [f(torch.ones(3)).detach() for _ in range(2)]
+    assert torch.equal(got[0], torch.tensor([1.5, -1.5, 0.75]))
+    assert torch.equal(got[1], torch.tensor([1.5, -1.5, 1.125]))
+    assert torch.equal(w.detach(), got[1])
+    g = stax.compile(halve)
+    for _ in range(2):
+        x = torch.ones(3, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = g(x)
+        assert torch.equal(out.detach(), torch.ones(3)) and torch.equal(x.detach(), torch.full((3,), 0.5))
