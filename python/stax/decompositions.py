@@ -1284,19 +1284,17 @@ def _adaptive_avg_pool3d(x, output_size):
     return _adaptive_avg(x, output_size, 3)
 
 
-def _nearest_source(n, o, scale, exact=False, nsp=2):
+def _nearest_source(n, o, scale, exact=False, special=False):
     """The input index each of `o` outputs reads along a dim of `n`, by
     PyTorch's CPU rule (nearest_idx / nearest_exact_idx in UpSample.h): the
     scale is a float (1/scale_factor when one is given), the product is
     rounded to float before the floor. Double arithmetic picks a different
     neighbour for some scales (e.g. 7.7)."""
-    # nearest_idx takes an output of the input's size, or of twice it, as a
-    # copy or a shift whatever the scale factor (3 -> 6 rows with
-    # scale_factor=2.3 read 0, 0, 1, 1, 2, 2) in the 2-D and 3-D kernels;
-    # the 1-D forward kernel only without a scale factor (its backward
-    # does it always: eager's 1-D gradient then disagrees with its own
-    # forward, and the gradient here follows the forward).
-    special = not exact and (scale is None or nsp >= 2)
+    # Without a scale factor, an output of the input's size is a copy and
+    # one of twice it a shift (nearest_idx). With one, eager's kernels
+    # differ: a single plane (N * C == 1) in 2-D and 3-D takes the copy or
+    # shift too (`special`), several planes and 1-D compute from the scale.
+    special = not exact and (scale is None or special)
     if special and o == n:
         return list(range(o))
     if special and o == 2 * n:
@@ -1317,7 +1315,8 @@ def _upsample_nearest(x, output_size, scales, nsp, exact=False):
     for a in range(nsp):
         sc = scales[a] if scales else None
         n, o = spatial[a], output_size[a]
-        idx = _nearest_source(n, o, sc, exact, nsp)
+        idx = _nearest_source(n, o, sc, exact,
+                              special=nsp >= 2 and x.shape[0] * x.shape[1] == 1)
         if o % n == 0 and idx == [i // (o // n) for i in range(o)]:
             # An integer factor repeats each element: a broadcast view,
             # whose gradient is a sum over the repeats (not a scatter).
