@@ -2313,6 +2313,7 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     def __init__(self, differentiable=()):
         super().__init__()
         self.data_sized: Dict[int, torch.Tensor] = {}
+        self.windows: Dict[int, torch.Tensor] = {}
         # Functionalization's tensors say requires_grad=False: which traced
         # tensors would require grad in eager (the arguments that do, and
         # what grad mode computes from them) is tracked here, for a
@@ -2347,7 +2348,19 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
                 f"the function reads the {size} of a result whose shape "
                 f"depends on tensor values (nonzero, a boolean mask index, "
                 f"unique ...): a compiled plan would keep the first call's")
+        if args and self._window(args[0]) and self._writes(func) and \
+                self._users_code(sys._getframe(1)):
+            raise RuntimeError(
+                "the function writes in place through a view made by unfold "
+                "or as_strided: windows that overlap (or leave gaps) are "
+                "written once per window in eager, which a functional trace "
+                "cannot express")
         result = func(*args, **(kwargs or {}))
+        if func in self.WINDOWS or (args and self._window(args[0]) and
+                                    _function_name(func) in _RedirectFunctions.VIEWS):
+            for t in tree_flatten(result)[0]:
+                if isinstance(t, torch.Tensor):
+                    self.windows[id(t)] = t
         if self._sizes_from_values(func, args, kwargs):
             for t in tree_flatten(result)[0]:
                 if isinstance(t, torch.Tensor) and t.dim() > 0:
@@ -2362,6 +2375,22 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
         return result
 
     DETACHING = {torch.Tensor.detach, torch.detach, torch.Tensor.detach_}
+
+    # Views whose elements may share memory or skip some of their base's:
+    # PyTorch 1.13's functionalization writes one back with
+    # unfold_backward / as_strided_scatter, which sums overlapping windows
+    # and zeroes what no window covers.
+    WINDOWS = {torch.Tensor.unfold, torch.as_strided, torch.Tensor.as_strided}
+
+    def _window(self, t) -> bool:
+        return isinstance(t, torch.Tensor) and self.windows.get(id(t)) is t
+
+    @staticmethod
+    def _writes(func) -> bool:
+        name = _function_name(func)
+        return name in _RedirectFunctions.IN_PLACE_DUNDERS or (
+            name.endswith("_") and not name.startswith("_")
+            and name not in _RedirectFunctions.METADATA_WRITES)
 
     @staticmethod
     def _users_code(frame) -> bool:

@@ -369,3 +369,31 @@ def test_a_function_setting_data_runs_in_pytorch():
             warnings.simplefilter("ignore")
             out = g(x)
         assert torch.equal(out.detach(), torch.ones(3)) and torch.equal(x.detach(), torch.full((3,), 0.5))
+
+
+@pytest.mark.parametrize("write", [
+    lambda y: y.unfold(1, 3, 2).neg_(),                 # overlapping windows
+    lambda y: y.unfold(1, 2, 2).mul_(2),                # an element no window covers
+    lambda y: y.unfold(1, 2, 1).__setitem__((0, 0, 1), 100.0),
+    lambda y: y.unfold(0, 1, 1)[:, 1:3].zero_(),        # a view of a window view
+    lambda y: y.view(-1).as_strided((3, 2), (1, 1)).__setitem__((0, 1), 7.0),
+])
+def test_writes_through_unfold_or_as_strided_views_run_in_pytorch(write):
+    """PyTorch 1.13's functionalization writes an unfold view back with
+    unfold_backward, which sums overlapping windows (an element negated
+    through two windows came back -6, not 3) and zeroes what no window
+    covers. Such writes run the function in PyTorch; reads through these
+    views still compile."""
+    def fn(x):
+        y = x.clone()
+        write(y)
+        return y
+
+    x = torch.arange(1.0, 11.0, dtype=torch.float64).view(2, 5)
+    with pytest.warns(UserWarning, match="through a view made by unfold"):
+        got = stax.compile(fn)(x)
+    assert torch.equal(got, fn(x))
+    read = lambda x: x.unfold(1, 3, 2).sum(-1) + x.as_strided((2, 2), (1, 1)).sum()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        assert torch.equal(stax.compile(read)(x), read(x))
