@@ -545,6 +545,15 @@ class _Plan:
             self.template = [_TENSOR if isinstance(v, torch.Tensor) else v
                              for v in leaves]
             tensors = [v for v in leaves if isinstance(v, torch.Tensor)]
+            if not grad and not torch.is_grad_enabled() and any(
+                    t.requires_grad for t in tensors):
+                # Called under no_grad, the function enables grad inside:
+                # eager's results have a graph, which a plan without a
+                # backward cannot give.
+                raise StaxError(
+                    "the function enables grad inside (torch.enable_grad) "
+                    "while called under no_grad, and eager's results "
+                    "require grad there")
             self.num_outputs = len(tensors)
             return tensors
 
@@ -571,10 +580,15 @@ class _Plan:
         # would be another at every call (_unwatch).
         def rebound(t):
             return any(old is t for _, _, old in getattr(flat_fn, "bindings", ()))
-        text, self.lifted, constants, self.views = import_torch_lifting(
-            traced, *examples, name="forward", functionalize=not functional,
-            lift=lambda t: t.requires_grad or (id(t) in user and (
-                t.numel() > _CONSTANT_ELEMENTS or rebound(t))))
+        from .importer import EAGER_REQUIRES_GRAD
+        EAGER_REQUIRES_GRAD.flags = [t.requires_grad for t in inputs]
+        try:
+            text, self.lifted, constants, self.views = import_torch_lifting(
+                traced, *examples, name="forward", functionalize=not functional,
+                lift=lambda t: t.requires_grad or (id(t) in user and (
+                    t.numel() > _CONSTANT_ELEMENTS or rebound(t))))
+        finally:
+            EAGER_REQUIRES_GRAD.flags = None
         if len(self.views) != self.num_outputs:
             self.views = [None] * self.num_outputs
         if any(v is not None and v.written for v in self.views):

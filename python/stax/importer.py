@@ -2282,6 +2282,11 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
 
 _REQUIRES_GRAD = torch.Tensor.requires_grad   # its __get__: a new object per access
 
+#: `flags`, where set: which arguments require grad in the caller's call,
+#: when a trace's copies do not say (a plan for a call under no_grad):
+#: `x.requires_grad` in the trace answers for them as eager would.
+EAGER_REQUIRES_GRAD = threading.local()
+
 
 class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     """Reading a traced tensor's values in Python (`t.numpy()`,
@@ -2861,8 +2866,8 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     from torch._decomp import decomposition_table
     from torch.fx.experimental.proxy_tensor import make_fx
     from .decompositions import BEFORE_TRACE, CONDITIONAL, DECOMPOSITIONS
-    requires = [isinstance(a, torch.Tensor) and a.requires_grad
-                for a in example_inputs]
+    requires = getattr(EAGER_REQUIRES_GRAD, "flags", None) or [
+        isinstance(a, torch.Tensor) and a.requires_grad for a in example_inputs]
 
     def target(*xs):   # make_fx would trace a default argument as an input
         arguments = [x for x, r in zip(xs, requires) if r]

@@ -317,3 +317,29 @@ def test_requires_grad_read_inside_the_function_is_eager_s():
             got = f(a, b)
         want = fn(a, b)
         assert torch.equal(got[0], want[0]) and got[1] == want[1]
+
+
+def test_a_function_enabling_grad_under_no_grad_runs_in_pytorch():
+    """Called under no_grad, a function that enables grad inside returns
+    results with a graph in eager; the plan (no backward) returned them
+    detached, so backward() raised. It runs in PyTorch; without the inner
+    enable_grad, and with a captured module in grad mode, it compiles."""
+    def inner(x):
+        with torch.enable_grad():
+            return (x * 2).sum()
+
+    x = torch.ones(2, requires_grad=True)
+    f = stax.compile(inner)
+    with torch.no_grad(), pytest.warns(UserWarning, match="enables grad inside"):
+        y = f(x)
+    assert y.requires_grad
+    y.backward()
+    assert torch.equal(x.grad, torch.full((2,), 2.0))
+    lin = torch.nn.Linear(3, 2)
+    g = stax.compile(lambda a: lin(a).sum())
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        g(torch.randn(4, 3)).backward()
+        with torch.no_grad():
+            assert not g(torch.randn(4, 3)).requires_grad
+    assert lin.weight.grad is not None
