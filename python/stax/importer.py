@@ -2296,7 +2296,13 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     has no storage of its own). Such a read is a trace error, as `.item()`
     is, so that stax.compile runs the function in PyTorch. Tensors the
     trace holds as constants (captured, or made without the arguments and
-    not functionalized) are read as they are."""
+    not functionalized) are read as they are.
+
+    The same mode refuses the other Python reads and writes a trace would
+    bake in or lose: the size of a data-sized result, a traced tensor's
+    storage_offset(), an in-place write through an unfold/as_strided view;
+    and it answers `x.requires_grad` as eager would (functionalization's
+    tensors say False). Its name predates those duties."""
 
     READS = {torch.Tensor.numpy: "numpy", torch.Tensor.__array__: "__array__",
              torch.Tensor.tolist: "tolist", torch.Tensor.data_ptr: "data_ptr"}
