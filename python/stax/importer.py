@@ -2288,7 +2288,7 @@ _REQUIRES_GRAD = torch.Tensor.requires_grad   # its __get__: a new object per ac
 EAGER_REQUIRES_GRAD = threading.local()
 
 
-class _RefuseValueReads(torch.overrides.TorchFunctionMode):
+class _TraceGuard(torch.overrides.TorchFunctionMode):
     """Reading a traced tensor's values in Python (`t.numpy()`,
     `np.asarray(t)`, `t.tolist()`, `t.data_ptr()`) records no op: the
     values read while tracing would be baked into the plan as constants,
@@ -2302,7 +2302,7 @@ class _RefuseValueReads(torch.overrides.TorchFunctionMode):
     bake in or lose: the size of a data-sized result, a traced tensor's
     storage_offset(), an in-place write through an unfold/as_strided view;
     and it answers `x.requires_grad` as eager would (functionalization's
-    tensors say False). Its name predates those duties."""
+    tensors say False)."""
 
     READS = {torch.Tensor.numpy: "numpy", torch.Tensor.__array__: "__array__",
              torch.Tensor.tolist: "tolist", torch.Tensor.data_ptr: "data_ptr"}
@@ -2878,7 +2878,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     def target(*xs):   # make_fx would trace a default argument as an input
         arguments = [x for x, r in zip(xs, requires) if r]
         with _InlineCheckpoints(), _TraceAutogradGrad(functionalize), \
-                _RefuseValueReads(arguments), _RefuseNestedFastPath():
+                _TraceGuard(arguments), _RefuseNestedFastPath():
             if autograd:
                 with _MarkUserDetaches():
                     return traced(*xs)

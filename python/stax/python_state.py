@@ -30,6 +30,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 import torch
 
+from ._keys import _plain_object
+
 _MISSING = object()
 
 
@@ -73,7 +75,6 @@ def _contents(value):
         return [(id(k), id(v)) for k, v in value.items()], dict(value)
     if isinstance(value, set):
         return sorted(map(id, value)), set(value)
-    from ._keys import _plain_object
     if _plain_object(value):
         # A counter or config object of the user's: `c.n += 1` binds a
         # new int (compared by value, as a module's attributes are).
