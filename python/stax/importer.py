@@ -2281,6 +2281,9 @@ class _MarkUserDetaches(torch.overrides.TorchFunctionMode):
 
 
 _REQUIRES_GRAD = torch.Tensor.requires_grad   # its __get__: a new object per access
+#: The autograd attributes a trace cannot answer as eager would.
+_AUTOGRAD_ATTRIBUTES = {torch.Tensor.grad_fn: "grad_fn", torch.Tensor.is_leaf: "is_leaf",
+                        torch.Tensor.grad: "grad"}
 
 #: `flags`, where set: which arguments require grad in the caller's call,
 #: when a trace's copies do not say (a plan for a call under no_grad):
@@ -2300,9 +2303,10 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
 
     The same mode refuses the other Python reads and writes a trace would
     bake in or lose: the size of a data-sized result, a traced tensor's
-    storage_offset(), an in-place write through an unfold/as_strided view;
-    and it answers `x.requires_grad` as eager would (functionalization's
-    tensors say False)."""
+    storage_offset(), an in-place write through an unfold/as_strided view,
+    autograd attributes eager would answer differently (`grad_fn`, `is_leaf`
+    and `grad`; see _autograd_attribute); and it answers `x.requires_grad`
+    as eager would (functionalization's tensors say False)."""
 
     READS = {torch.Tensor.numpy: "numpy", torch.Tensor.__array__: "__array__",
              torch.Tensor.tolist: "tolist", torch.Tensor.data_ptr: "data_ptr"}
@@ -2321,8 +2325,9 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
                   torch.unique_consecutive, torch.Tensor.unique_consecutive,
                   torch.bincount, torch.Tensor.bincount}
 
-    def __init__(self, differentiable=()):
+    def __init__(self, differentiable=(), arguments=()):
         super().__init__()
+        self.arguments: Dict[int, torch.Tensor] = {id(t): t for t in arguments}
         self.data_sized: Dict[int, torch.Tensor] = {}
         self.windows: Dict[int, torch.Tensor] = {}
         # Functionalization's tensors say requires_grad=False: which traced
@@ -2338,8 +2343,12 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
         return t.requires_grad
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if getattr(func, "__self__", None) is _REQUIRES_GRAD and args:
+        owner = getattr(func, "__self__", None)
+        if owner is _REQUIRES_GRAD and args:
             return self._requires_grad(args[0])
+        if owner in _AUTOGRAD_ATTRIBUTES and args and self._traced(args[0]) \
+                and self._users_code(sys._getframe(1)):
+            return self._autograd_attribute(_AUTOGRAD_ATTRIBUTES[owner], args[0])
         method = self.READS.get(func)
         if method is not None and args and self._traced(args[0]):
             raise RuntimeError(
@@ -2386,6 +2395,28 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
         return result
 
     DETACHING = {torch.Tensor.detach, torch.detach, torch.Tensor.detach_}
+
+    def _autograd_attribute(self, name: str, t: torch.Tensor):
+        """`t.grad_fn`, `t.is_leaf` or `t.grad` read by the user's code.
+        The traced tensors have no autograd graph, so the answers come from
+        what eager would have: a tensor that does not require grad has no
+        grad_fn and is a leaf, an intermediate that does is not a leaf and
+        has no grad. The rest depends on what the plan cannot hold (eager's
+        grad_fn object) or does not guard on (an argument's .grad and
+        whether it is a leaf in the caller's graph): refused, so that the
+        function runs in PyTorch."""
+        argument = self.arguments.get(id(t)) is t
+        requires_grad = self._requires_grad(t)
+        if name == "grad_fn" and not requires_grad:
+            return None
+        if name == "is_leaf" and (not requires_grad or not argument):
+            return not requires_grad
+        if name == "grad" and not argument:
+            return None
+        what = "an argument's" if argument else "a tensor's"
+        raise RuntimeError(
+            f"the function reads {what} .{name}, which a compiled plan does "
+            f"not see: its tensors have no autograd graph while it runs")
 
     # Views whose elements may share memory or skip some of their base's:
     # PyTorch 1.13's functionalization writes one back with
@@ -2878,7 +2909,7 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
     def target(*xs):   # make_fx would trace a default argument as an input
         arguments = [x for x, r in zip(xs, requires) if r]
         with _InlineCheckpoints(), _TraceAutogradGrad(functionalize), \
-                _TraceGuard(arguments), _RefuseNestedFastPath():
+                _TraceGuard(arguments, xs), _RefuseNestedFastPath():
             if autograd:
                 with _MarkUserDetaches():
                     return traced(*xs)

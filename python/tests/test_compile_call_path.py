@@ -319,6 +319,44 @@ def test_requires_grad_read_inside_the_function_is_eager_s():
         assert torch.equal(got[0], want[0]) and got[1] == want[1]
 
 
+def test_autograd_attributes_read_inside_the_function_are_eager_s():
+    """Traced tensors have no autograd graph: `y.grad_fn` was None and
+    `y.is_leaf` True for every intermediate, so a function branching on them
+    took the wrong branch silently. What eager answers without a graph
+    (no grad_fn, a leaf, no .grad for a tensor that does not require grad;
+    no .grad, not a leaf for an intermediate that does) compiles; the rest
+    runs in PyTorch."""
+    def answered(x):
+        y = x * 3
+        return y * 2, (y.detach().grad_fn is None, y.is_leaf, y.grad is None)
+
+    for needs in (True, False):
+        x = torch.randn(3, requires_grad=needs)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message="stax.compile")
+            got = stax.compile(answered)(x)
+        want = answered(x)
+        assert torch.equal(got[0], want[0]) and got[1] == want[1]
+
+    def grad_fn(x):
+        y = x * 2
+        return y + 1 if y.grad_fn is not None else y - 1
+
+    def argument_leaf(x):
+        return x * 2 if x.is_leaf else x * 3
+
+    def argument_grad(x):
+        return x * 2 if x.grad is None else x * x.grad
+
+    x = torch.randn(3, requires_grad=True)
+    x.grad = torch.full((3,), 5.0)
+    for fn, arg, read in ((grad_fn, x, "grad_fn"), (argument_leaf, x * 1, "is_leaf"),
+                          (argument_grad, x, "grad")):
+        with pytest.warns(UserWarning, match=rf"reads .*\.{read}"):
+            got = stax.compile(fn)(arg)
+        assert torch.equal(got, fn(arg))
+
+
 def test_a_function_enabling_grad_under_no_grad_runs_in_pytorch():
     """Called under no_grad, a function that enables grad inside returns
     results with a graph in eager; the plan (no backward) returned them
