@@ -2371,15 +2371,21 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
         if args and self._window(args[0]) and self._writes(func) and \
                 self._users_code(sys._getframe(1)):
             raise RuntimeError(
-                "the function writes in place through a view made by unfold "
-                "or as_strided: windows that overlap (or leave gaps) are "
-                "written once per window in eager, which a functional trace "
-                "cannot express")
+                "the function writes in place through a view made by unfold, "
+                "as_strided or expand: windows that overlap (or leave gaps) "
+                "are written once per window in eager, which a functional "
+                "trace cannot express")
         result = func(*args, **(kwargs or {}))
         if func in self.WINDOWS or (args and self._window(args[0]) and
                                     _function_name(func) in _RedirectFunctions.VIEWS):
             for t in tree_flatten(result)[0]:
                 if isinstance(t, torch.Tensor):
+                    self.windows[id(t)] = t
+        if func in self.BROADCASTS:
+            for t in tree_flatten(result)[0]:
+                if isinstance(t, torch.Tensor) and any(
+                        stride == 0 and size > 1
+                        for size, stride in zip(t.shape, t.stride())):
                     self.windows[id(t)] = t
         if self._sizes_from_values(func, args, kwargs):
             for t in tree_flatten(result)[0]:
@@ -2423,6 +2429,11 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
     # unfold_backward / as_strided_scatter, which sums overlapping windows
     # and zeroes what no window covers.
     WINDOWS = {torch.Tensor.unfold, torch.as_strided, torch.Tensor.as_strided}
+    # So may broadcasts that repeat elements (a stride 0): functionalization
+    # writes a write through them back summed over the repeats
+    # (`y[:1].expand(3, 4)[1, 2] = 7` added the row's three copies).
+    BROADCASTS = {torch.Tensor.expand, torch.Tensor.expand_as, torch.broadcast_to,
+                  torch.Tensor.broadcast_to, torch.broadcast_tensors}
 
     def _window(self, t) -> bool:
         return isinstance(t, torch.Tensor) and self.windows.get(id(t)) is t

@@ -377,23 +377,30 @@ def test_a_function_setting_data_runs_in_pytorch():
     lambda y: y.unfold(1, 2, 1).__setitem__((0, 0, 1), 100.0),
     lambda y: y.unfold(0, 1, 1)[:, 1:3].zero_(),        # a view of a window view
     lambda y: y.view(-1).as_strided((3, 2), (1, 1)).__setitem__((0, 1), 7.0),
+    lambda y: y[:1].expand(3, 5).__setitem__((1, 2), 7.0),  # broadcast rows
+    lambda y: y[:, :1].expand(2, 4)[:, 2].copy_(torch.ones(2)),
+    lambda y: torch.broadcast_tensors(y[:, :1], y)[0][:, 3].zero_(),
 ])
 def test_writes_through_unfold_or_as_strided_views_run_in_pytorch(write):
     """PyTorch 1.13's functionalization writes an unfold view back with
     unfold_backward, which sums overlapping windows (an element negated
     through two windows came back -6, not 3) and zeroes what no window
-    covers. Such writes run the function in PyTorch; reads through these
-    views still compile."""
+    covers; an expanded view, summed over its repeats. Such writes run the
+    function in PyTorch; reads through these views still compile."""
     def fn(x):
         y = x.clone()
         write(y)
         return y
 
     x = torch.arange(1.0, 11.0, dtype=torch.float64).view(2, 5)
-    with pytest.warns(UserWarning, match="through a view made by unfold"):
+    with pytest.warns(UserWarning, match="through a view made by unfold, as_strided or expand"):
         got = stax.compile(fn)(x)
     assert torch.equal(got, fn(x))
     read = lambda x: x.unfold(1, 3, 2).sum(-1) + x.as_strided((2, 2), (1, 1)).sum()
+    no_repeat = lambda x: x.clone().expand(1, 2, 5).mul_(2).squeeze(0) + x[:1].expand(2, 5)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        assert torch.equal(stax.compile(no_repeat)(x), no_repeat(x))
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="stax.compile")
         assert torch.equal(stax.compile(read)(x), read(x))
