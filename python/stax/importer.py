@@ -682,6 +682,12 @@ def _arange(ctx, node, a):
                                         "step": _scalar(step)})
 
 
+def _lone_nan_bound(lo, hi) -> bool:
+    """Whether clamp has one bound only, and it is NaN."""
+    bounds = [v for v in (lo, hi) if v is not None]
+    return len(bounds) == 1 and isinstance(bounds[0], float) and math.isnan(bounds[0])
+
+
 def _clamp(which: Optional[str] = None) -> Emitter:
     def emit(ctx, node, a):
         lo = a.get("min") if which in (None, "min") else None
@@ -698,6 +704,10 @@ def _clamp(which: Optional[str] = None) -> Emitter:
         if ctx.type_of(x) != want:
             x = ctx.op("tp._to_copy", [x], {"dtype": want[len("tensor<"):-1]
                                             .split("x")[-1]}, [want])[0]
+        if which is None and _lone_nan_bound(lo, hi):
+            # Eager's clamp with one bound, NaN, is max/min(x, nan) = x, and
+            # its backward (x >= nan) is zero; clamp_min/clamp_max fill NaN.
+            return ctx.single("tp.detach", [x], {})
         if want.endswith("xui8>") or want == "tensor<ui8>":
             # Eager converts the bounds to uint8 first, wrapping: a min of -2
             # is 254.
@@ -823,6 +833,10 @@ def _clamp_(which: Optional[str] = None) -> Emitter:
             raise StaxError(f"tensor clamp bounds are not supported{ctx.where()}")
         if lo is None and hi is None:
             raise StaxError(f"clamp_ needs min or max{ctx.where()}")
+        if which is None and _lone_nan_bound(lo, hi):
+            raise StaxError(f"clamp_ with one bound, NaN (x unchanged, zero "
+                            f"gradient in eager) is not supported in place; "
+                            f"functionalize the graph{ctx.where()}")
         return ctx.single("tp.clamp_", [a["self"]],
                           {"min": _opt(_scalar)(lo), "max": _opt(_scalar)(hi)})
     return emit

@@ -2690,6 +2690,30 @@ def test_selected_gradients_drop_infinite_cotangents(fn):
         assert torch.equal(want.nan_to_num(), got.nan_to_num()), (c, want, got)
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: x.clamp(min=float("nan")), lambda x: x.clamp(max=float("nan")),
+    lambda x: torch.clamp(x, None, float("nan")), lambda x: x.clamp_min(float("nan")),
+    lambda x: x.clamp(float("nan"), 1.0), lambda x: x.clamp(max=float("nan")) * 2 + x,
+    lambda x: x.clamp_max(float("nan"))],
+    ids=["min", "max", "positional", "clamp_min", "both", "mixed", "clamp_max"])
+def test_clamp_with_a_nan_bound_is_eager_s(fn):
+    """Eager's clamp with one bound, NaN, leaves x as it is (max(x, nan) is
+    x in its kernels) with a zero gradient; clamp_min/clamp_max and a clamp
+    with both bounds fill NaN. Compiled, the single-bound clamp filled NaN."""
+    x = torch.tensor([-2.0, 0.5, 3.0, float("nan")], dtype=torch.float64)
+    want, got = [], []
+    for f, out in ((fn, want), (stax.compile(fn), got)):
+        xs = x.clone().requires_grad_()
+        y = f(xs)
+        out += [y.detach(), torch.autograd.grad(y.sum(), xs)[0]]
+    for w, g in zip(want, got):
+        assert torch.equal(w.isnan(), g.isnan()) and torch.equal(w.nan_to_num(), g.nan_to_num())
+    ints = torch.tensor([-2, 0, 3])
+    got, want = stax.compile(fn)(ints), fn(ints)
+    assert got.dtype == want.dtype
+    assert torch.allclose(got, want, rtol=0, atol=0, equal_nan=True)
+
+
 def test_sqrt_of_a_clamp_has_a_zero_gradient_where_clamped():
     """The distance idiom sqrt(clamp(d, min=0)): sqrt'(0) is inf, and the
     clamp's gradient where d < 0 is eager's 0, not 0 * inf = NaN."""
