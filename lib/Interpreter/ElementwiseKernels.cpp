@@ -217,6 +217,16 @@ double powScalarFloat(const FloatMath &m, double x, double e) {
   return m.r(std::pow(x, e));
 }
 
+/// x ** e for a scalar exponent in float16: eager's Half kernel calls pow
+/// for every element, so 0.5 and -0.5 keep pow's special values
+/// (pow(-0, 0.5) = +0 where sqrt gives -0, pow(-inf, -0.5) = +0). Its other
+/// exponents give what powScalarFloat's products give, in float16.
+double powScalarHalf(const FloatMath &m, double x, double e) {
+  if (e == 0.5 || e == -0.5)
+    return m.r(std::pow(x, e));
+  return powScalarFloat(m, x, e);
+}
+
 /// b ** e as eager's integer kernel (powi): binary exponentiation with
 /// wrapping products; a negative exponent gives 1 for b = 1, +-1 for
 /// b = -1 and 0 otherwise.
@@ -562,8 +572,9 @@ void registerScalar(KernelRegistry &r) {
         if (!isa<FloatType>(ct) && tp::getScalarAsDouble(op.getOther()) < 0)
           return runtimeError(op, "integers to negative integer powers are not "
                                   "allowed");
+        bool half = op.getType().getElementType().isF16();
         return binary(op, *in[0], scalarTensor(op.getOther(), ct), ct, ctx,
-                      powScalarFloat, powInt);
+                      half ? powScalarHalf : powScalarFloat, powInt);
       });
   addScalarBinary<tp::RemainderScalarOp>(r, {[](const FloatMath &m, double a, double b) { return m.r(floatRemainder(a, b)); },
                                              [](int64_t a, int64_t b) -> FailureOr<int64_t> {

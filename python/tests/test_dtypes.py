@@ -295,6 +295,15 @@ def test_half_rounds_each_result(dtype):
     _check(lambda t: t.to(dtype), ties)
 
 
+def test_half_powers_of_every_value_are_eager_s():
+    """Eager's float16 pow-by-scalar calls pow for every element, with no
+    sqrt/rsqrt special cases (pow(-0, 0.5) = +0, pow(-inf, 0.5) = inf,
+    pow(-0, -0.5) = inf, pow(-inf, -0.5) = 0); the other exponents' special
+    products round to the same values. Every float16 bit pattern."""
+    x = torch.arange(-32768, 32768, dtype=torch.int32).to(torch.int16).view(torch.float16)
+    _check(lambda a: tuple(a ** e for e in (0.5, -0.5, 2, 3, -1, -2, 1.7)), x)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=_name)
 @pytest.mark.parametrize("itype", [torch.int32, torch.int64, torch.int16],
                          ids=_name)

@@ -528,7 +528,7 @@ template <typename OpT> BinaryFns truth() {
 }
 
 /// x ** e for a constant exponent, with the kernel's special cases.
-Value powConstant(BodyBuilder &bb, Value x, double e) {
+Value powConstant(BodyBuilder &bb, Value x, double e, bool roots) {
   Type t = x.getType();
   auto mul = [&](Value a, Value b) -> Value { return arith::MulFOp::create(bb.b, bb.loc, a, b); };
   auto div = [&](Value a, Value b) -> Value { return arith::DivFOp::create(bb.b, bb.loc, a, b); };
@@ -536,9 +536,9 @@ Value powConstant(BodyBuilder &bb, Value x, double e) {
     return mul(x, x);
   if (e == 3)
     return mul(mul(x, x), x);
-  if (e == 0.5)
+  if (e == 0.5 && roots)
     return math::SqrtOp::create(bb.b, bb.loc, x);
-  if (e == -0.5)
+  if (e == -0.5 && roots)
     return math::RsqrtOp::create(bb.b, bb.loc, x);
   if (e == -1)
     return div(bb.constant(1.0, t), x);
@@ -714,7 +714,9 @@ void registerBinary(RuleTable &r) {
     e = FloatAttr::get(act, e).getValueAsDouble();
     return one(pointwise(
         rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) {
-          return bb.convert(powConstant(bb, toComputeType(bb, in[0], elt), e),
+          // Eager's float16 kernel has no sqrt/rsqrt special cases.
+          return bb.convert(powConstant(bb, toComputeType(bb, in[0], elt), e,
+                                        /*roots=*/!elt.isF16()),
                             elt);
         }));
   };
