@@ -72,3 +72,26 @@ func.func @many(%x: tensor<100xf32>, %idx: tensor<65536xi64>) -> tensor<65536xf3
   %0 = tp.index %x[%idx] {dims = array<i64: 0>} : (tensor<100xf32>, tensor<65536xi64>) -> tensor<65536xf32>
   return %0 : tensor<65536xf32>
 }
+
+// Every index into a dimension of size 0 is out of bounds. The clamped
+// index (0) is out of the empty buffer too, which may be a null pointer:
+// the load reads nothing, and the error is reported as for any other size.
+// RUN: not stax-run %s --entry=empty_index --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-EMPTY-INDEX
+// RUN: not stax-run %s --entry=empty_index --random-inputs --jit --pipeline-options="vector-width=1" 2>&1 | FileCheck %s --check-prefix=CHECK-EMPTY-INDEX
+// RUN: not stax-run %s --entry=empty_embedding --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-EMPTY-EMBEDDING
+// RUN: not stax-run %s --entry=empty_gather --random-inputs --jit 2>&1 | FileCheck %s --check-prefix=CHECK-EMPTY-GATHER
+// CHECK-EMPTY-INDEX: stax-run: run-time error: index {{-?[0-9]+}} is out of bounds for a dimension of size 0 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+2]]:8)
+func.func @empty_index(%x: tensor<0xf32>, %i: tensor<40xi64>) -> tensor<40xf32> {
+  %0 = tp.index %x[%i] {dims = array<i64: 0>} : (tensor<0xf32>, tensor<40xi64>) -> tensor<40xf32>
+  return %0 : tensor<40xf32>
+}
+// CHECK-EMPTY-EMBEDDING: stax-run: run-time error: index {{-?[0-9]+}} is out of bounds for a dimension of size 0 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+2]]:8)
+func.func @empty_embedding(%w: tensor<0x4xf32>, %i: tensor<2xi64>) -> tensor<2x4xf32> {
+  %0 = tp.embedding %w, %i : (tensor<0x4xf32>, tensor<2xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+// CHECK-EMPTY-GATHER: stax-run: run-time error: index {{-?[0-9]+}} is out of bounds for a dimension of size 0 in stax.indirect_index at loc("{{.*}}jit-index-error.mlir":[[@LINE+2]]:8)
+func.func @empty_gather(%x: tensor<3x0xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
+  %0 = tp.gather %x, %i {dim = 1 : i64} : (tensor<3x0xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}

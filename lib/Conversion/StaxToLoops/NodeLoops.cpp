@@ -38,6 +38,10 @@ using namespace mlir;
 using namespace mlir::stax;
 using namespace mlir::stax::codegen;
 
+bool codegen::readsEmptyTensor(LoadOp load) {
+  return cast<ShapedType>(load.getBuffer().getType()).getNumElements() == 0;
+}
+
 int64_t codegen::saturatingProduct(ArrayRef<int64_t> sizes) {
   int64_t p = 1;
   for (int64_t s : sizes)
@@ -519,7 +523,9 @@ SmallVector<Value> NodeEmitter::cloneBody(Block &body, ValueRange ivs) {
         return arith::ExtUIOp::create(b, loc, t, raw);
       };
       Value v;
-      if (Value mask = load.getMask()) {
+      if (readsEmptyTensor(load)) {
+        v = constantOf(b, loc, t, 0, 0);
+      } else if (Value mask = load.getMask()) {
         // Masked loads (concatenation) read only where the mask holds.
         auto ifOp = scf::IfOp::create(b, loc, TypeRange{t}, map.lookup(mask),
                                       /*withElse=*/true);

@@ -61,6 +61,12 @@ public:
 /// vectorized.
 bool needsDivisorCheck(Operation *op);
 
+/// Whether `load` reads a tensor with no elements. Such a load runs only
+/// for an index that is out of bounds (reported by its stax.indirect_index
+/// first), so its value is never used: it reads nothing and gives 0, as an
+/// empty buffer may be a null pointer. Bodies with one stay scalar.
+bool readsEmptyTensor(LoadOp load);
+
 /// The product of `sizes`, or INT64_MAX when it overflows.
 int64_t saturatingProduct(ArrayRef<int64_t> sizes);
 

@@ -240,6 +240,8 @@ analyze(Block &body, Value lane, bool indexResults = false,
       lanes[op.getResult(0)] = Lanes{Lanes::Gathered, 0};
       continue;
     }
+    if (auto load = dyn_cast<LoadOp>(op); load && readsEmptyTensor(load))
+      return failure();
     if (auto load = dyn_cast<LoadOp>(op); load && gathered(load.getAddress())) {
       lanes[load.getResult()] = Lanes{Lanes::Vector, kDataDependentStride};
       continue;
