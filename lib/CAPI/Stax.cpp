@@ -43,6 +43,14 @@ char *copyString(llvm::StringRef s) {
   return out;
 }
 
+/// Sets *error to "`function`: `what`" for an argument the caller got
+/// wrong (a null handle or pointer, a negative count); returns 1.
+int badArgument(const char *function, const std::string &what, char **error) {
+  if (error)
+    *error = copyString(std::string(function) + ": " + what);
+  return 1;
+}
+
 /// A context with everything registered and diagnostics captured as text.
 struct Session {
   Session() : context(makeRegistry()), handler(sourceMgr, &context, os) {
@@ -96,7 +104,29 @@ FailureOr<stax::Tensor> fromBuffer(const StaxBuffer &b, Type expected,
     error = std::string("unsupported dtype '") + b.dtype + "'";
     return failure();
   }
-  stax::Tensor raw(llvm::ArrayRef<int64_t>(b.shape, b.rank), elt);
+  if (b.rank < 0 || (b.rank > 0 && !b.shape)) {
+    error = b.rank < 0 ? "negative rank " + std::to_string(b.rank)
+                       : std::string("null shape");
+    return failure();
+  }
+  llvm::ArrayRef<int64_t> shape(b.shape, b.rank);
+  int64_t numel = 1;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      error = "negative dimension " + std::to_string(d);
+      return failure();
+    }
+    if (d != 0 && numel > INT64_MAX / d) {
+      error = "a shape whose element count overflows int64";
+      return failure();
+    }
+    numel *= d;
+  }
+  if (numel > 0 && !b.data) {
+    error = "null data";
+    return failure();
+  }
+  stax::Tensor raw(shape, elt);
   unsigned size = stax::rawElementSize(elt);
   for (int64_t i = 0; i < raw.numel(); ++i)
     stax::loadRawElement(raw, i, static_cast<const char *>(b.data) + i * size);
@@ -258,6 +288,10 @@ int staxExecutableFromCache(StaxExecutable *exe) {
 StaxExecutable *staxCompileCached(const char *module, const char *options,
                                   const char *cacheDir, char **llvmIR,
                                   char **error) {
+  if (!module) {
+    badArgument("staxCompile", "null module", error);
+    return nullptr;
+  }
   options = options ? options : "";
   std::string key = std::string(llvmIR ? "ir;" : ";") + options + ";" + module;
   std::shared_ptr<stax::CompiledModule> compiled = compiledCache().find(key);
@@ -296,6 +330,15 @@ static int callEntry(StaxExecutable *exe, const char *entry, void **buffers,
                      std::string (stax::CompiledModule::*call)(
                          const stax::EntryPoint &, llvm::ArrayRef<void *>)
                          const) {
+  if (!exe || !entry)
+    return badArgument("staxExecutableCall", !exe ? "null executable" : "null entry",
+                       error);
+  if (numBuffers < 0 || (numBuffers > 0 && !buffers))
+    return badArgument("staxExecutableCall",
+                       numBuffers < 0 ? "negative buffer count " +
+                                            std::to_string(numBuffers)
+                                      : std::string("null buffer array"),
+                       error);
   const stax::EntryPoint *e = exe->compiled->lookup(entry);
   std::string message =
       e ? (exe->compiled.get()->*call)(
@@ -322,6 +365,8 @@ int staxExecutableCallHost(StaxExecutable *exe, const char *entry,
 }
 
 char *staxExecutableKernels(StaxExecutable *exe) {
+  if (!exe)
+    return nullptr;
   std::string out;
   llvm::raw_string_ostream os(out);
   for (const auto &entry : exe->compiled->getKernelBytes())
@@ -365,6 +410,8 @@ int staxCudaCopyBandwidth(int64_t bytes, int reps, double *gbps,
 }
 
 char *staxExecutableSignature(StaxExecutable *exe, const char *entry) {
+  if (!exe || !entry)
+    return nullptr;
   const stax::EntryPoint *e = exe->compiled->lookup(entry);
   if (!e)
     return nullptr;
@@ -395,6 +442,10 @@ void staxExecutableDestroy(StaxExecutable *exe) { delete exe; }
 
 char *staxRunPipeline(const char *module, const char *pipeline, int generic,
                       char **error) {
+  if (!module) {
+    badArgument("staxRunPipeline", "null module", error);
+    return nullptr;
+  }
   Session s;
   OwningOpRef<ModuleOp> m = s.parse(module);
   if (!m)
@@ -428,6 +479,16 @@ char *staxRunPipeline(const char *module, const char *pipeline, int generic,
 int staxTimePipeline(const char *module, const char *pipeline, int64_t reps,
                      int verify, double *bestMs, double *medianMs,
                      char **error) {
+  if (!module || !pipeline || !bestMs || !medianMs)
+    return badArgument("staxTimePipeline",
+                       !module     ? "null module"
+                       : !pipeline ? "null pipeline"
+                                   : "null result",
+                       error);
+  if (reps < 1)
+    return badArgument("staxTimePipeline",
+                       "reps must be at least 1, got " + std::to_string(reps),
+                       error);
   Session s;
   OwningOpRef<ModuleOp> m = s.parse(module);
   if (!m) {
@@ -448,7 +509,7 @@ int staxTimePipeline(const char *module, const char *pipeline, int64_t reps,
   static_cast<OpPassManager &>(pm) = *parsed;
   pm.enableVerifier(verify != 0);
   std::vector<double> times;
-  for (int64_t i = 0; i < std::max<int64_t>(reps, 1); ++i) {
+  for (int64_t i = 0; i < reps; ++i) {
     OwningOpRef<ModuleOp> copy = m->clone();
     auto start = std::chrono::steady_clock::now();
     LogicalResult result = pm.run(*copy);
@@ -469,6 +530,15 @@ int staxTimePipeline(const char *module, const char *pipeline, int64_t reps,
 int staxInterpret(const char *module, const char *entry, int64_t numArgs,
                   const StaxBuffer *args, int f64, StaxBuffer **results,
                   int64_t *numResults, char **error) {
+  if (!module || !entry || !results || !numResults ||
+      numArgs < 0 || (numArgs > 0 && !args))
+    return badArgument("staxInterpret",
+                       !module  ? std::string("null module")
+                       : !entry ? std::string("null entry")
+                       : numArgs < 0
+                           ? "negative argument count " + std::to_string(numArgs)
+                           : std::string("null arguments or results"),
+                       error);
   Session s;
   OwningOpRef<ModuleOp> m = s.parse(module);
   if (!m) {

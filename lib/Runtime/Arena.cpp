@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "Stax/Runtime/Runtime.h"
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
@@ -109,6 +110,9 @@ private:
   static Block fresh(size_t alignment, size_t bytes) {
     bool huge = bytes >= kMinHugeBytes;
     if (huge) {
+      // Sizes within a huge page of SIZE_MAX would round to 0.
+      if (bytes > SIZE_MAX - kHugePageBytes)
+        return {nullptr, 0};
       alignment = std::max(alignment, kHugePageBytes);
       bytes = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
     }
