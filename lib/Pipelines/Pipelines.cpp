@@ -191,13 +191,42 @@ void stax::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildCodegenPipeline(pm, options);
 }
 
+/// Registers a pipeline of module passes, as PassPipelineRegistration does,
+/// but refusing a pass manager nested below the module
+/// (`builtin.module(func.func(stax-pipeline))`): adding module passes there
+/// is a fatal error in MLIR, and op-agnostic ones would run on each
+/// function alone, doing nothing.
+template <typename Options>
+static void registerModulePipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> builder) {
+  registerPassPipeline(
+      arg, description,
+      [arg, builder](OpPassManager &pm, StringRef optionsText,
+                     function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        std::optional<StringRef> anchor = pm.getOpName();
+        if (anchor && *anchor != ModuleOp::getOperationName())
+          return errorHandler("'" + arg + "' runs on a builtin.module, not " +
+                              "nested on '" + *anchor + "'");
+        Options options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(Options());
+      });
+}
+
 void stax::registerPipelines() {
-  PassPipelineRegistration<LoweringPipelineOptions>(
+  registerModulePipeline<LoweringPipelineOptions>(
       "stax-lowering-pipeline",
       "tp -> stax: decompose, lower, split reductions, fuse kernels, "
       "normalize loops, range analysis",
       buildLoweringPipeline);
-  PassPipelineRegistration<PipelineOptions>(
+  registerModulePipeline<PipelineOptions>(
       "stax-pipeline",
       "tp -> LLVM dialect: the lowering pipeline, then --stax-to-loops and "
       "the upstream conversions to LLVM (target=cpu; target=cuda: host "
