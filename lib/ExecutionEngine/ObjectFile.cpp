@@ -1,6 +1,7 @@
 //===- ObjectFile.cpp - ahead-of-time code for the host -------------------===//
 #include "Stax/ExecutionEngine/ObjectFile.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
+#include "Stax/Support/CSymbols.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -170,6 +171,9 @@ static FailureOr<StringRef> cType(Operation *fn, Type t) {
     return StringRef("int32_t");
   if (e.isInteger(64))
     return StringRef("int64_t");
+  // C has no standard 16-bit float: the buffers hold the raw bits.
+  if (e.isF16() || e.isBF16())
+    return StringRef("uint16_t");
   return fn->emitError() << "no C type for element type " << e;
 }
 
@@ -191,9 +195,20 @@ LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
+    StringRef name = fn.getSymName();
+    // `main` compiles (the JIT has none of its own), but a program linking
+    // the object has.
+    if (!isCIdentifier(name) || isCKeyword(name) || isReservedCSymbol(name) ||
+        name == "main")
+      return fn.emitError()
+             << "function name '" << name << "' cannot be a C entry point: "
+             << (!isCIdentifier(name) ? "not a C identifier"
+                 : isCKeyword(name)   ? "a C or C++ keyword"
+                 : name == "main"     ? "the program's own entry point"
+                     : "a symbol compiled code calls or links against");
     std::string decl;
     llvm::raw_string_ostream d(decl);
-    d << "void " << fn.getSymName() << "(";
+    d << "void " << name << "(";
     bool first = true;
     auto param = [&](Type t, bool output, unsigned i) -> LogicalResult {
       FailureOr<StringRef> c = cType(fn, t);
@@ -203,7 +218,11 @@ LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
       d << (first ? "" : ", ") << (output ? "" : "const ") << *c << " *"
         << (output ? "out" : "in") << i << " /* ";
       llvm::interleave(rt.getShape(), d, "x");
-      d << (rt.getRank() ? "" : "scalar") << " */";
+      d << (rt.getRank() ? "" : "scalar");
+      Type e = rt.getElementType();
+      if (e.isF16() || e.isBF16())
+        d << ", " << (e.isF16() ? "float16" : "bfloat16") << " bits";
+      d << " */";
       first = false;
       return success();
     };

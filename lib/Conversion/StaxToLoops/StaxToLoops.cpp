@@ -13,6 +13,7 @@
 #include "Stax/Conversion/Passes.h"
 #include "Stax/Dialect/Stax/IR/DiscardableAttrs.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
+#include "Stax/Support/CSymbols.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -196,6 +197,12 @@ LogicalResult FunctionConversion::checkSignature() {
                             << "; code generation needs integers or floats";
     return success();
   };
+  // Entry points are C symbols: one named like a function its code calls
+  // (`exp`) would be called in its place.
+  if (isReservedCSymbol(fn.getSymName()))
+    return fn.emitError() << "function name '" << fn.getSymName()
+                          << "' is a symbol compiled code calls or links "
+                             "against (C math library, runtime); rename it";
   for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
     if (failed(check(t, "argument", i)))
       return failure();

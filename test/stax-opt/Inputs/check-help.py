@@ -45,7 +45,7 @@ def read_passes(paths):
 
 
 def read_pipelines(path):
-    return re.findall(r'PassPipelineRegistration<\w+>\(\s*"([\w-]+)"',
+    return re.findall(r'(?:PassPipelineRegistration|registerModulePipeline)<\w+>\(\s*"([\w-]+)"',
                       open(path).read())
 
 
