@@ -36,7 +36,7 @@ std::string mlir::stax::diskCacheKey(llvm::StringRef moduleText,
     hash.update(s);
     hash.update(llvm::StringRef("\0", 1));
   };
-  part("stax-disk-cache-1");
+  part("stax-disk-cache-2");
   static const std::string build = buildIdentity();
   part(build);
   part(llvm::sys::getHostCPUName());
@@ -55,12 +55,34 @@ static std::string pathOf(llvm::StringRef dir, llvm::StringRef key,
   return std::string(p);
 }
 
-static std::optional<CachedMetadata> readMetadata(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
+/// The contents of the cache file `path`, when it is a regular file (after
+/// symbolic links) of at most `maxBytes`: an entry replaced by a FIFO
+/// blocked the load, one linked to /dev/zero read without bound.
+static std::unique_ptr<llvm::MemoryBuffer> readEntryFile(llvm::StringRef path,
+                                                         uint64_t maxBytes) {
+  llvm::sys::fs::file_status st;
+  if (llvm::sys::fs::status(path, st) ||
+      st.type() != llvm::sys::fs::file_type::regular_file ||
+      st.getSize() > maxBytes)
+    return nullptr;
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  return buffer ? std::move(*buffer) : nullptr;
+}
+
+static std::string sha256Hex(llvm::StringRef bytes) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes)),
+                     /*LowerCase=*/true);
+}
+
+static std::optional<CachedMetadata> readMetadata(llvm::StringRef path,
+                                                  std::string &objectHash) {
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      readEntryFile(path, /*maxBytes=*/uint64_t(64) << 20);
   if (!buffer)
     return std::nullopt;
   llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse((*buffer)->getBuffer());
+      llvm::json::parse(buffer->getBuffer());
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return std::nullopt;
@@ -71,8 +93,10 @@ static std::optional<CachedMetadata> readMetadata(llvm::StringRef path) {
   CachedMetadata m;
   std::optional<bool> parallel = o->getBoolean("parallel");
   const llvm::json::Array *sites = o->getArray("errorSites");
-  if (!parallel || !sites)
+  std::optional<llvm::StringRef> hash = o->getString("objectSha256");
+  if (!parallel || !sites || !hash)
     return std::nullopt;
+  objectHash = hash->str();
   m.parallelLoops = *parallel;
   for (const llvm::json::Value &s : *sites) {
     std::optional<llvm::StringRef> text = s.getAsString();
@@ -86,12 +110,16 @@ static std::optional<CachedMetadata> readMetadata(llvm::StringRef path) {
 std::optional<CachedCode> mlir::stax::loadCachedCode(llvm::StringRef dir,
                                                      llvm::StringRef key,
                                                      SymbolsFn symbols) {
+  std::string objectHash;
   std::optional<CachedMetadata> metadata =
-      readMetadata(pathOf(dir, key, ".json"));
+      readMetadata(pathOf(dir, key, ".json"), objectHash);
   if (!metadata)
     return std::nullopt;
-  auto object = llvm::MemoryBuffer::getFile(pathOf(dir, key, ".o"));
-  if (!object)
+  // An object that links may still be damaged (a flipped bit, a torn
+  // write of the same length): it runs only if it is the one stored.
+  std::unique_ptr<llvm::MemoryBuffer> object =
+      readEntryFile(pathOf(dir, key, ".o"), /*maxBytes=*/uint64_t(4) << 30);
+  if (!object || sha256Hex(object->getBuffer()) != objectHash)
     return std::nullopt;
   auto tmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!tmb) {
@@ -132,7 +160,7 @@ std::optional<CachedCode> mlir::stax::loadCachedCode(llvm::StringRef dir,
     llvm::consumeError(libmvec.takeError());
 #endif
   main.addGenerator(std::move(*process));
-  if (llvm::Error e = j.addObjectFile(std::move(*object))) {
+  if (llvm::Error e = j.addObjectFile(std::move(object))) {
     llvm::consumeError(std::move(e));
     return std::nullopt;
   }
@@ -174,7 +202,9 @@ bool mlir::stax::storeCachedCode(llvm::StringRef dir, llvm::StringRef key,
   std::string json;
   llvm::raw_string_ostream os(json);
   os << llvm::json::Value(llvm::json::Object{
-      {"parallel", metadata.parallelLoops}, {"errorSites", std::move(sites)}});
+      {"parallel", metadata.parallelLoops},
+      {"errorSites", std::move(sites)},
+      {"objectSha256", sha256Hex(object)}});
   // The object first: a metadata file promises its object.
   return writeAtomically(pathOf(dir, key, ".o"), object) &&
          writeAtomically(pathOf(dir, key, ".json"), json);

@@ -71,7 +71,63 @@ def test_corrupt_entries_are_compiled_again_and_replaced(tmp_path):
     # Both entries are whole again.
     assert _run(cache)["from_cache"] == [True, True]
     for m in cache.glob("*.json"):
-        assert set(json.loads(m.read_text())) == {"parallel", "errorSites"}
+        assert set(json.loads(m.read_text())) == {"parallel", "errorSites",
+                                                  "objectSha256"}
+
+
+def _section(elf: bytes, name: bytes):
+    """(offset, size) of the section `name` of an ELF64 little-endian
+    relocatable object."""
+    shoff = int.from_bytes(elf[0x28:0x30], "little")
+    entsize, count, names = (int.from_bytes(elf[k:k + 2], "little")
+                             for k in (0x3A, 0x3C, 0x3E))
+
+    def header(i):
+        h = elf[shoff + i * entsize:shoff + (i + 1) * entsize]
+        return (int.from_bytes(h[0:4], "little"), int.from_bytes(h[24:32], "little"),
+                int.from_bytes(h[32:40], "little"))
+
+    strings = header(names)[1]
+    for i in range(count):
+        at, offset, size = header(i)
+        end = elf.index(b"\0", strings + at)
+        if elf[strings + at:end] == name:
+            return offset, size
+    raise AssertionError(f"no section {name!r}")
+
+
+def test_damaged_objects_that_still_link_are_compiled_again(tmp_path):
+    """A flipped byte in an object's code or constants still links, and ran:
+    wrong values or an illegal instruction. The metadata holds the object's
+    SHA-256; an object that is not the one stored is compiled again."""
+    cache = tmp_path / "cache"
+    first = _run(cache)
+    for obj in cache.glob("*.o"):
+        data = bytearray(obj.read_bytes())
+        start, size = _section(data, b".rodata.cst4")
+        for at in range(start + 3, start + size, 4):   # each float's exponent
+            data[at] ^= 0x01
+        obj.write_bytes(bytes(data))
+    again = _run(cache)
+    assert again["from_cache"] == [False, False]
+    assert again["out"] == first["out"] and again["grads"] == first["grads"]
+    assert _run(cache)["from_cache"] == [True, True]
+
+
+def test_entries_that_are_not_regular_files_are_misses(tmp_path):
+    """A FIFO in place of an entry blocked the load forever, a link to
+    /dev/zero read without bound."""
+    cache = tmp_path / "cache"
+    first = _run(cache)
+    metadata = sorted(cache.glob("*.json"))
+    metadata[0].unlink()
+    os.mkfifo(metadata[0])
+    objects = sorted(cache.glob("*.o"))
+    objects[1].unlink()
+    objects[1].symlink_to("/dev/zero")
+    again = _run(cache)
+    assert again["from_cache"].count(False) == 2
+    assert again["out"] == first["out"] and again["grads"] == first["grads"]
 
 
 def test_an_unusable_cache_directory_only_loses_the_cache(tmp_path):
