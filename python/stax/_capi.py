@@ -340,9 +340,15 @@ class Executable:
 
 def set_num_threads(threads: int) -> None:
     """Threads of compiled parallel loops; 0 means all cores."""
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"set_num_threads takes an int, not "
+                        f"{type(threads).__name__}")
+    if not 0 <= threads <= 1 << 16:
+        raise ValueError(f"set_num_threads: {threads} threads; give 0 (all "
+                         f"cores) or a count up to 65536")
     l = lib()
     l.staxSetNumThreads.argtypes = [ctypes.c_int]
-    l.staxSetNumThreads(int(threads))
+    l.staxSetNumThreads(threads)
 
 
 _cuda_device = None

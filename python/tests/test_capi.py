@@ -201,3 +201,12 @@ def test_the_in_memory_cache_keeps_recent_modules_and_held_ones():
     for i in range(40):
         stax.Executable(module(30000 + i))
     assert count() == with_held - 3
+
+
+@pytest.mark.parametrize("bad, error", [(1.5, TypeError), ("3", TypeError), (True, TypeError),
+                                        (-1, ValueError), (1 << 32, ValueError)])
+def test_set_num_threads_refuses_what_is_no_thread_count(bad, error):
+    """A float, a string or a bool was converted silently (True: one
+    thread), and 2^32 wrapped to 0 (all cores) through ctypes."""
+    with pytest.raises(error, match="set_num_threads"):
+        stax.set_num_threads(bad)
