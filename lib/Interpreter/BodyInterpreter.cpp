@@ -135,6 +135,24 @@ private:
       return success();
     };
   }
+  /// math.fma rounded once, in float for f32 (an fma in double rounded to
+  /// float could round twice).
+  Step floatFma(Operation &op) {
+    unsigned a = slotOf(op.getOperand(0)), b = slotOf(op.getOperand(1)),
+             c = slotOf(op.getOperand(2));
+    unsigned r = define(op.getResult(0));
+    Type t = mapped(op.getResult(0).getType());
+    bool single = t.isF32();
+    return [=](Slots &s) {
+      double v = single ? static_cast<double>(std::fmaf(
+                              static_cast<float>(s[a].f),
+                              static_cast<float>(s[b].f),
+                              static_cast<float>(s[c].f)))
+                        : std::fma(s[a].f, s[b].f, s[c].f);
+      s[r].f = roundToFloatType(v, t);
+      return success();
+    };
+  }
   template <typename Fn> Step intBinary(Operation &op, Fn fn) {
     unsigned a = slotOf(op.getOperand(0)), b = slotOf(op.getOperand(1));
     unsigned r = define(op.getResult(0));
@@ -535,6 +553,7 @@ FailureOr<Step> BodyCompiler::compileMath(Operation &op) {
       .Case([&](math::RoundOp) { return libm(std::round); })
       .Case([&](math::PowFOp) { return floatBinary(op, [](double a, double b) { return std::pow(a, b); }); })
       .Case([&](math::Atan2Op) { return floatBinary(op, [](double a, double b) { return std::atan2(a, b); }); })
+      .Case([&](math::FmaOp) { return floatFma(op); })
       .Case([&](math::CopySignOp) { return floatBinary(op, [](double a, double b) { return std::copysign(a, b); }); })
       .Case([&](math::AbsIOp absi) -> FailureOr<Step> {
         // Unary (intBinary would read a second operand that is not there).

@@ -135,11 +135,26 @@ FailureOr<int64_t> intFloorDiv(int64_t a, int64_t b) {
   return q;
 }
 
-BinarySemantics addLike(double alpha, int64_t ialpha, bool subtract) {
+/// a + alpha * b (a - alpha * b) as eager's add kernel for element type
+/// `elt`: alpha is converted to the element type, and the vectorized kernel
+/// computes fma(b, alpha, a), rounded once (bfloat16: in float, then
+/// rounded); float16 has no fma of its own, so the product rounds to half
+/// first. Subtraction adds -alpha.
+BinarySemantics addLike(double alpha, int64_t ialpha, bool subtract, Type elt) {
   double sign = subtract ? -1.0 : 1.0;
   return {[=](const FloatMath &m, double a, double b) {
-            double scaled = alpha == 1.0 ? b : m.mul(m.r(alpha), b);
-            return subtract ? m.sub(a, scaled) : m.add(a, scaled);
+            if (alpha == 1.0)
+              return subtract ? m.sub(a, b) : m.add(a, b);
+            bool reduced = elt.isF16() || elt.isBF16();
+            double s = roundToFloatType(sign * alpha, reduced ? elt : m.t);
+            if (elt.isF16())
+              return roundToFloatType(a + roundToFloatType(s * b, elt), elt);
+            double fused =
+                m.t.isF32() ? static_cast<double>(std::fmaf(
+                                  static_cast<float>(s), static_cast<float>(b),
+                                  static_cast<float>(a)))
+                            : std::fma(s, b, a);
+            return m.r(fused);
           },
           [=](int64_t a, int64_t b) -> FailureOr<int64_t> {
             return wrappingAdd(
@@ -478,13 +493,13 @@ void registerBinary(KernelRegistry &r) {
   r.add<tp::AddOp>([](tp::AddOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
     auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
-                     tp::getScalarAsInt(op.getAlpha()), false);
+                     tp::getScalarAsInt(op.getAlpha()), false, ct);
     return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   r.add<tp::SubOp>([](tp::SubOp op, Inputs in, const KernelContext &ctx) {
     Type ct = ctx.mapType(op.getType().getElementType());
     auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
-                     tp::getScalarAsInt(op.getAlpha()), true);
+                     tp::getScalarAsInt(op.getAlpha()), true, ct);
     return binary(op, *in[0], *in[1], ct, ctx, s.f, s.i);
   });
   addBinary<tp::MulOp>(r, {[](const FloatMath &m, double a, double b) { return m.mul(a, b); },
@@ -541,7 +556,7 @@ void registerScalar(KernelRegistry &r) {
                           bool subtract, bool reversed) -> FailureOr<Tensor> {
     Type ct = ctx.mapType(op.getType().getElementType());
     auto s = addLike(tp::getScalarAsDouble(op.getAlpha()),
-                     tp::getScalarAsInt(op.getAlpha()), subtract);
+                     tp::getScalarAsInt(op.getAlpha()), subtract, ct);
     Tensor other = scalarTensor(op.getOther(), ct);
     // rsub: other - alpha * self.
     return reversed ? binary(op, other, *in[0], ct, ctx, s.f, s.i)

@@ -328,16 +328,30 @@ template <typename OpT> std::function<Value(BodyBuilder &, Value, Value)> arithO
   };
 }
 
-/// a + alpha * b (or a - alpha * b); alpha = 1 multiplies nothing.
-BinaryFns addLike(TypedAttr alphaAttr, bool subtract) {
+/// a + alpha * b (or a - alpha * b) for element type `elt`, as eager's add
+/// kernel (the interpreter's addLike): alpha = 1 multiplies nothing;
+/// otherwise fma(b, alpha, a) rounded once, alpha in the element type
+/// (bfloat16: an fma in float); float16 rounds the product to half first.
+/// Subtraction adds -alpha.
+BinaryFns addLike(TypedAttr alphaAttr, bool subtract, Type elt) {
   double alpha = tp::getScalarAsDouble(alphaAttr);
   int64_t ia = tp::getScalarAsInt(alphaAttr);
   return {[=](BodyBuilder &bb, Value a, Value b) -> Value {
-            Value scaled = b;
-            if (alpha != 1.0)
-              scaled = arith::MulFOp::create(bb.b, bb.loc, bb.constant(alpha, b.getType()), b);
-            return subtract ? arith::SubFOp::create(bb.b, bb.loc, a, scaled).getResult()
-                            : arith::AddFOp::create(bb.b, bb.loc, a, scaled).getResult();
+            if (alpha == 1.0)
+              return subtract
+                         ? arith::SubFOp::create(bb.b, bb.loc, a, b).getResult()
+                         : arith::AddFOp::create(bb.b, bb.loc, a, b).getResult();
+            Type ct = b.getType();
+            bool reduced = elt.isF16() || elt.isBF16();
+            // The constant rounds to the element type, then widens exactly.
+            Value s = bb.constant(subtract ? -alpha : alpha, reduced ? elt : ct);
+            s = bb.convert(s, ct);
+            if (elt.isF16()) {
+              Value p = arith::MulFOp::create(bb.b, bb.loc, s, b);
+              p = bb.convert(bb.convert(p, elt), ct);
+              return arith::AddFOp::create(bb.b, bb.loc, a, p).getResult();
+            }
+            return math::FmaOp::create(bb.b, bb.loc, s, b, a).getResult();
           },
           [=](BodyBuilder &bb, Value a, Value b) -> Value {
             // Bools add as integers, then `!= 0` on store (True + True is
@@ -609,11 +623,15 @@ Value powInteger(BodyBuilder &bb, Value b, Value e) {
 void registerBinary(RuleTable &r) {
   r["tp.add"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::AddOp>(ctx.op);
-    return tensorBinary(addLike(op.getAlpha(), false), true)(ctx);
+    return tensorBinary(addLike(op.getAlpha(), false,
+                                ctx.resultType().getElementType()),
+                        true)(ctx);
   };
   r["tp.sub"] = [](RuleContext &ctx) -> Result {
     auto op = cast<tp::SubOp>(ctx.op);
-    return tensorBinary(addLike(op.getAlpha(), true), true)(ctx);
+    return tensorBinary(addLike(op.getAlpha(), true,
+                                ctx.resultType().getElementType()),
+                        true)(ctx);
   };
   r["tp.mul"] = tensorBinary({arithOp<arith::MulFOp>(), arithOp<arith::MulIOp>()}, true);
   r["tp.div"] = [](RuleContext &ctx) -> Result {
@@ -662,7 +680,8 @@ void registerBinary(RuleTable &r) {
       auto other = ctx.op->getAttrOfType<TypedAttr>("other");
       auto alpha = ctx.op->getAttrOfType<TypedAttr>("alpha");
       return one(binaryNode(rt, ctx.operands, rt.getElementType(),
-                            addLike(alpha, subtract), other, reversed));
+                            addLike(alpha, subtract, rt.getElementType()),
+                            other, reversed));
     };
   };
   r["tp.add.Scalar"] = addScalarLike(false, false);
