@@ -352,9 +352,9 @@ FailureOr<Results> hardtanh(OpBuilder &b, tp::HardtanhOp op) {
                                      d.scalar(hi, elt))};
 }
 
-// other - alpha * self == (-(self * alpha)) + other exactly (IEEE defines
-// a - b as a + (-b)). The kernel skips the multiply when alpha is 1, and
-// rounds `other` to the result type (a half type too) but alpha to T.
+// other - self == (-self) + other exactly (IEEE defines a - b as a + (-b)),
+// `other` rounded to the result type (a half type too); with alpha, eager's
+// add kernel: fma(self, -alpha, other).
 FailureOr<Results> rsubScalar(OpBuilder &b, tp::RsubScalarOp op) {
   D d(b, op, eltOf(op.getResult()));
   if (d.rt.isInteger(1))
@@ -373,8 +373,16 @@ FailureOr<Results> rsubScalar(OpBuilder &b, tp::RsubScalarOp op) {
         d.done(tp::AddScalarOp::create(b, d.loc, d.neg(scaled), other))};
   }
   double alpha = tp::getScalarAsDouble(op.getAlpha());
-  Value scaled = alpha == 1.0 ? x : d.mulS(x, alpha);
   double other = tp::getScalarAsDouble(op.getOther());
+  if (alpha != 1.0) {
+    // Eager's add kernel with -alpha: one fma (tp.add's alpha semantics),
+    // `other` in the result type.
+    Value otherT = d.full({}, d.rt, other);
+    return Results{tp::AddOp::create(b, d.loc, otherT, op.getSelf(),
+                                     d.f64(-alpha))
+                       .getResult()};
+  }
+  Value scaled = x;
   if (d.rt == ct)
     return Results{d.done(d.addS(d.neg(scaled), other))};
   // A half result: the kernel stores `other` in the result type first.
