@@ -654,6 +654,7 @@ class _Plan:
             flat_fn, inputs, self.lifted, self.grad_inputs)
         self._flat_fn, self._num_inputs = flat_fn, len(inputs)
         self._second_order_reach: Dict[tuple, Optional[Set[int]]] = {}
+        self._first_order_reach: Dict[tuple, Optional[List[bool]]] = {}
         self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
         self.bw = None  # compiled on first use
         self._bw_entry: Optional[_Entry] = None
@@ -727,7 +728,22 @@ class _Plan:
                     _only(self.split, "forward_backward"), "forward_backward")
             return self.bw
 
-    def second_order_reach(self, h_args, used, needed) -> Optional[Set[int]]:
+    def first_order_reach(self, inputs, used) -> Optional[List[bool]]:
+        """For each of grad_inputs, whether eager's backward reaches it from
+        the results `used` alone (the others have no gradient: a loss of one
+        head of a two-headed model); None if eager cannot tell. The compiled
+        backward gives an input only unused results reach zeros, eager
+        gives None (so weight decay leaves it alone). One eager run per
+        pattern, on copies of the inputs."""
+        if used not in self._first_order_reach:
+            with torch.random.fork_rng(devices=[]):
+                self._first_order_reach[used] = _eager_autograd(
+                    self._flat_fn, list(inputs[:self._num_inputs]), self.lifted,
+                    self.grad_inputs, used=used)[0]
+        return self._first_order_reach[used]
+
+    def second_order_reach(self, h_args, used, needed,
+                           unused=()) -> Optional[Set[int]]:
         """Which of the `needed` arguments of h = vjp(F) (F's arguments,
         then one tangent per floating result) eager's double backward
         reaches from h's results `used` (the gradients of the inputs
@@ -735,18 +751,19 @@ class _Plan:
         gives an argument it does not reach zeros; eager gives None
         (an optimizer then skips it): the bias of a critic's last layer
         in a gradient penalty backpropagated alone. One eager run per
-        pattern, on copies of the arguments."""
-        key = (used, needed)
+        pattern, on copies of the arguments. `unused`: the results whose
+        cotangents were None in the first backward (not in its graph)."""
+        key = (used, needed, unused)
         if key not in self._second_order_reach:
             self._second_order_reach[key] = _eager_second_order_reach(
                 self._flat_fn, list(h_args[:self._num_inputs]), self.lifted,
                 [self.grad_inputs[i] for i in used], needed,
-                len(h_args) - self.derivative.num_args)
+                len(h_args) - self.derivative.num_args, unused)
         return self._second_order_reach[key]
 
 
 def _eager_second_order_reach(flat_fn, inputs, lifted, wrt, needed,
-                              num_tangents) -> Optional[Set[int]]:
+                              num_tangents, unused=()) -> Optional[Set[int]]:
     """See _Plan.second_order_reach: F's arguments are `inputs + lifted`
     (the lifted tensors are the captured ones, which `flat_fn` reads), and
     `wrt` indexes them."""
@@ -761,7 +778,8 @@ def _eager_second_order_reach(flat_fn, inputs, lifted, wrt, needed,
             if len(results) != num_tangents:
                 return None     # results written in place: not F's results
             tangents = [torch.ones_like(o).requires_grad_() for o in results]
-            pairs = [(o, t) for o, t in zip(results, tangents) if o.requires_grad]
+            pairs = [(o, t) for k, (o, t) in enumerate(zip(results, tangents))
+                     if o.requires_grad and k not in unused]
             first = torch.autograd.grad(
                 [o for o, _ in pairs], [args[i] for i in wrt],
                 [t for _, t in pairs], create_graph=True, allow_unused=True)
@@ -1113,6 +1131,7 @@ class _CompiledVJP(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        _refuse_batched(grads)
         _unchanged(ctx.args, ctx.versions, "a derivative")
         return (None, *_vjp_of(ctx.node, ctx.args, grads,
                                ctx.needs_input_grad[1:]))
@@ -1129,8 +1148,9 @@ class _CompiledBackward(torch.autograd.Function):
     explicit error."""
 
     @staticmethod
-    def forward(ctx, plan, num_args, versions, *args):
+    def forward(ctx, plan, num_args, versions, unused, *args):
         ctx.plan, ctx.num_args, ctx.versions = plan, num_args, versions
+        ctx.unused = unused                 # tangents autograd passed as None
         ctx.h_args = args[num_args:]        # F's arguments, then tangents
         ctx.set_materialize_grads(False)  # None: a gradient nothing uses
         return tuple(_run(plan.backward_executable(), "forward_backward",
@@ -1138,13 +1158,15 @@ class _CompiledBackward(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        _refuse_batched(grads)
         plan, h_args = ctx.plan, ctx.h_args
         f = plan.derivative
         _unchanged(h_args[:f.num_args], ctx.versions, "the compiled function")
         h = f.vjp(tuple(plan.grad_inputs), len(h_args) - f.num_args)
-        needs = ctx.needs_input_grad[3 + ctx.num_args:]
-        reach = functools.partial(plan.second_order_reach, h_args)
-        return (None, None, None, *[None] * ctx.num_args,
+        needs = ctx.needs_input_grad[4 + ctx.num_args:]
+        reach = functools.partial(plan.second_order_reach, h_args,
+                                  unused=ctx.unused)
+        return (None, None, None, None, *[None] * ctx.num_args,
                 *_vjp_of(h, h_args, grads, needs, reach))
 
 
@@ -1173,6 +1195,7 @@ class _CompiledRegion(torch.autograd.Function):
         ctx.save_for_backward(*[ctx.inputs[i] for i in plan.saved_inputs],
                               *saved)
         ctx.out_meta = plan.out_meta or _meta(outs)
+        ctx.set_materialize_grads(False)  # None: a result the loss does not use
         user = outs[:plan.num_outputs]
         if plan.non_differentiable:
             ctx.mark_non_differentiable(*[user[k] for k in plan.non_differentiable])
@@ -1181,6 +1204,13 @@ class _CompiledRegion(torch.autograd.Function):
     @staticmethod
     def backward(ctx, *grads):
         plan = ctx.plan
+        _refuse_batched(grads)
+        reached = plan.reached
+        unused = tuple(k for k, g in enumerate(grads) if g is None)
+        if unused:
+            used = tuple(k for k in range(len(grads)) if k not in unused)
+            reached = [r and u for r, u in zip(
+                reached, plan.first_order_reach(ctx.inputs, used) or reached)]
         saved = ctx.saved_tensors
         k = len(plan.saved_inputs)
         if len(grads) < len(ctx.out_meta):
@@ -1196,17 +1226,43 @@ class _CompiledRegion(torch.autograd.Function):
                 raise StaxError(f"the compiled backward takes {len(entry.ins)} "
                                 f"tensors; {len(args) - len(tangents)} saved + "
                                 f"{len(tangents)} tangents")
+            # The results whose cotangents autograd passed as None, among
+            # the floating ones (one tangent each).
+            floating = [i for i, (_, d, _) in enumerate(ctx.out_meta)
+                        if d.is_floating_point]
+            unused_tangents = tuple(j for j, i in enumerate(floating) if grads[i] is None)
             grads_in = _CompiledBackward.apply(plan, len(args), ctx.versions,
-                                               *args, *ctx.inputs, *tangents)
+                                               unused_tangents, *args,
+                                               *ctx.inputs, *tangents)
         elif plan.saved is not None:
             grads_in = entry.call_reading(saved[:k], saved[k], plan.saved, tangents)
         else:
             grads_in = entry(list(saved) + tangents)
         result: List[Optional[torch.Tensor]] = [None] * (len(ctx.needs_input_grad) - 1)
-        for i, g, reached in zip(plan.grad_inputs, grads_in, plan.reached):
-            if reached:
+        for i, g, r in zip(plan.grad_inputs, grads_in, reached):
+            if r:
                 result[i] = g
         return (None, *result)
+
+
+def _refuse_batched(grads) -> None:
+    """Raises for cotangents without storage of their own: batched tensors
+    of vmap (autograd's is_grads_batched, functorch), whose values compiled
+    code cannot read."""
+    def without_storage(t):
+        if torch._C._functorch.is_batchedtensor(t):
+            return True
+        try:
+            t.data_ptr()
+        except RuntimeError:
+            return True
+        return False
+    if any(g is not None and without_storage(g) for g in grads):
+        raise StaxError(
+            "stax.compile: a batched backward (torch.autograd.grad with "
+            "is_grads_batched=True; jacobian or hessian with vectorize=True) "
+            "does not run compiled code; use one cotangent at a time "
+            "(vectorize=False)")
 
 
 class _ConstantRegion(torch.autograd.Function):
@@ -1247,16 +1303,16 @@ def _eager_requires_grad(flat_fn, inputs) -> List[bool]:
     return [isinstance(o, torch.Tensor) and o.requires_grad for o in outs]
 
 
-def _eager_autograd(flat_fn, inputs, lifted, indices):
+def _eager_autograd(flat_fn, inputs, lifted, indices, used=None):
     """What eager's autograd does with `flat_fn`, from one eager forward and
     backward on copies of the inputs (the lifted tensors are the captured
     ones themselves, which the function reads; tensors it writes are
     restored): (for each index of `inputs + lifted` in `indices`, those
-    requiring grad, whether autograd reaches that tensor from the results;
-    for each tensor result, whether it requires grad: `x.detach()`, a
-    comparison cast to float). If eager cannot run it, every input counts
-    as reached (a zero gradient) and every floating result as
-    differentiable."""
+    requiring grad, whether autograd reaches that tensor from the results,
+    or from the tensor results `used` where given; for each tensor result,
+    whether it requires grad: `x.detach()`, a comparison cast to float). If
+    eager cannot run it, every input counts as reached (a zero gradient)
+    and every floating result as differentiable."""
     from .importer import UndoCapturedWrites
     copies = _eager_copies(inputs)
     targets = [(copies + list(lifted))[i] for i in indices]
@@ -1266,7 +1322,8 @@ def _eager_autograd(flat_fn, inputs, lifted, indices):
             results = [o for o in tree_flatten(flat_fn(*copies))[0]
                        if isinstance(o, torch.Tensor)]
             differentiable = [o.requires_grad for o in results]
-            outs = [o for o in results if o.requires_grad]
+            outs = [o for k, o in enumerate(results)
+                    if o.requires_grad and (used is None or k in used)]
             if not outs:
                 return [False] * len(targets), differentiable
             grads = torch.autograd.grad(outs, targets,

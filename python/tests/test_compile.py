@@ -590,6 +590,57 @@ def test_inputs_the_results_do_not_reach_get_no_gradient():
     assert torch.equal(model.spare.weight, before)
 
 
+def test_inputs_only_unused_results_reach_get_no_gradient():
+    """A loss of one head of a two-headed model: the other head's
+    parameters reach only a result the loss does not use. Eager leaves them
+    None; the compiled backward was passed zeros for that result (autograd
+    materialized them) and gave the head zero gradients, which weight decay
+    then applied. An input both heads reach still gets its gradient."""
+    class TwoHeads(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.trunk = torch.nn.Linear(4, 8)
+            self.first = torch.nn.Linear(8, 2)
+            self.second = torch.nn.Linear(8, 3)
+
+        def forward(self, x):
+            h = torch.tanh(self.trunk(x))
+            return self.first(h), self.second(h), (h > 0).sum()
+
+    torch.manual_seed(0)
+    model = TwoHeads().double()
+    twin = copy.deepcopy(model)
+    x = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    xe = x.detach().clone().requires_grad_()
+    compiled = stax.compile(model)
+    for head in (0, 1, 0):
+        compiled(x)[head].sum().backward()
+        twin(xe)[head].sum().backward()
+        for (name, p), q in zip(model.named_parameters(), twin.parameters()):
+            assert (p.grad is None) == (q.grad is None), name
+            if q.grad is not None:
+                assert torch.allclose(p.grad, q.grad, rtol=1e-12, atol=1e-15), name
+        assert torch.allclose(x.grad, xe.grad, rtol=1e-12, atol=1e-15)
+        model.zero_grad(set_to_none=True)
+        twin.zero_grad(set_to_none=True)
+        x.grad = xe.grad = None
+
+
+def test_a_batched_backward_is_an_explicit_error():
+    """autograd.grad(is_grads_batched=True) (jacobian/hessian with
+    vectorize=True) passes vmap's batched tensors, which have no storage:
+    the compiled backward failed reading a data pointer."""
+    f = stax.compile(lambda x: torch.tanh(x).exp() * x.sum())
+    x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(stax.StaxError, match="batched backward"):
+        torch.autograd.grad(f(x), x, torch.eye(4, dtype=torch.float64),
+                            is_grads_batched=True)
+    jac = torch.autograd.functional.jacobian(f, x.detach())
+    want = torch.autograd.functional.jacobian(lambda x: torch.tanh(x).exp() * x.sum(),
+                                              x.detach())
+    assert torch.allclose(jac, want, rtol=1e-12, atol=1e-15)
+
+
 def test_values_computed_under_no_grad_inside_are_constants():
     """A value the function computes under torch.no_grad() (a normalizing
     scale) has no gradient in eager; make_fx does not record grad mode, so

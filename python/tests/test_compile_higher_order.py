@@ -178,6 +178,27 @@ def test_a_parameter_the_penalty_does_not_reach_keeps_no_gradient():
     assert mine[2].bias.grad is None
 
 
+def test_second_order_from_one_of_two_results_leaves_the_other_s_inputs_none():
+    """g = d y1 / dx with create_graph, y2 unused: eager's g has no path to
+    v, which only y2 reads, so d|g|^2/dv is None; the compiled double
+    backward ran with a zero tangent for y2 and gave v zeros."""
+    def fn(x, w, v):
+        return (x * w).tanh().sum(), (x * v).sum()
+
+    torch.manual_seed(0)
+    args = [torch.randn(4, dtype=torch.float64) for _ in range(3)]
+    got = []
+    for f in (fn, stax.compile(fn)):
+        x, w, v = (a.clone().requires_grad_() for a in args)
+        y1, _ = f(x, w, v)
+        (g,) = torch.autograd.grad(y1, x, create_graph=True)
+        got.append(torch.autograd.grad(g.pow(2).sum(), [x, w, v], allow_unused=True))
+    want, mine = got
+    assert mine[2] is None and want[2] is None
+    for a, b, name in zip(mine[:2], want[:2], "xw"):
+        _close(a, b, name)
+
+
 def test_double_backward_with_dropout_keeps_the_forward_mask():
     """The derivatives run on the call's RNG state: y = dropout(x) keeps
     x * 2 or 0, so d(sum y^3)/dx = 6 y^2 and its derivative 24 y."""
