@@ -184,12 +184,12 @@ func.func @hardtanh(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, ten
 
 // -----
 
-// other - alpha * self as (-(self * alpha)) + other.
+// other - alpha * self as eager's add kernel with -alpha (one fma):
+// other + (-alpha) * self.
 // CHECK-LABEL: func.func @rsub
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
-// CHECK-NEXT: %[[S:.*]] = tp.mul.Scalar %[[X]] {other = 2.500000e+00 : f64}
-// CHECK-NEXT: %[[N:.*]] = tp.neg %[[S]]
-// CHECK-NEXT: %[[R:.*]] = tp.add.Scalar %[[N]] {other = 1.000000e+00 : f64}
+// CHECK-NEXT: %[[O:.*]] = tp.full {value = 1.000000e+00 : f64} : tensor<f32>
+// CHECK-NEXT: %[[R:.*]] = tp.add %[[O]], %[[X]] {alpha = -2.500000e+00 : f64}
 // CHECK-NEXT: return %[[R]]
 func.func @rsub(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tp.rsub.Scalar %x {other = 1 : i64, alpha = 2.5 : f64} : tensor<4xf32> -> tensor<4xf32>
