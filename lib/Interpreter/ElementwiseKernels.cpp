@@ -352,6 +352,13 @@ void registerUnary(KernelRegistry &r) {
       out.setI(k, !in[0]->getB(k));
     return FailureOr<Tensor>(out);
   });
+  r.add<tp::SignbitOp>([](tp::SignbitOp op, Inputs in, const KernelContext &ctx) {
+    Tensor out = ctx.result(op);
+    for (int64_t k = 0; k < out.numel(); ++k)
+      out.setI(k, in[0]->isFloat() ? std::signbit(in[0]->getF(k))
+                                   : in[0]->getI(k) < 0);
+    return FailureOr<Tensor>(out);
+  });
   r.add<tp::IsnanOp>([](tp::IsnanOp op, Inputs in, const KernelContext &ctx) {
     Tensor out = ctx.result(op);
     for (int64_t k = 0; k < out.numel(); ++k)

@@ -282,14 +282,6 @@ def _frac(x):
     return x - torch.trunc(x)
 
 
-@_register(aten.signbit.default)
-def _signbit(x):
-    if not x.is_floating_point():
-        return x < 0
-    # -0.0 and negative NaN have the sign bit: 1 / -0.0 = -inf.
-    return (x < 0) | ((x == 0) & (torch.reciprocal(x) < 0))
-
-
 @_register(aten.copysign.Tensor)
 def _copysign(a, b):
     dtype = torch.result_type(a, b)
@@ -297,7 +289,7 @@ def _copysign(a, b):
         dtype = torch.get_default_dtype()
     a, b = a.to(dtype), b.to(dtype)
     mag = a.abs()
-    return torch.where(_signbit(b), -mag, mag)
+    return torch.where(torch.signbit(b), -mag, mag)
 
 
 @_register(aten.copysign.Scalar)

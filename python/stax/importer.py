@@ -1068,7 +1068,7 @@ _ROUNDING_MODE = _enum("rounding_mode")
 
 _UNARY = [
     "neg", "abs", "relu", "sign", "sgn", "floor", "ceil", "trunc",
-    "bitwise_not", "logical_not", "isnan", "exp", "exp2", "expm1", "log",
+    "bitwise_not", "logical_not", "isnan", "signbit", "exp", "exp2", "expm1", "log",
     "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
     "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf",
     "erfc", "silu", "mish", "round",

@@ -295,6 +295,26 @@ def test_half_rounds_each_result(dtype):
     _check(lambda t: t.to(dtype), ties)
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32,
+                                   torch.float64, torch.int32, torch.uint8], ids=_name)
+def test_signbit_and_copysign_read_the_sign_bit(dtype):
+    """signbit is the sign bit: set for -0.0 and for a NaN with the bit set
+    (x86's 0/0 and inf - inf), which no comparison sees; copysign copies
+    it. Compiled code said False for every NaN."""
+    if dtype.is_floating_point:
+        nan = torch.tensor(float("nan"), dtype=dtype)
+        x = torch.tensor([-0.0, 0.0, -1.5, 2.0, float("inf"), -float("inf"), 0.0, 0.0],
+                         dtype=dtype)
+        x[6], x[7] = nan, -nan
+    else:
+        x = torch.tensor([0, 1, 3, 7, 100, 0, 2, 5], dtype=dtype)
+        if dtype != torch.uint8:
+            x = x - 4
+    y = torch.tensor([1.0, -2.0, 3.0, -4.0, 5.0, -6.0, 7.0, -8.0], dtype=torch.float32)
+    _check(lambda a, b: (torch.signbit(a), torch.copysign(b, a), a * 0 / (a * 0)),
+           x, y)
+
+
 def test_half_powers_of_every_value_are_eager_s():
     """Eager's float16 pow-by-scalar calls pow for every element, with no
     sqrt/rsqrt special cases (pow(-0, 0.5) = +0, pow(-inf, 0.5) = inf,

@@ -210,6 +210,25 @@ void registerUnary(RuleTable &r) {
       return arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::UNO, in[0], in[0]);
     }));
   };
+  r["tp.signbit"] = [](RuleContext &ctx) -> Result {
+    RankedTensorType rt = ctx.resultType();
+    return one(pointwise(rt, {ctx.operands[0]}, [=](BodyBuilder &bb, ArrayRef<Value> in) -> Value {
+      Value x = in[0];
+      if (!isa<FloatType>(x.getType())) {
+        if (x.getType().isInteger(1) || x.getType().isUnsignedInteger())
+          return bb.constantInt(0, rt.getElementType());
+        return arith::CmpIOp::create(bb.b, bb.loc, arith::CmpIPredicate::slt, x,
+                                     bb.constantInt(0, x.getType()));
+      }
+      // copysign(1, x) carries x's sign bit, a NaN's included (widening
+      // keeps it).
+      x = bb.convert(x, computeType(x.getType()));
+      Value one = bb.constant(1.0, x.getType());
+      Value s = math::CopySignOp::create(bb.b, bb.loc, one, x);
+      return arith::CmpFOp::create(bb.b, bb.loc, arith::CmpFPredicate::OLT, s,
+                                   bb.constant(0.0, x.getType()));
+    }));
+  };
   r["tp.bitwise_not"] = [](RuleContext &ctx) -> Result {
     RankedTensorType rt = ctx.resultType();
     if (isa<FloatType>(rt.getElementType()))

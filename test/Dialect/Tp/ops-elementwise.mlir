@@ -38,6 +38,8 @@ func.func @unary_same(%x: tensor<4x3xf32>, %i: tensor<4x3xi64>, %b: tensor<4x3xi
   %14 = tp.logical_not %x : tensor<4x3xf32> -> tensor<4x3xi1>
   // CHECK: tp.isnan %{{.*}} : tensor<4x3xf32> -> tensor<4x3xi1>
   %15 = tp.isnan %x : tensor<4x3xf32> -> tensor<4x3xi1>
+  // CHECK: tp.signbit %{{.*}} : tensor<4x3xf32> -> tensor<4x3xi1>
+  %18 = tp.signbit %x : tensor<4x3xf32> -> tensor<4x3xi1>
   // CHECK: tp.tril %{{.*}} {diagonal = -1 : i64} : tensor<4x3xi1> -> tensor<4x3xi1>
   %16 = tp.tril %b {diagonal = -1 : i64} : tensor<4x3xi1> -> tensor<4x3xi1>
   // CHECK: tp.triu %{{.*}} : tensor<4x3xf32> -> tensor<4x3xf32>

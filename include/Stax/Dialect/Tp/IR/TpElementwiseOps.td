@@ -59,6 +59,9 @@ def Tp_TruncOp : Tp_UnaryOp<"trunc">;
 def Tp_BitwiseNotOp : Tp_UnaryOp<"bitwise_not", "IntOnly">;
 def Tp_LogicalNotOp : Tp_UnaryOp<"logical_not", "ToBool">;
 def Tp_IsnanOp : Tp_UnaryOp<"isnan", "ToBool">;
+// The sign bit itself: true for -0.0 and for a NaN whose sign bit is set
+// (x86's 0/0 and inf - inf), which no comparison sees.
+def Tp_SignbitOp : Tp_UnaryOp<"signbit", "ToBool">;
 
 def Tp_ExpOp : Tp_UnaryOp<"exp", "IntToFloat">;
 def Tp_Exp2Op : Tp_UnaryOp<"exp2", "IntToFloat">;
