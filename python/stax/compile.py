@@ -2073,15 +2073,16 @@ class _CompiledSubmodule(torch.nn.Module):
         return self.compiled(*xs)
 
 
-def _defer_writes(gm: torch.fx.GraphModule) -> List[Callable]:
+def _defer_writes(gm: torch.fx.GraphModule) -> Tuple[List[Callable], Set[int]]:
     """Removes the `copy_` nodes through which a functionalized graph
     writes its inputs and the tensors it captures (get_attr: a BatchNorm's
     statistics), makes their new values extra trailing outputs, and
     returns, per such output, how to find the tensor it goes into from the
-    graph's inputs. A graph split into partitions orders a write (it has
-    no users) by its operands only: it could run before another
-    partition's read of the same tensor."""
+    graph's inputs, and the indices of the inputs written. A graph split
+    into partitions orders a write (it has no users) by its operands only:
+    it could run before another partition's read of the same tensor."""
     destinations: List[Callable] = []
+    written: Set[int] = set()
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     output = next(n for n in gm.graph.nodes if n.op == "output")
     values = list(output.args[0])
@@ -2093,6 +2094,7 @@ def _defer_writes(gm: torch.fx.GraphModule) -> List[Callable]:
         if dest.op == "placeholder":
             k = placeholders.index(dest)
             destinations.append(lambda xs, k=k: xs[k])
+            written.add(k)
         elif dest.op == "get_attr":
             tensor = getattr(gm, str(dest.target))
             destinations.append(lambda xs, t=tensor: t)
@@ -2102,7 +2104,7 @@ def _defer_writes(gm: torch.fx.GraphModule) -> List[Callable]:
         gm.graph.erase_node(n)
     output.args = (values,)
     gm.recompile()
-    return destinations
+    return destinations, written
 
 
 def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
@@ -2144,7 +2146,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
         def is_node_supported(self, submodules, node):
             return node.op == "call_function" and importable(node)
 
-    writes = _defer_writes(gm)
+    writes, written = _defer_writes(gm)
     partitioner = CapabilityBasedPartitioner(gm, Support(),
                                              allows_single_node_partition=True)
     fused = partitioner.fuse_partitions(partitioner.propose_partitions())
@@ -2158,7 +2160,13 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     fused.recompile()
 
     def run(*xs):
-        outs = list(fused(*xs))
+        # The partitions read (and may save for their backward) the inputs
+        # the function writes before the deferred writes below: on clones,
+        # through which gradients still flow, so that a write does not
+        # change what a backward reads (autograd's version check refused
+        # it: weight clipping, EmbeddingBag's max_norm).
+        outs = list(fused(*[x.clone() if k in written else x
+                            for k, x in enumerate(xs)]))
         if writes:
             # After every partition has read the old values; under no_grad
             # as the unsplit function's copy-back (_write_back).

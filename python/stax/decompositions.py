@@ -3343,11 +3343,7 @@ def _embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     back; the weight's gradient is the lookup's alone). Every other form
     runs as it is."""
     if max_norm is not None:
-        from .importer import _keep_gradient_identity
-        with torch.no_grad():
-            before = weight.clone()
-            weight.copy_(_embedding_renorm(weight, input, max_norm, norm_type))
-            _keep_gradient_identity(weight, before)
+        _renormed_in_place(weight, input, max_norm, norm_type)
     if not scale_grad_by_freq:
         return _EMBEDDING(input, weight, padding_idx, None, norm_type,
                           False, sparse)
@@ -3362,6 +3358,33 @@ def _embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
 
 _EMBEDDING = torch.nn.functional.embedding
 BEFORE_TRACE[torch.nn.functional.embedding] = _embedding
+
+
+def _renormed_in_place(weight, input, max_norm, norm_type):
+    """The rows `input` looks up renormalized to max_norm in `weight`, in
+    place and under no_grad as eager does: the weight's gradient stays the
+    lookup's (_keep_gradient_identity), where the traced renorm would be
+    differentiated."""
+    from .importer import _keep_gradient_identity
+    with torch.no_grad():
+        before = weight.clone()
+        weight.copy_(_embedding_renorm(weight, input, max_norm, norm_type))
+        _keep_gradient_identity(weight, before)
+
+
+def _embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
+                   *args, **kwargs):
+    """F.embedding_bag with max_norm: the renorm as F.embedding's
+    (_renormed_in_place), then the bag without it. F.embedding_bag
+    renormalizes through weight.detach(), a write the trace
+    differentiated: the weight's gradient went through the renorm."""
+    if max_norm is not None:
+        _renormed_in_place(weight, input, max_norm, norm_type)
+    return _EMBEDDING_BAG(input, weight, offsets, None, norm_type, *args, **kwargs)
+
+
+_EMBEDDING_BAG = torch.nn.functional.embedding_bag
+BEFORE_TRACE[torch.nn.functional.embedding_bag] = _embedding_bag
 
 
 def _cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -3451,6 +3451,63 @@ def test_embedding_with_max_norm_compiles():
         assert torch.equal(emb.weight.grad, ref.weight.grad)
 
 
+@pytest.mark.parametrize("mode, per_sample", [("sum", False), ("mean", False),
+                                              ("max", False), ("sum", True)])
+def test_embedding_bag_with_max_norm_keeps_the_lookup_s_gradient(mode, per_sample):
+    """F.embedding_bag renormalizes through weight.detach(): the trace
+    differentiated that write, so the weight's gradient went through the
+    renorm (and, with _embedding_bag run in PyTorch, the deferred write of
+    the weight made the backward raise autograd's version error)."""
+    torch.manual_seed(0)
+    bag = torch.nn.EmbeddingBag(11, 5, mode=mode, max_norm=1.0).double()
+    with torch.no_grad():
+        bag.weight.mul_(3)
+    ref = copy.deepcopy(bag)
+    compiled = stax.compile(bag)
+    idx = torch.tensor([[2, 2, 0, 7], [1, 3, 3, 9], [4, 5, 6, 10]])
+    weights = torch.rand(3, 4, dtype=torch.float64) if per_sample else None
+    for _ in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")    # _embedding_bag runs in PyTorch
+            y = compiled(idx, per_sample_weights=weights)
+        want = ref(idx, per_sample_weights=weights)
+        (y * torch.arange(15.0).view(3, 5)).sum().backward()
+        (want * torch.arange(15.0).view(3, 5)).sum().backward()
+        assert torch.allclose(y, want, rtol=1e-12, atol=0)
+        assert torch.allclose(bag.weight, ref.weight, rtol=1e-12, atol=0)
+        assert torch.allclose(bag.weight.grad, ref.weight.grad, rtol=1e-12, atol=1e-15)
+
+
+def test_a_split_function_writing_a_parameter_it_reads_has_its_gradient():
+    """Weight clipping under no_grad, then an op that runs in PyTorch: the
+    split function's write of the parameter is deferred until every part
+    has read it, and changed the tensor the compiled part had saved for
+    its backward (autograd's version error). The parts read a clone."""
+    class Clipped(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(4, 4, dtype=torch.float64))
+
+        def forward(self, x):
+            with torch.no_grad():
+                self.w.clamp_(-0.5, 0.5)
+            return torch.linalg.det(torch.tanh(x @ self.w))
+
+    torch.manual_seed(0)
+    model = Clipped()
+    ref = copy.deepcopy(model)
+    compiled = stax.compile(model)
+    x = torch.randn(4, 4, dtype=torch.float64)
+    with pytest.warns(UserWarning, match="runs in PyTorch"):
+        y = compiled(x)
+    want = ref(x)
+    y.backward()
+    want.backward()
+    assert torch.allclose(y, want, rtol=1e-12, atol=0)
+    assert torch.equal(model.w, ref.w)
+    assert torch.allclose(model.w.grad, ref.w.grad, rtol=1e-10, atol=1e-14)
+
+
 def test_under_functorch_transforms_the_function_runs_in_pytorch():
     """vmap(compiled) and functorch.grad(compiled): the arguments are
     functorch's wrapped tensors, which compiled code cannot read (tracing
