@@ -2567,13 +2567,20 @@ def _index_reduce(x, dim, index, source, reduce, include_self=True):
     return _scatter_reduce(x, d, idx, source, reduce, include_self)
 
 
+def _hinge(z):
+    """The margin losses' terms as eager's kernels add them: z where
+    z > 0, else nothing. A clamp at 0 passed the gradient at z == 0 and
+    kept a NaN."""
+    return torch.where(z > 0, z, torch.zeros((), dtype=z.dtype))
+
+
 @_register(aten.multi_margin_loss.default)
 def _multi_margin_loss(x, target, p=1, margin=1, weight=None, reduction=1):
     x2 = x if x.dim() == 2 else x.reshape(1, -1)
     t = target.reshape(-1, 1)
     c = x2.shape[1]
     xy = x2.gather(1, t)
-    z = torch.clamp(margin - xy + x2, min=0)
+    z = _hinge(margin - xy + x2)
     if p == 2:
         z = z * z
     if weight is not None:
@@ -2596,7 +2603,7 @@ def _multilabel_margin_loss(x, target, reduction):
     is_target = ((tc.unsqueeze(2) == torch.arange(c).view(1, 1, c))
                  & valid.unsqueeze(2)).any(1)
     xt = x2.gather(1, tc)                                  # [N, T]
-    z = torch.clamp(1 - (xt.unsqueeze(2) - x2.unsqueeze(1)), min=0)  # [N, T, C]
+    z = _hinge(1 - (xt.unsqueeze(2) - x2.unsqueeze(1)))  # [N, T, C]
     keep = valid.unsqueeze(2) & ~is_target.unsqueeze(1)
     loss = torch.where(keep, z, torch.zeros((), dtype=x.dtype)).sum([1, 2]) / c
     if x.dim() < 2:

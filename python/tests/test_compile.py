@@ -3508,6 +3508,33 @@ def test_a_split_function_writing_a_parameter_it_reads_has_its_gradient():
     assert torch.allclose(model.w.grad, ref.w.grad, rtol=1e-10, atol=1e-14)
 
 
+@pytest.mark.parametrize("loss, x, target", [
+    (torch.nn.MultiMarginLoss(), [[0., 1., 0., 2., -1.], [0.5, float("nan"), 3., 0., 1.]], [0, 2]),
+    (torch.nn.MultiMarginLoss(p=2, weight=torch.arange(1., 6.).double()),
+     [[0., 1., 0., 2., -1.], [0.5, 0.25, 3., 0., 1.]], [0, 2]),
+    (torch.nn.MultiMarginLoss(margin=0.5, reduction="none"),
+     [[0., 0.5, 0., 2., -0.5], [0.5, 0.25, 3., 0., 1.]], [0, 2]),
+    (torch.nn.MultiLabelMarginLoss(), [[0., 1., 2.], [1., float("nan"), 0.]],
+     [[1, -1, 0], [0, 2, -1]]),
+], ids=["p1", "p2_weight", "margin_none", "multilabel"])
+def test_margin_losses_add_only_positive_hinge_terms(loss, x, target):
+    """Eager's multi-margin kernels add a term where z = margin - x[y] + x[i]
+    is > 0: a term exactly at 0 contributes no gradient, and a NaN term
+    nothing at all. The decompositions clamped z at 0, whose gradient at 0
+    is 1 and which keeps NaN."""
+    x = torch.tensor(x, dtype=torch.float64)
+    target = torch.tensor(target)
+    grads = []
+    for f in (loss, stax.compile(loss)):
+        xs = x.clone().requires_grad_()
+        y = f(xs, target)
+        y.sum().backward()
+        grads.append((y.detach(), xs.grad))
+    (want, gw), (got, gg) = grads
+    assert torch.allclose(got, want, rtol=1e-14, atol=0, equal_nan=True)
+    assert torch.allclose(gg, gw, rtol=1e-14, atol=0, equal_nan=True)
+
+
 def test_under_functorch_transforms_the_function_runs_in_pytorch():
     """vmap(compiled) and functorch.grad(compiled): the arguments are
     functorch's wrapped tensors, which compiled code cannot read (tracing
