@@ -1036,6 +1036,19 @@ def _col2im(x, output_size, kernel_size, dilation, padding, stride):
              padding[1]:padding[1] + output_size[1]]
 
 
+@_register(aten.im2col.default)
+def _im2col(x, kernel_size, dilation, padding, stride):
+    """F.unfold: PyTorch 1.13's decomposition pads with (h, h, w, w), which
+    F.pad reads width first, like col2im's crop: an uneven padding=(0, 2)
+    indexed past the input. Padded here, each dim by its own padding, then
+    unfolded without padding (eager's checks run first, as for col2im)."""
+    from torch._decomp.decompositions import im2col
+    if padding[0] == padding[1]:
+        return im2col(x, kernel_size, dilation, padding, stride)
+    padded = torch.nn.functional.pad(x, (padding[1], padding[1], padding[0], padding[0]))
+    return im2col(padded, kernel_size, dilation, [0, 0], stride)
+
+
 def _conv_transpose_fold(x, w, bias, stride, padding, dilation,
                          output_padding, groups):
     """A strided transposed convolution as the adjoint of a convolution's

@@ -393,6 +393,23 @@ def test_fold_with_uneven_padding_crops_each_dim_by_its_own(padding):
                        torch.autograd.grad((want * w).sum(), x)[0])
 
 
+@pytest.mark.parametrize("padding", [(0, 2), (2, 0), (1, 2)])
+def test_unfold_with_uneven_padding_pads_each_dim_by_its_own(padding):
+    """PyTorch 1.13's im2col decomposition pads with F.pad's arguments in
+    the wrong order: unfold(padding=(0, 2)) indexed past the input, so the
+    function ran in PyTorch. Values and gradients bitwise, compiled."""
+    fn = lambda x: F.unfold(x, kernel_size=(3, 2), padding=padding, stride=(1, 2))
+    x = torch.randn(2, 3, 5, 6, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        got = stax.compile(fn)(x)
+    want = fn(x)
+    assert torch.equal(got, want)
+    w = torch.randn(want.shape, dtype=torch.float64)
+    assert torch.equal(torch.autograd.grad((got * w).sum(), x)[0],
+                       torch.autograd.grad((want * w).sum(), x)[0])
+
+
 @pytest.mark.parametrize("planes", [1, 2])
 @pytest.mark.parametrize("nsp", [1, 2, 3])
 @pytest.mark.parametrize("n, scale", [(3, 2.3), (5, 1.1), (4, 2.0), (3, 1.7)])
