@@ -540,6 +540,8 @@ FailureOr<Results> softmax(OpBuilder &b, tp::SoftmaxOp op) {
   int64_t rank = shapeOf(x).size();
   int64_t axis = static_cast<int64_t>(op.getDim());
   SmallVector<int64_t> dim{axis};
+  if (shapeOf(x)[axis + (axis < 0 ? rank : 0)] == 0)
+    return Results{d.done(x)}; // empty, and amax of nothing is an error
   Value e = d.exp(d.sub(x, d.amax(x, dim, true)));
   Value s = d.sum(e, dim, true);
   if (axis + (axis < 0 ? rank : 0) >= rank - 1)
@@ -551,7 +553,11 @@ FailureOr<Results> softmax(OpBuilder &b, tp::SoftmaxOp op) {
 FailureOr<Results> logSoftmax(OpBuilder &b, tp::LogSoftmaxOp op) {
   D d(b, op, eltOf(op.getResult()));
   Value x = d.load(op.getSelf());
-  SmallVector<int64_t> dim{static_cast<int64_t>(op.getDim())};
+  int64_t axis = static_cast<int64_t>(op.getDim());
+  SmallVector<int64_t> dim{axis};
+  int64_t rank = shapeOf(x).size();
+  if (shapeOf(x)[axis + (axis < 0 ? rank : 0)] == 0)
+    return Results{d.done(x)}; // empty, and amax of nothing is an error
   Value shifted = d.sub(x, d.amax(x, dim, true));
   Value lse = d.log(d.sum(d.exp(shifted), dim, true));
   return Results{d.done(d.sub(shifted, lse))};

@@ -161,3 +161,16 @@ func.func @layer_norm_backward(%g: tensor<2x8xf32>, %x: tensor<2x8xf32>, %m: ten
       -> (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>)
   return %0#0, %0#1, %0#2 : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Over a dimension of size 0 the result is empty: no amax (of nothing,
+// which is an error) is built.
+// CHECK-LABEL: func.func @empty_softmax
+// CHECK-NOT: tp.amax
+// CHECK: return
+func.func @empty_softmax(%x: tensor<4x0xf32>) -> (tensor<4x0xf32>, tensor<4x0xf32>) {
+  %0 = tp._softmax %x {dim = -1 : i64} : tensor<4x0xf32> -> tensor<4x0xf32>
+  %1 = tp._log_softmax %x {dim = 1 : i64} : tensor<4x0xf32> -> tensor<4x0xf32>
+  return %0, %1 : tensor<4x0xf32>, tensor<4x0xf32>
+}
