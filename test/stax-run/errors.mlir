@@ -4,6 +4,7 @@
 // RUN: not stax-run %s --entry=nokernel --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-NPY
 // RUN: not stax-run %s --entry=nokernel --input=%s --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-ARGS
 // RUN: not stax-run %s --random-inputs --entry=negative_power 2>&1 | FileCheck %s --check-prefix=CHECK-POW
+// RUN: not stax-run %s --random-inputs --entry=index_argument 2>&1 | FileCheck %s --check-prefix=CHECK-INDEX-ARG
 
 // Run-time errors name the op and its location; they never crash.
 
@@ -32,3 +33,9 @@ func.func @negative_power(%x: tensor<3xi64>) -> tensor<3xi64> {
 // CHECK-MISSING: stax-run: no function named 'missing'
 // CHECK-NPY: stax-run: {{.*}}errors.mlir: not a .npy file
 // CHECK-ARGS: stax-run: 2 --input files for 1 arguments
+
+// An element type no tensor value holds: random inputs crashed inventing one.
+// CHECK-INDEX-ARG: stax-run: argument #0 (tensor<3xindex>) has element type 'index'; tensors hold integers, bools or floats
+func.func @index_argument(%x: tensor<3xindex>) -> tensor<3xindex> {
+  return %x : tensor<3xindex>
+}

@@ -369,6 +369,12 @@ int main(int argc, char **argv) {
                    << ") is not a ranked tensor\n";
       return 1;
     }
+    if (!isa<FloatType, IntegerType>(tensorType.getElementType())) {
+      llvm::errs() << "stax-run: argument #" << i << " (" << type
+                   << ") has element type '" << tensorType.getElementType()
+                   << "'; tensors hold integers, bools or floats\n";
+      return 1;
+    }
     std::string why = stax::allocationError(tensorType.getShape());
     if (!why.empty()) {
       llvm::errs() << "stax-run: argument #" << i << " (" << type << ") "
