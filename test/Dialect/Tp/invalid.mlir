@@ -889,3 +889,28 @@ func.func @f8_view(%a: tensor<4x3xf8E4M3FN>) {
   %0 = tp.view %a {size = array<i64: 12>} : tensor<4x3xf8E4M3FN> -> tensor<12xf8E4M3FN>
   return
 }
+
+// -----
+
+func.func @dropout_backward_int(%g: tensor<4xi32>, %m: tensor<4xi1>) {
+  // expected-error @+1 {{'tp.native_dropout_backward' op grad_output must be floating point}}
+  %0 = tp.native_dropout_backward %g, %m {scale = 2.0 : f64} : (tensor<4xi32>, tensor<4xi1>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @mse_backward_grad_shape(%g: tensor<3xf32>, %a: tensor<4x2xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'tp.mse_loss_backward' op grad_output shape [3] does not broadcast to [4, 2]}}
+  %0 = tp.mse_loss_backward %g, %a, %b : (tensor<3xf32>, tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// One result type per chunk: a verifier that built them all ran out of memory.
+func.func @split_too_many_chunks(%x: tensor<9223372036854775807xf32>) {
+  // expected-error @+1 {{'tp.split' op split_size 1 makes 9223372036854775807 chunks of a dimension of size 9223372036854775807; at most 1048576}}
+  %y:2 = tp.split %x {split_size = 1 : i64} : tensor<9223372036854775807xf32> -> tensor<1xf32>, tensor<1xf32>
+  return
+}

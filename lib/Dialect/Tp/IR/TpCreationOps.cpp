@@ -65,6 +65,7 @@ LogicalResult NativeDropoutBackwardOp::inferReturnTypes(
   auto g = tensorOf(loc, op, adaptor.getGradOutput(), "grad_output");
   auto m = tensorOf(loc, op, adaptor.getMask(), "mask");
   if (failed(g) || failed(m) ||
+      failed(requireFloat(loc, op, *g, "grad_output")) ||
       failed(requireSameShape(loc, op, *g, *m, "grad_output and mask")))
     return failure();
   return push(types, g->getShape(), g->getElementType());

@@ -210,6 +210,15 @@ LogicalResult MseLossBackwardOp::inferReturnTypes(
                          adaptor.getTarget().getType(), Promotion::FloatOnly,
                          elementwise)))
     return failure();
+  auto grad = tensorOf(loc, op, adaptor.getGradOutput(), "grad_output");
+  if (failed(grad))
+    return failure();
+  auto shape = broadcastShapes(grad->getShape(), self->getShape());
+  if (failed(shape) || ArrayRef<int64_t>(*shape) != self->getShape())
+    return emitInferError(loc, op,
+                          "grad_output shape " + shapeString(grad->getShape()) +
+                              " does not broadcast to " +
+                              shapeString(self->getShape()));
   return push(types, self->getShape(), self->getElementType());
 }
 

@@ -295,9 +295,18 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *, Loc loc,
   int64_t size = t->getDimSize(*d);
   if (chunk <= 0)
     return emitInferError(loc, op, "split_size must be positive");
+  // One result type per chunk: a huge dimension split finely would build
+  // billions of them.
+  int64_t count = size / chunk + (size % chunk != 0);
+  constexpr int64_t kMaxChunks = int64_t(1) << 20;
+  if (count > kMaxChunks)
+    return emitInferError(loc, op,
+                          "split_size " + Twine(chunk) + " makes " +
+                              Twine(count) + " chunks of a dimension of size " +
+                              Twine(size) + "; at most " + Twine(kMaxChunks));
   SmallVector<int64_t> sizes;
-  for (int64_t at = 0; at < size; at += chunk)
-    sizes.push_back(std::min(chunk, size - at));
+  for (int64_t k = 0; k < count; ++k)
+    sizes.push_back(std::min(chunk, size - k * chunk));
   if (sizes.empty())
     sizes.push_back(0);
   return pushChunks(loc, op, adaptor.getSelf(), *d, sizes, types);

@@ -127,7 +127,7 @@ LogicalResult tp::emitInferError(std::optional<Location> loc, StringRef opName,
   return failure();
 }
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
+std::string mlir::tp::shapeString(ArrayRef<int64_t> shape) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(shape))
     s += (i ? ", " : "") + std::to_string(d);
@@ -201,8 +201,8 @@ LogicalResult tp::inferBinary(std::optional<Location> loc, StringRef opName,
   auto shape = broadcastShapes(a->getShape(), b->getShape());
   if (failed(shape))
     return emitInferError(loc, opName,
-                          "operand shapes " + shapeStr(a->getShape()) + " and " +
-                              shapeStr(b->getShape()) + " do not broadcast");
+                          "operand shapes " + shapeString(a->getShape()) + " and " +
+                              shapeString(b->getShape()) + " do not broadcast");
   Type ea = a->getElementType(), eb = b->getElementType();
   Type common;
   bool za = a->getRank() == 0, zb = b->getRank() == 0;
@@ -310,12 +310,12 @@ LogicalResult tp::inferReshape(std::optional<Location> loc, StringRef opName,
   if (inferred >= 0) {
     if (known == 0 || numel % known != 0)
       return emitInferError(loc, opName,
-                            "cannot infer -1 in " + shapeStr(size) + " for " +
+                            "cannot infer -1 in " + shapeString(size) + " for " +
                                 Twine(numel) + " elements");
     shape[inferred] = numel / known;
   } else if (known != numel) {
     return emitInferError(loc, opName,
-                          "shape " + shapeStr(size) + " has " + Twine(known) +
+                          "shape " + shapeString(size) + " has " + Twine(known) +
                               " elements but the input has " + Twine(numel));
   }
   types.push_back(RankedTensorType::get(shape, a->getElementType()));

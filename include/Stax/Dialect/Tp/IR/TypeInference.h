@@ -61,6 +61,8 @@ Type promoteElementTypes(Type a, Type b);
 /// broadcast.
 FailureOr<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
                                                 ArrayRef<int64_t> b);
+/// `shape` as diagnostics print it: "[4, 3]".
+std::string shapeString(ArrayRef<int64_t> shape);
 /// Maps `dim` in [-rank, rank) to [0, rank). A 0-d tensor accepts -1 and 0.
 std::optional<int64_t> normalizeDim(int64_t dim, int64_t rank);
 
