@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Callers.h"
 #include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
@@ -128,7 +129,8 @@ struct JVPPass : public tp::impl::StaxJVPBase<JVPPass> {
       if (fn.isExternal() || (!function.empty() && fn.getSymName() != function))
         continue;
       any = true;
-      if (failed(buildJVP(fn, wrt)))
+      if (failed(tp::verifyNotCalled(fn, getOperation(), getArgument())) ||
+          failed(buildJVP(fn, wrt)))
         return signalPassFailure();
     }
     if (!any && !function.empty()) {

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Callers.h"
 #include "Stax/Dialect/Tp/IR/Functional.h"
 #include "Stax/Dialect/Tp/IR/TpOps.h"
 #include "Stax/Dialect/Tp/Transforms/Passes.h"
@@ -316,6 +317,8 @@ struct JointGraphPass
         continue;
       }
       any = true;
+      if (failed(tp::verifyNotCalled(fn, getOperation(), getArgument())))
+        return signalPassFailure();
       JointGraphBuilder builder(fn);
       if (failed(builder.run(*args)))
         return signalPassFailure();

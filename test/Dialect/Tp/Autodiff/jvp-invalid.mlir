@@ -52,3 +52,16 @@ func.func @two_blocks(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %z = tp.full {value = 0.0 : f64} : tensor<4xf32>
   return %z : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{function @g is called by @f; --stax-jvp changes its signature: inline the calls first (--inline)}}
+func.func @g(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tp.mul %x, %y : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note @+1 {{called here}}
+  %0 = func.call @g(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

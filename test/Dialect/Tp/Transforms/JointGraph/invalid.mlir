@@ -24,3 +24,18 @@ func.func @in_place(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
   %y = "tp.add_"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// The joint graph changes @g's signature: its call would be left invalid.
+// expected-error @+1 {{function @g is called by @f; --stax-joint-graph changes its signature: inline the calls first (--inline)}}
+func.func @g(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<4xf32> {
+  %0 = tp.sin %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @f() -> tensor<4xf32> {
+  %x = tp.full {value = 1.0 : f64} : tensor<4xf32>
+  // expected-note @+1 {{called here}}
+  %0 = func.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
