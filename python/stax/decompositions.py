@@ -2946,14 +2946,18 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
                               include_last_offset=False, padding_idx=None):
     """F.embedding_bag's argument handling (2-D input = bags of equal
     length; padding_idx may count from the end) around _embedding_bag.
-    With max_norm (renormalizing the weight in place) or sparse (a sparse
-    gradient, SparseAdam's) it is eager's: the split function runs that
-    op in PyTorch."""
-    if max_norm is not None or sparse:
+    max_norm renormalizes the rows looked up in the weight first, as
+    F.embedding's (_renormed_in_place: eager's own renorm goes through
+    weight.detach(), a write the trace would differentiate). With sparse
+    (a sparse gradient, SparseAdam's) it is eager's: the split function
+    runs that op in PyTorch."""
+    if sparse:
         return _F_EMBEDDING_BAG(input, weight, offsets, max_norm, norm_type,
                                 scale_grad_by_freq, mode, sparse,
                                 per_sample_weights, include_last_offset,
                                 padding_idx)
+    if max_norm is not None:
+        _renormed_in_place(weight, input, max_norm, norm_type)
     modes = {"sum": 0, "mean": 1, "max": 2}
     if mode not in modes:
         raise ValueError(f"embedding_bag: mode has to be one of "
@@ -3391,20 +3395,6 @@ def _renormed_in_place(weight, input, max_norm, norm_type):
         weight.copy_(_embedding_renorm(weight, input, max_norm, norm_type))
         _keep_gradient_identity(weight, before)
 
-
-def _embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
-                   *args, **kwargs):
-    """F.embedding_bag with max_norm: the renorm as F.embedding's
-    (_renormed_in_place), then the bag without it. F.embedding_bag
-    renormalizes through weight.detach(), a write the trace
-    differentiated: the weight's gradient went through the renorm."""
-    if max_norm is not None:
-        _renormed_in_place(weight, input, max_norm, norm_type)
-    return _EMBEDDING_BAG(input, weight, offsets, None, norm_type, *args, **kwargs)
-
-
-_EMBEDDING_BAG = torch.nn.functional.embedding_bag
-BEFORE_TRACE[torch.nn.functional.embedding_bag] = _embedding_bag
 
 
 def _cosine_similarity(x1, x2, dim=1, eps=1e-8):

@@ -3471,10 +3471,10 @@ def test_embedding_with_max_norm_compiles():
 @pytest.mark.parametrize("mode, per_sample", [("sum", False), ("mean", False),
                                               ("max", False), ("sum", True)])
 def test_embedding_bag_with_max_norm_keeps_the_lookup_s_gradient(mode, per_sample):
-    """F.embedding_bag renormalizes through weight.detach(): the trace
-    differentiated that write, so the weight's gradient went through the
-    renorm (and, with _embedding_bag run in PyTorch, the deferred write of
-    the weight made the backward raise autograd's version error)."""
+    """F.embedding_bag(max_norm=) renormalizes the rows it looks up in the
+    weight, in place under no_grad, as F.embedding (it ran in PyTorch, and
+    the deferred write of the weight made the backward raise autograd's
+    version error); the weight's gradient is the lookup's alone."""
     torch.manual_seed(0)
     bag = torch.nn.EmbeddingBag(11, 5, mode=mode, max_norm=1.0).double()
     with torch.no_grad():
@@ -3485,7 +3485,7 @@ def test_embedding_bag_with_max_norm_keeps_the_lookup_s_gradient(mode, per_sampl
     weights = torch.rand(3, 4, dtype=torch.float64) if per_sample else None
     for _ in range(2):
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")    # _embedding_bag runs in PyTorch
+            warnings.filterwarnings("error", message="stax.compile")
             y = compiled(idx, per_sample_weights=weights)
         want = ref(idx, per_sample_weights=weights)
         (y * torch.arange(15.0).view(3, 5)).sum().backward()

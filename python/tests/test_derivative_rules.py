@@ -84,7 +84,7 @@ _NO_RULES_EXPECTED = {
     "tp.ne.Scalar", "tp.lt.Scalar", "tp.le.Scalar", "tp.gt.Scalar", "tp.ge.Scalar",
     "tp.logical_and", "tp.logical_or", "tp.logical_xor", "tp.logical_not",
     "tp.bitwise_and", "tp.bitwise_or", "tp.bitwise_xor", "tp.bitwise_not",
-    "tp.isnan", "tp.argmax", "tp.argmin", "tp.any", "tp.all",
+    "tp.isnan", "tp.signbit", "tp.argmax", "tp.argmin", "tp.any", "tp.all",
     # not differentiable in PyTorch either (its gradient is an error)
     "tp.nextafter", "tp.ctc_loss_backward",
     # no operands to differentiate
