@@ -48,14 +48,15 @@ LogicalResult runPointwise(sx::PointwiseOp op, CompiledBody &body,
   bool isFloat = isa<FloatType>(op.getType().getElementType());
   LogicalResult status = success();
   forEachIndex(ranges, [&](int64_t, ArrayRef<int64_t> idx) {
-    if (failed(status) || failed(status = body.run(idx)))
-      return;
+    if (failed(status = body.run(idx)))
+      return false;
     auto a = storageAddress(op, idx, strides, offset, result.numel());
     if (failed(a)) {
       status = failure();
-      return;
+      return false;
     }
     store(result, *a, body.yield(0), isFloat);
+    return true;
   });
   if (failed(status))
     return failure();
@@ -177,27 +178,24 @@ LogicalResult runReduction(sx::ReductionOp op, CompiledBody &body,
   SmallVector<int64_t> full(ranges.size() + rranges.size());
   LogicalResult status = success();
   forEachIndex(ranges, [&](int64_t, ArrayRef<int64_t> idx) {
-    if (failed(status))
-      return;
     llvm::copy(idx, full.begin());
     acc.reset();
     forEachIndex(rranges, [&](int64_t, ArrayRef<int64_t> ridx) {
-      if (failed(status))
-        return;
       llvm::copy(ridx, full.begin() + idx.size());
       if (failed(status = body.run(full)))
-        return;
+        return false;
       if (acc.kind == K::WelfordCombine)
         acc.addTriple(body.yield(0).f, body.yield(1).f, body.yield(2).f);
       else
         acc.add(body.yield(0));
+      return true;
     });
     if (failed(status))
-      return;
+      return false;
     auto a = storageAddress(op, idx, strides, offset, results[0].numel());
     if (failed(a)) {
       status = failure();
-      return;
+      return false;
     }
     switch (acc.kind) {
     case K::Argmax:
@@ -215,6 +213,7 @@ LogicalResult runReduction(sx::ReductionOp op, CompiledBody &body,
       if (storeFloat && !acc.isFloat)
         results[0].setI(*a, acc.i);
     }
+    return true;
   });
   if (failed(status))
     return failure();
@@ -230,20 +229,21 @@ LogicalResult runScatter(sx::ScatterOp op, CompiledBody &body, const Tensor &bas
   Type elt = result.elementType();
   LogicalResult status = success();
   forEachIndex(op.getRanges(), [&](int64_t, ArrayRef<int64_t> idx) {
-    if (failed(status) || failed(status = body.run(idx)))
-      return;
+    if (failed(status = body.run(idx)))
+      return false;
     int64_t a = body.yield(0).i;
     if (a < 0 || a >= result.numel()) {
       status = runtimeError(op, "writes address " + Twine(a) +
                                     ", outside the buffer's " +
                                     Twine(result.numel()) + " elements");
-      return;
+      return false;
     }
     const Scalar &v = body.yield(1);
     if (result.isFloat())
       result.setF(a, accumulate ? roundToFloatType(result.getF(a) + v.f, elt) : v.f);
     else
       result.setI(a, accumulate ? int64_t(uint64_t(result.getI(a)) + uint64_t(v.i)) : v.i);
+    return true;
   });
   if (failed(status))
     return failure();

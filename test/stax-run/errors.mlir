@@ -5,6 +5,7 @@
 // RUN: not stax-run %s --entry=nokernel --input=%s --input=%s 2>&1 | FileCheck %s --check-prefix=CHECK-ARGS
 // RUN: not stax-run %s --random-inputs --entry=negative_power 2>&1 | FileCheck %s --check-prefix=CHECK-POW
 // RUN: not stax-run %s --random-inputs --entry=index_argument 2>&1 | FileCheck %s --check-prefix=CHECK-INDEX-ARG
+// RUN: not stax-run %s --random-inputs --entry=long_failing_reduction 2>&1 | FileCheck %s --check-prefix=CHECK-LONG
 
 // Run-time errors name the op and its location; they never crash.
 
@@ -38,4 +39,16 @@ func.func @negative_power(%x: tensor<3xi64>) -> tensor<3xi64> {
 // CHECK-INDEX-ARG: stax-run: argument #0 (tensor<3xindex>) has element type 'index'; tensors hold integers, bools or floats
 func.func @index_argument(%x: tensor<3xindex>) -> tensor<3xindex> {
   return %x : tensor<3xindex>
+}
+
+// The first failing body evaluation ends the node: the rest of a range of
+// 10^12 was walked doing nothing (minutes).
+// CHECK-LONG: error: 'stax.load' op address 0 is outside the buffer's 0 elements
+func.func @long_failing_reduction(%x: tensor<2x0xf32>) -> tensor<2xf32> {
+  %s = stax.reduction sum [1000000000000] layout <[1]> : tensor<2xf32> {
+  ^bb0(%i: index, %r: index):
+    %v = stax.load %x[%r] : tensor<2x0xf32>
+    stax.yield %v : f32
+  }
+  return %s : tensor<2xf32>
 }

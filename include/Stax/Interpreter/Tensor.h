@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mlir::stax {
@@ -124,7 +125,9 @@ private:
 };
 
 /// Calls `fn(linear, index)` for every multi-index of `shape` in row-major
-/// (lexicographic) order.
+/// (lexicographic) order. An `fn` that returns bool stops the walk by
+/// returning false (a run-time error: the rest of a long range is not
+/// walked for nothing).
 template <typename Fn>
 void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn &&fn) {
   int64_t numel = 1;
@@ -132,7 +135,14 @@ void forEachIndex(llvm::ArrayRef<int64_t> shape, Fn &&fn) {
     numel *= d;
   llvm::SmallVector<int64_t> index(shape.size(), 0);
   for (int64_t linear = 0; linear < numel; ++linear) {
-    fn(linear, llvm::ArrayRef<int64_t>(index));
+    if constexpr (std::is_same_v<decltype(fn(linear, llvm::ArrayRef<int64_t>(
+                                      index))),
+                                 bool>) {
+      if (!fn(linear, llvm::ArrayRef<int64_t>(index)))
+        return;
+    } else {
+      fn(linear, llvm::ArrayRef<int64_t>(index));
+    }
     for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
       if (++index[d] < shape[d])
         break;
