@@ -121,6 +121,9 @@ static void buildCudaCodegenPipeline(OpPassManager &pm,
 
 void stax::buildCodegenPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
+  // Private declarations nothing calls (a called one is an error of
+  // --stax-to-loops) would stay in tensor types, which no LLVM object holds.
+  pm.addPass(createSymbolDCEPass());
   if (options.target == Target::CUDA)
     return buildCudaCodegenPipeline(pm, options);
   StaxToLoopsOptions loops;
