@@ -1205,8 +1205,11 @@ class _CompiledRegion(torch.autograd.Function):
     def backward(ctx, *grads):
         plan = ctx.plan
         _refuse_batched(grads)
-        reached = plan.reached
-        unused = tuple(k for k, g in enumerate(grads) if g is None)
+        # Differentiable results the loss does not use (autograd passes
+        # None; integer results always have None).
+        reached, eager = plan.reached, plan.differentiable
+        unused = tuple(k for k, g in enumerate(grads) if g is None and (
+            eager is None or k >= len(eager) or eager[k]))
         if unused:
             used = tuple(k for k in range(len(grads)) if k not in unused)
             reached = [r and u for r, u in zip(
