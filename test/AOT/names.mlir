@@ -4,53 +4,53 @@
 // prefixes) would be called in place of that function, so the pipeline
 // refuses it. float16 and bfloat16 buffers are declared as their bits.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: not stax-translate --stax-to-c-header %s -split-input-file 2>&1 | FileCheck %s --check-prefix=HEADER
-// RUN: not stax-opt --stax-pipeline %S/Inputs/reserved-name.mlir 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not stax-translate --stax-to-c-header %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-HEADER
+// RUN: not stax-opt --stax-pipeline %S/Inputs/reserved-name.mlir 2>&1 | FileCheck %s --check-prefix=CHECK-PIPELINE
 // RUN: stax-translate --stax-to-c-header %S/Inputs/half-buffers.mlir -o %t/h.h
-// RUN: FileCheck %s --check-prefix=HALF < %t/h.h
+// RUN: FileCheck %s --check-prefix=CHECK-HALF < %t/h.h
 // RUN: echo '#include "h.h"' > %t/m.c
 // RUN: %clang -std=c99 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only -I%t %t/m.c
 // RUN: %clang -x c++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I%t %t/m.c
 
-// HEADER: error: function name 'my-func.v2' cannot be a C entry point: not a C identifier
+// CHECK-HEADER: error: function name 'my-func.v2' cannot be a C entry point: not a C identifier
 func.func @"my-func.v2"(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
 // -----
 
-// HEADER: error: function name 'int' cannot be a C entry point: a C or C++ keyword
+// CHECK-HEADER: error: function name 'int' cannot be a C entry point: a C or C++ keyword
 func.func @int(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
 // -----
 
-// HEADER: error: function name 'class' cannot be a C entry point: a C or C++ keyword
+// CHECK-HEADER: error: function name 'class' cannot be a C entry point: a C or C++ keyword
 func.func @class(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
 // -----
 
-// HEADER: error: function name 'expf' cannot be a C entry point: a symbol compiled code calls or links against
+// CHECK-HEADER: error: function name 'expf' cannot be a C entry point: a symbol compiled code calls or links against
 func.func @expf(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
 // -----
 
-// HEADER: error: function name 'stax_rt_index_error' cannot be a C entry point: a symbol compiled code calls or links against
+// CHECK-HEADER: error: function name 'stax_rt_index_error' cannot be a C entry point: a symbol compiled code calls or links against
 func.func @stax_rt_index_error(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
 // -----
 
-// HEADER: error: function name 'main' cannot be a C entry point: the program's own entry point
+// CHECK-HEADER: error: function name 'main' cannot be a C entry point: the program's own entry point
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
-// PIPELINE: reserved-name.mlir:{{[0-9]+}}:1: error: function name 'exp' is a symbol compiled code calls or links against (C math library, runtime); rename it
-// HALF: void halves(const uint16_t *in0 /* 4, float16 bits */, const uint16_t *in1 /* 2x2, bfloat16 bits */, uint16_t *out0 /* 4, float16 bits */);
+// CHECK-PIPELINE: reserved-name.mlir:{{[0-9]+}}:1: error: function name 'exp' is a symbol compiled code calls or links against (C math library, runtime); rename it
+// CHECK-HALF: void halves(const uint16_t *in0 /* 4, float16 bits */, const uint16_t *in1 /* 2x2, bfloat16 bits */, uint16_t *out0 /* 4, float16 bits */);
