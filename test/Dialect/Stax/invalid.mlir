@@ -266,3 +266,53 @@ func.func @kernel_without_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Code generation runs every node of a kernel inside the kernel's loops, so
+// they must be each node's leading loops.
+func.func @kernel_outer_ranges_not_leading(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'stax.kernel' op outer ranges [5] are not the leading loops of every node}}
+  %k = stax.kernel [5] : tensor<4x8xf32> {
+    // expected-note @+1 {{this node's loops are [4, 8]}}
+    %p = stax.pointwise layout <[8, 1]> : tensor<4x8xf32> {
+    ^bb0(%i: index, %j: index):
+      %a = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1)>(%i, %j)
+      %v = stax.load %x[%a] : tensor<4x8xf32>
+      stax.yield %v : f32
+    }
+    stax.yield %p : tensor<4x8xf32>
+  }
+  return %k : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @kernel_more_outer_loops_than_node(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.kernel' op outer ranges [4, 1] are not the leading loops of every node}}
+  %k = stax.kernel [4, 1] : tensor<4xf32> {
+    // expected-note @+1 {{this node's loops are [4]}}
+    %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+    ^bb0(%i: index):
+      %v = stax.load %x[%i] : tensor<4xf32>
+      stax.yield %v : f32
+    }
+    stax.yield %p : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_negative_outer_range(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stax.kernel' op outer ranges must be non-negative}}
+  %k = stax.kernel [-4] : tensor<4xf32> {
+    %p = stax.pointwise layout <[1]> : tensor<4xf32> {
+    ^bb0(%i: index):
+      %v = stax.load %x[%i] : tensor<4xf32>
+      stax.yield %v : f32
+    }
+    stax.yield %p : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}

@@ -481,14 +481,38 @@ void ScatterOp::getAsmBlockArgumentNames(Region &region,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+/// The loops a node of a kernel runs, outermost first.
+static ArrayRef<int64_t> nodeIterationRanges(Operation *node) {
+  if (auto pointwise = dyn_cast<PointwiseOp>(node))
+    return pointwise.getIterationRanges();
+  if (auto reduction = dyn_cast<ReductionOp>(node))
+    return reduction.getIterationRanges();
+  return cast<ScatterOp>(node).getRanges();
+}
+
 LogicalResult KernelOp::verify() {
   YieldOp yield = bodyYield(*this, getBody());
   if (!yield)
     return failure();
-  for (Operation &op : getBody().front().without_terminator())
+  ArrayRef<int64_t> outer = getOuterRanges();
+  if (llvm::any_of(outer, [](int64_t r) { return r < 0; }))
+    return emitOpError() << "outer ranges must be non-negative";
+  for (Operation &op : getBody().front().without_terminator()) {
     if (!isa<PointwiseOp, ReductionOp, ScatterOp>(op))
       return emitOpError() << "may only contain stax nodes, found '"
                            << op.getName() << "'";
+    // The kernel's loops are every node's leading loops: code generation
+    // runs the nodes inside one loop nest over `outer_ranges`.
+    ArrayRef<int64_t> loops = nodeIterationRanges(&op);
+    if (loops.size() < outer.size() ||
+        loops.take_front(outer.size()) != outer) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "outer ranges [" << outer
+                                << "] are not the leading loops of every node";
+      diag.attachNote(op.getLoc()) << "this node's loops are [" << loops << "]";
+      return diag;
+    }
+  }
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError() << "yields values whose types differ from its results";
   return success();

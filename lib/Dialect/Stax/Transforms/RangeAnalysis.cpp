@@ -396,6 +396,70 @@ static void markBitwidths(DataFlowSolver &solver, func::FuncOp func) {
 }
 
 //===----------------------------------------------------------------------===//
+// Load bounds
+//===----------------------------------------------------------------------===//
+
+/// True when some loop around `op` (of its node or kernel) runs no
+/// iteration, so `op` never runs.
+static bool inEmptyLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p && !isa<func::FuncOp>(p);
+       p = p->getParentOp()) {
+    ArrayRef<int64_t> loops;
+    if (auto n = dyn_cast<stax::PointwiseOp>(p))
+      loops = n.getIterationRanges();
+    else if (auto r = dyn_cast<stax::ReductionOp>(p)) {
+      if (llvm::is_contained(r.getReductionRanges(), 0))
+        return true;
+      loops = r.getIterationRanges();
+    } else if (auto s = dyn_cast<stax::ScatterOp>(p))
+      loops = s.getRanges();
+    else if (auto k = dyn_cast<stax::KernelOp>(p))
+      loops = k.getOuterRanges();
+    if (llvm::is_contained(loops, 0))
+      return true;
+  }
+  return false;
+}
+
+/// The storage elements of `buffer`: a node stores its result with its
+/// layout, which may leave gaps (a padded row stride).
+static int64_t storageElements(Value buffer) {
+  int64_t numel = cast<RankedTensorType>(buffer.getType()).getNumElements();
+  auto result = dyn_cast<OpResult>(buffer);
+  if (!result)
+    return numel;
+  Operation *def = result.getOwner();
+  if (auto kernel = dyn_cast<stax::KernelOp>(def)) {
+    auto yield = cast<stax::YieldOp>(kernel.getBody().front().getTerminator());
+    def = yield.getValues()[result.getResultNumber()].getDefiningOp();
+  }
+  if (!def || !isNode(def))
+    return numel;
+  return std::max(numel, maxStoreAddress(def) + 1);
+}
+
+/// Refuses an unmasked load whose address interval lies wholly outside its
+/// buffer: it would read outside the buffer on every iteration, and
+/// compiled code does not check direct addresses (the interpreter does).
+static LogicalResult checkLoadBounds(DataFlowSolver &solver,
+                                     func::FuncOp func) {
+  WalkResult result = func.walk([&](stax::LoadOp load) {
+    int64_t size = storageElements(load.getBuffer());
+    auto bounds = signedBounds(solver, load.getAddress());
+    if (load.getMask() || size == 0 || !bounds || inEmptyLoop(load))
+      return WalkResult::advance();
+    // Intervals over-approximate: only a disjoint one is certainly wrong.
+    if (bounds->second >= 0 && bounds->first < size)
+      return WalkResult::advance();
+    load.emitOpError() << "reads addresses in [" << bounds->first << ", "
+                       << bounds->second << "], outside the buffer's " << size
+                       << " storage elements";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -434,6 +498,8 @@ void StaxRangeAnalysisPass::runOnOperation() {
   if (!propagated.empty())
     solver = solveRanges(func);
   if (!solver)
+    return signalPassFailure();
+  if (failed(checkLoadBounds(*solver, func)))
     return signalPassFailure();
   markBitwidths(*solver, func);
 }
