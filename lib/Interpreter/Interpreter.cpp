@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include <deque>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -211,11 +213,17 @@ FunctionRunner::run(func::FuncOp fn, ArrayRef<Tensor> args, int depth) {
   const KernelRegistry &registry = getRegistry();
   for (Operation &op : fn.getBody().front()) {
     SmallVector<const Tensor *> in;
+    // Nodes read other nodes' storage; everything else reads elements.
+    std::deque<Tensor> reordered;
     for (Value v : op.getOperands()) {
       auto it = env.find(v);
       if (it == env.end())
         return op.emitError() << "operand has no value (not a tensor?)";
-      in.push_back(&it->second);
+      std::optional<Tensor> logical;
+      if (!isNode(&op) && (logical = logicalOrder(v, it->second)))
+        in.push_back(&reordered.emplace_back(std::move(*logical)));
+      else
+        in.push_back(&it->second);
     }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       SmallVector<Tensor> results;

@@ -153,6 +153,13 @@ evaluateNode(mlir::Operation *op,
              llvm::function_ref<const Tensor *(mlir::Value)> lookup,
              llvm::SmallVectorImpl<Tensor> &out, const KernelContext &ctx);
 
+/// The elements of `v` in row-major order. A node stores its result with
+/// its layout (a transposed or offset one): the interpreter keeps that
+/// storage for the loads of later nodes, and hands this to everything else
+/// (externals, calls, the function's results). None when the storage is
+/// already row-major.
+std::optional<Tensor> logicalOrder(mlir::Value v, const Tensor &storage);
+
 /// Copy of `t` converted to the (mapped) element type `elt`.
 Tensor convertTo(const Tensor &t, mlir::Type elt);
 

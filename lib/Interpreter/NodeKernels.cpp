@@ -10,6 +10,7 @@
 #include "BodyInterpreter.h"
 #include "Stax/Dialect/Stax/IR/StaxOps.h"
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::stax;
@@ -302,4 +303,44 @@ LogicalResult stax::detail::evaluateNode(
   if (!base)
     return s.emitError() << "the base buffer has no value";
   return runScatter(s, *body, *base, out, ctx);
+}
+
+/// The layout `v` is stored with and the loops it maps, when a node
+/// computes `v`.
+static std::optional<std::pair<sx::LayoutAttr, ArrayRef<int64_t>>>
+storageLayout(Value v) {
+  auto result = dyn_cast<OpResult>(v);
+  if (!result)
+    return std::nullopt;
+  Operation *def = result.getOwner();
+  if (auto kernel = dyn_cast<sx::KernelOp>(def))
+    return storageLayout(kernel.getBody().front().getTerminator()->getOperand(
+        result.getResultNumber()));
+  if (auto p = dyn_cast<sx::PointwiseOp>(def))
+    return std::make_pair(p.getLayout(), p.getIterationRanges());
+  if (auto r = dyn_cast<sx::ReductionOp>(def))
+    return std::make_pair(r.getLayout(), r.getIterationRanges());
+  if (auto s = dyn_cast<sx::ScatterOp>(def))
+    return std::make_pair(s.getLayout(), s.getResult().getType().getShape());
+  return std::nullopt;
+}
+
+std::optional<Tensor> stax::detail::logicalOrder(Value v,
+                                                const Tensor &storage) {
+  auto layout = storageLayout(v);
+  if (!layout || layout->first.isRowMajor(layout->second))
+    return std::nullopt;
+  SmallVector<int64_t> strides =
+      layout->first.getEffectiveStrides(layout->second);
+  int64_t offset = layout->first.getOffset();
+  Tensor logical = storage;
+  // Every address was checked against the storage when the node stored it.
+  forEachIndex(layout->second, [&](int64_t k, ArrayRef<int64_t> idx) {
+    int64_t a = offset + dot(idx, strides);
+    if (storage.isFloat())
+      logical.setF(k, storage.getF(a));
+    else
+      logical.setI(k, storage.getI(a));
+  });
+  return logical;
 }

@@ -10,7 +10,9 @@
 // Reduction loops are never reordered (that changes the combine order, a
 // class-2 change), but dropping or merging them keeps the lexicographic
 // order. Nodes inside a `stax.kernel` keep their outer loops, which the
-// kernel's `outer_ranges` describe; only their reduction loops merge.
+// kernel's `outer_ranges` describe; only their reduction loops merge. A
+// result read by anything but nodes (a return, an external) is the tensor
+// in the order of the node's outer loops, so those loops keep their order.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopUtils.h"
@@ -35,6 +37,8 @@ namespace {
 struct LoopNest {
   SmallVector<int64_t> outer, reduction, strides;
   bool hasStore = true;
+  /// Whether the outer loops may be reordered (dropping, splitting and
+  /// merging keep their lexicographic order).
   bool canReorder = true;
 
   unsigned size() const { return outer.size() + reduction.size(); }
@@ -43,6 +47,16 @@ struct LoopNest {
     return isOuter(k) ? outer[k] : reduction[k - outer.size()];
   }
 };
+
+/// True when something other than a node reads `op`'s result (a return,
+/// a call, an external op): it reads the elements in the order of the
+/// node's loops, which reordering them would change. Nodes read storage
+/// addresses, which no transformation here changes.
+bool escapesInElementOrder(Operation *op) {
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    return !isa<LoadOp, ScatterOp>(user);
+  });
+}
 
 /// Reads a node's loops; fails for nodes this pass leaves alone.
 FailureOr<LoopNest> getLoopNest(Operation *op) {
@@ -68,6 +82,7 @@ FailureOr<LoopNest> getLoopNest(Operation *op) {
   }
   if (layout)
     nest.strides = layout.getEffectiveStrides(nest.outer);
+  nest.canReorder = !escapesInElementOrder(op);
   // An empty loop has nothing to normalize, and merging would hide it.
   if (llvm::is_contained(nest.outer, 0) ||
       llvm::is_contained(nest.reduction, 0))
@@ -387,7 +402,7 @@ void normalize(Operation *op) {
   bool changed = dropUnitLoops(op, *nest);
   changed |= simplifyIndices(op, *nest);
   changed |= splitLoops(op, *nest);
-  if (nest->hasStore)
+  if (nest->hasStore && nest->canReorder)
     changed |= orderOuterLoops(op, *nest);
   changed |= mergeLoops(op, *nest);
   if (changed)

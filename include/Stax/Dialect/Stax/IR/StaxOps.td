@@ -51,7 +51,11 @@ def Stax_PointwiseOp : Stax_NodeOp<"pointwise"> {
     The iteration range is the result's shape unless `ranges` says otherwise:
     loop normalization (Proposition 6.3) merges, drops or reorders loops
     without changing any address, so the result keeps its type and the
-    layout's strides follow the loops.
+    layout's strides follow the loops. Other nodes read the result's
+    storage by address; anything else (a return, a call, an external op)
+    reads the tensor whose row-major element k is the body's value at the
+    k-th index of the iteration range, so normalization keeps the order of
+    such a node's loops.
 
     Syntax: `stax.pointwise`, the optional `ranges [...]`, `layout
     <strides>` (with `offset = o` when not 0), `:` the result type, the

@@ -89,10 +89,34 @@ func.func @reduction_order(%x: tensor<2x4x4xf32>) -> tensor<2xf32> {
 }
 
 // A column-major store reading column-major: the outer loops are ordered
-// by stride (j outside i), then merge into one loop of 12.
+// by stride (j outside i), then merge into one loop of 12. Only a node
+// reads the result, by storage address.
 // CHECK-NORM-LABEL: func.func @column_major
 // CHECK-NORM: stax.pointwise ranges [12] layout <[1]> : tensor<4x3xf32> {
+// CHECK-NORM: stax.pointwise layout <[3, 1]> : tensor<4x3xf32> {
 func.func @column_major(%x: tensor<3x4xf32>) -> tensor<4x3xf32> {
+  %p = stax.pointwise layout <[1, 4]> : tensor<4x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %a = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%i, %j)
+    %u = stax.load %x[%a] : tensor<3x4xf32>
+    %c = arith.constant 2.0 : f32
+    %v = arith.mulf %u, %c : f32
+    stax.yield %v : f32
+  }
+  %q = stax.pointwise layout <[3, 1]> : tensor<4x3xf32> {
+  ^bb0(%i: index, %j: index):
+    %a = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%i, %j)
+    %u = stax.load %p[%a] : tensor<4x3xf32>
+    stax.yield %u : f32
+  }
+  return %q : tensor<4x3xf32>
+}
+
+// The same node returned: a function result is the tensor in the order of
+// the node's loops, which therefore stay as they are.
+// CHECK-NORM-LABEL: func.func @column_major_result
+// CHECK-NORM: stax.pointwise layout <[1, 4]> : tensor<4x3xf32> {
+func.func @column_major_result(%x: tensor<3x4xf32>) -> tensor<4x3xf32> {
   %p = stax.pointwise layout <[1, 4]> : tensor<4x3xf32> {
   ^bb0(%i: index, %j: index):
     %a = affine.apply affine_map<(d0, d1) -> (d0 + d1 * 4)>(%i, %j)
@@ -120,7 +144,7 @@ func.func @iota() -> tensor<2x1x3xf32> {
   return %p : tensor<2x1x3xf32>
 }
 
-func.func @all() -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x3xf32>, tensor<16xf32>, tensor<2xf32>, tensor<4x3xf32>, tensor<2x1x3xf32>) {
+func.func @all() -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x3xf32>, tensor<16xf32>, tensor<2xf32>, tensor<4x3xf32>, tensor<2x1x3xf32>, tensor<4x3xf32>) {
   %a = tp.constant dense<[[0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [-1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0, -8.0], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]]> : tensor<4x8xf32>
   %b = tp.constant dense<0.25> : tensor<4x8xf32>
   %t = tp.constant dense<[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0], [13.0, 14.0, 15.0, 16.0], [17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0], [25.0, 26.0, 27.0, 28.0], [29.0, 30.0, 31.0, 32.0]]> : tensor<8x4xf32>
@@ -135,5 +159,6 @@ func.func @all() -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x3xf32>, tensor<1
   %4 = func.call @reduction_order(%v) : (tensor<2x4x4xf32>) -> tensor<2xf32>
   %5 = func.call @column_major(%c) : (tensor<3x4xf32>) -> tensor<4x3xf32>
   %6 = func.call @iota() : () -> tensor<2x1x3xf32>
-  return %0, %1, %2, %3, %4, %5, %6 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x3xf32>, tensor<16xf32>, tensor<2xf32>, tensor<4x3xf32>, tensor<2x1x3xf32>
+  %7 = func.call @column_major_result(%c) : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<1x3xf32>, tensor<16xf32>, tensor<2xf32>, tensor<4x3xf32>, tensor<2x1x3xf32>, tensor<4x3xf32>
 }
