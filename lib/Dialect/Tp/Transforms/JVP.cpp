@@ -130,6 +130,7 @@ struct JVPPass : public tp::impl::StaxJVPBase<JVPPass> {
         continue;
       any = true;
       if (failed(tp::verifyNotCalled(fn, getOperation(), getArgument())) ||
+          failed(tp::verifySignatureTypes(fn, getArgument())) ||
           failed(buildJVP(fn, wrt)))
         return signalPassFailure();
     }

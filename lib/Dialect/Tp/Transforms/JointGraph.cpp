@@ -317,7 +317,8 @@ struct JointGraphPass
         continue;
       }
       any = true;
-      if (failed(tp::verifyNotCalled(fn, getOperation(), getArgument())))
+      if (failed(tp::verifyNotCalled(fn, getOperation(), getArgument())) ||
+          failed(tp::verifySignatureTypes(fn, getArgument())))
         return signalPassFailure();
       JointGraphBuilder builder(fn);
       if (failed(builder.run(*args)))

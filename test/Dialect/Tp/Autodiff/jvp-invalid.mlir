@@ -65,3 +65,12 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = func.call @g(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tangents and zeros are built with the signature's types: an element type
+// no PyTorch dtype has (the f8 types) is refused at the function.
+// expected-error @+1 {{argument #1 of type 'tensor<4xf8E5M2>' has an element type no PyTorch dtype has; --stax-jvp differentiates PyTorch types}}
+func.func @f8_argument(%x: tensor<4xf32>, %y: tensor<4xf8E5M2>) -> (tensor<4xf32>, tensor<4xf8E5M2>) {
+  return %x, %y : tensor<4xf32>, tensor<4xf8E5M2>
+}

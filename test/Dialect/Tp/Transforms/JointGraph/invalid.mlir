@@ -39,3 +39,12 @@ func.func @f() -> tensor<4xf32> {
   %0 = func.call @g(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Zeros and cotangents are built with the signature's types: an element
+// type no PyTorch dtype has (the f8 types) is refused at the function.
+// expected-error @+1 {{argument #1 of type 'tensor<4xf8E4M3FN>' has an element type no PyTorch dtype has; --stax-joint-graph differentiates PyTorch types}}
+func.func @f8_argument(%x: tensor<4xf32> {tp.requires_grad}, %y: tensor<4xf8E4M3FN>) -> (tensor<4xf32>, tensor<4xf8E4M3FN>) {
+  return %x, %y : tensor<4xf32>, tensor<4xf8E4M3FN>
+}
