@@ -106,6 +106,7 @@ LogicalResult jvpByLinearity(Operation *op, OpBuilder &b, ValueRange tangents,
 /// The rule of a unary pointwise op whose derivative dy/dx, a tensor of the
 /// result's shape, `PartialT::get(op, b)` builds: the VJP is the adjoint
 /// times it (summed to the operand's shape), the JVP the tangent times it.
+/// A null partial means the op has no derivative (PartialT reported why).
 /// Non-float operands and results (an integer promoted to float) carry no
 /// derivative.
 template <typename OpT, typename PartialT> struct UnaryPartialRule {
@@ -121,6 +122,8 @@ template <typename OpT, typename PartialT> struct UnaryPartialRule {
     }
     Location loc = op.getLoc();
     Value d = PartialT::get(op, b);
+    if (!d)
+      return failure(); // reported by PartialT
     out.push_back(sumToShape(b, loc, mul(b, loc, g, d),
                              tensorType(op.getSelf())));
     return success();
@@ -134,6 +137,8 @@ template <typename OpT, typename PartialT> struct UnaryPartialRule {
     }
     Location loc = op.getLoc();
     Value d = PartialT::get(op, b);
+    if (!d)
+      return failure(); // reported by PartialT
     t = castTo(b, loc, t, tensorType(op->getResult(0)).getElementType());
     out.push_back(mul(b, loc, t, d));
     return success();

@@ -15,6 +15,8 @@
 #include "RuleUtils.h"
 #include <cmath>
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tp;
 using namespace mlir::tp::autodiff;
@@ -36,7 +38,12 @@ template <> struct SpecialPartial<DigammaOp> {
 };
 template <> struct SpecialPartial<PolygammaOp> {
   static Value get(PolygammaOp op, OpBuilder &b) {
-    return PolygammaOp::create(b, op.getLoc(), op.getSelf(), op.getN() + 1);
+    auto n = static_cast<int64_t>(op.getN());
+    if (n == std::numeric_limits<int64_t>::max()) {
+      op.emitOpError() << "has no derivative: its order would be n + 1 = 2^63";
+      return Value();
+    }
+    return PolygammaOp::create(b, op.getLoc(), op.getSelf(), n + 1);
   }
 };
 template <> struct SpecialPartial<ErfinvOp> {

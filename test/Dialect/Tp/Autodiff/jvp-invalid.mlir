@@ -74,3 +74,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @f8_argument(%x: tensor<4xf32>, %y: tensor<4xf8E5M2>) -> (tensor<4xf32>, tensor<4xf8E5M2>) {
   return %x, %y : tensor<4xf32>, tensor<4xf8E5M2>
 }
+
+// -----
+
+// polygamma(n)' = polygamma(n + 1): no order follows the largest one.
+func.func @polygamma_largest_order(%z: tensor<3xf32>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+2 {{'tp.polygamma' op has no derivative: its order would be n + 1 = 2^63}}
+  // expected-error @+1 {{'tp.polygamma' op has no Jacobian-vector product for this case}}
+  %y = tp.polygamma %x {n = 9223372036854775807 : i64} : tensor<3xf32> -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
