@@ -1390,6 +1390,7 @@ class CompiledFunction:
         self._watched_user: List[Any] = []
         self._parents: List[Dict[str, Any]] = []
         self._tensor_dicts: List[Dict[str, Any]] = []
+        self._module_dicts: List[Dict[str, Any]] = []
         self._hook_dicts: List[Dict[Any, Any]] = []
         # (id(module), name) of the attributes a plan binds after each call
         # (_with_attribute_bindings): results, not keys.
@@ -1541,6 +1542,7 @@ class CompiledFunction:
             self._tensor_dicts = [
                 d for m in self._captured_modules if id(m) not in own
                 for d in (m._parameters, m._buffers) if d]
+            self._module_dicts = [vars(m) for m in self._captured_modules]
         return self._captured_modules
 
     def _python_constants(self) -> tuple:
@@ -1592,6 +1594,10 @@ class CompiledFunction:
         if self._tensor_dicts:
             values += (tuple([id(t) for d in self._tensor_dicts
                               for t in d.values()]),)
+        # An attribute set after a trace (read by `getattr(self, "t", 1.0)`
+        # or `hasattr`) is one the key does not hold yet: a new count of
+        # attributes scans the modules again.
+        values += (tuple([len(d) for d in self._module_dicts]),)
         return [list(d.values()) for d in self._parents], values
 
     # -- helpers used by _Plan -------------------------------------------

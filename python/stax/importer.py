@@ -36,6 +36,7 @@ overload, raises `StaxError` naming the overload and the FX node.
 
 from __future__ import annotations
 
+import builtins
 import dis
 import math
 import operator
@@ -2626,6 +2627,25 @@ def _users_module(module) -> bool:
             and not any(part in path for part in ("site-packages", "dist-packages")))
 
 
+class _AttributeNamespace:
+    """An object's attributes as the namespace CapturedName reads a name
+    in (a function's __defaults__)."""
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def get(self, name, default=None):
+        return getattr(self.obj, name, default)
+
+    def pop(self, name, default=None):
+        value = self.get(name, default)
+        setattr(self.obj, name, None)
+        return value
+
+    def __setitem__(self, name, value):
+        setattr(self.obj, name, value)
+
+
 class CapturedName:
     """A closure cell or a global a traced function reads: calling it gives
     the plan key part of its value (the value of a Python constant, the
@@ -2663,7 +2683,9 @@ class CapturedName:
         value = self.binding()
         if value is self._last:
             return self._last_key
-        key = constant_key(None if value is self._EMPTY else value)
+        # An unbound name is not None: a global defined after a trace
+        # (read in `try: SCALE except NameError`) traces again.
+        key = value if value is self._EMPTY else constant_key(value)
         if key is value or isinstance(key, Identity):
             self._last, self._last_key = value, key
             what = unwatched(value)
@@ -2797,6 +2819,15 @@ def captured_state(fn, depth: int = 3):
             if name in glob:
                 values[("global", id(glob), name)] = CapturedName(glob, name)
                 visit(glob[name], level)
+            elif not hasattr(builtins, name):
+                # Not defined yet: the trace took the path without it.
+                values[("global", id(glob), name)] = CapturedName(glob, name)
+        # Default values are constants of the trace; `f.__defaults__ = ...`
+        # and `f.__kwdefaults__[k] = ...` change them.
+        for attribute in ("__defaults__", "__kwdefaults__"):
+            if getattr(f, attribute, None):
+                values[(attribute, id(f))] = CapturedName(
+                    _AttributeNamespace(f), attribute)
         # A mutable default (`acc=[]`) is state the function keeps between
         # calls, as a global would be.
         for i, d in enumerate(getattr(f, "__defaults__", None) or ()):

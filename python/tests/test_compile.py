@@ -3114,6 +3114,61 @@ def test_module_containers_layer_settings_and_globals_trace_again():
     _GAIN = 1.0
 
 
+def test_attributes_globals_and_defaults_that_appear_after_a_trace():
+    """What the first trace found missing or read as a default: an
+    attribute set on the module or a submodule afterwards (read by getattr
+    with a default), a global defined afterwards (read in try/except
+    NameError), a function's defaults set anew. The first trace's values
+    were used, silently."""
+    global _SCALE_DEFINED_LATER
+
+    class Tempered(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+
+        def forward(self, x):
+            return (self.lin(x) * getattr(self, "temperature", 1.0)
+                    * getattr(self.lin, "extra", 1.0))
+
+    torch.manual_seed(0)
+    model, x = Tempered(), torch.randn(2, 3)
+    compiled = stax.compile(model)
+    assert torch.equal(compiled(x), model(x))
+    model.temperature = 10.0
+    assert torch.equal(compiled(x), model(x))
+    model.lin.extra = 3.0
+    assert torch.equal(compiled(x), model(x))
+    del model.temperature
+    assert torch.equal(compiled(x), model(x))
+
+    def scaled(x):
+        try:
+            s = _SCALE_DEFINED_LATER
+        except NameError:
+            s = 1.0
+        return x * s
+
+    def keyword(x, *, k=2.0):
+        return x * k
+
+    def positional(x, k=2.0):
+        return x * k
+
+    compiled = [stax.compile(f) for f in (scaled, keyword, positional)]
+    for c in compiled:
+        c(x)
+    _SCALE_DEFINED_LATER = 5.0
+    keyword.__kwdefaults__["k"] = 7.0
+    positional.__defaults__ = (9.0,)
+    try:
+        for f, c in zip((scaled, keyword, positional), compiled):
+            assert torch.equal(c(x), f(x))
+        assert torch.equal(compiled[0](x), x * 5.0)
+    finally:
+        del _SCALE_DEFINED_LATER
+
+
 _NS = types.SimpleNamespace(temperature=1.0)
 _ORDERED = collections.OrderedDict(alpha=1.0)
 _DEFAULTS = collections.defaultdict(float, alpha=1.0)
