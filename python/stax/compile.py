@@ -1391,6 +1391,7 @@ class CompiledFunction:
         self._parents: List[Dict[str, Any]] = []
         self._tensor_dicts: List[Dict[str, Any]] = []
         self._module_dicts: List[Dict[str, Any]] = []
+        self._module_counts: Optional[List[int]] = None
         self._hook_dicts: List[Dict[Any, Any]] = []
         # (id(module), name) of the attributes a plan binds after each call
         # (_with_attribute_bindings): results, not keys.
@@ -1555,6 +1556,16 @@ class CompiledFunction:
         key: changing one traces again (a plan would keep the old value,
         or the old module's parameters)."""
         self._watched_modules()
+        # An attribute set after a trace (read by `getattr(self, "t", 1.0)`
+        # or `hasattr`) is one the key does not hold yet: a new count of
+        # attributes scans the modules again (the count itself is no key:
+        # another thread's trace adds functorch's attributes for a while).
+        counts = [len(d) for d in self._module_dicts]
+        if counts != self._module_counts:
+            if self._module_counts is not None:
+                self._captured_modules = None
+                self._watched_modules()
+            self._module_counts = [len(d) for d in self._module_dicts]
         children, values = self._reaching()
         if children != self._children or values != self._values:
             if self._children is not None:
@@ -1594,10 +1605,6 @@ class CompiledFunction:
         if self._tensor_dicts:
             values += (tuple([id(t) for d in self._tensor_dicts
                               for t in d.values()]),)
-        # An attribute set after a trace (read by `getattr(self, "t", 1.0)`
-        # or `hasattr`) is one the key does not hold yet: a new count of
-        # attributes scans the modules again.
-        values += (tuple([len(d) for d in self._module_dicts]),)
         return [list(d.values()) for d in self._parents], values
 
     # -- helpers used by _Plan -------------------------------------------
@@ -2037,7 +2044,9 @@ class CompiledModule(CompiledFunction, torch.nn.Module):
 #: module's constants.
 _MODULE_STATE = frozenset(vars(torch.nn.Module())) | {
     "_is_full_backward_hook", "_forward_hooks_with_kwargs",
-    "_forward_pre_hooks_with_kwargs", "_state_dict_pre_hooks"}
+    "_forward_pre_hooks_with_kwargs", "_state_dict_pre_hooks",
+    # What functorch's functional_call sets on a module while it traces.
+    "_attr_to_path", "_orig_class"}
 
 
 #: The containers every nn.Module holds (parameters, buffers, children,
