@@ -1131,7 +1131,9 @@ class _CompiledVJP(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        _refuse_batched(grads)
+        batched = _per_cotangent(_CompiledVJP.backward, ctx, grads)
+        if batched is not None:
+            return batched
         _unchanged(ctx.args, ctx.versions, "a derivative")
         return (None, *_vjp_of(ctx.node, ctx.args, grads,
                                ctx.needs_input_grad[1:]))
@@ -1158,7 +1160,9 @@ class _CompiledBackward(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        _refuse_batched(grads)
+        batched = _per_cotangent(_CompiledBackward.backward, ctx, grads)
+        if batched is not None:
+            return batched
         plan, h_args = ctx.plan, ctx.h_args
         f = plan.derivative
         _unchanged(h_args[:f.num_args], ctx.versions, "the compiled function")
@@ -1203,8 +1207,10 @@ class _CompiledRegion(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        batched = _per_cotangent(_CompiledRegion.backward, ctx, grads)
+        if batched is not None:
+            return batched
         plan = ctx.plan
-        _refuse_batched(grads)
         # Differentiable results the loss does not use (autograd passes
         # None; integer results always have None).
         reached, eager = plan.reached, plan.differentiable
@@ -1248,24 +1254,87 @@ class _CompiledRegion(torch.autograd.Function):
         return (None, *result)
 
 
-def _refuse_batched(grads) -> None:
-    """Raises for cotangents without storage of their own: batched tensors
-    of vmap (autograd's is_grads_batched, functorch), whose values compiled
-    code cannot read."""
-    def without_storage(t):
-        if torch._C._functorch.is_batchedtensor(t):
-            return True
-        try:
-            t.data_ptr()
-        except RuntimeError:
-            return True
+def _legacy_vmap_level() -> int:
+    """The level of torch.vmap's (autograd.functional's vectorize=True,
+    is_grads_batched) innermost active vmap; 0 outside one."""
+    level = torch._C._vmapmode_increment_nesting()
+    torch._C._vmapmode_decrement_nesting()
+    return level - 1
+
+
+def _has_storage(t) -> bool:
+    try:
+        t.data_ptr()
+    except RuntimeError:
         return False
-    if any(g is not None and without_storage(g) for g in grads):
-        raise StaxError(
-            "stax.compile: a batched backward (torch.autograd.grad with "
-            "is_grads_batched=True; jacobian or hessian with vectorize=True) "
-            "does not run compiled code; use one cotangent at a time "
-            "(vectorize=False)")
+    return True
+
+
+class _Batch:
+    """How vmap batches a cotangent: functorch's vmap (a level of its own)
+    or torch.vmap's (torch._vmap_internals), whose batched tensors are
+    storage-less tensors at the innermost active level."""
+
+    def __init__(self, g):
+        functorch = torch._C._functorch
+        self.functorch = functorch.is_batchedtensor(g)
+        self.level = (functorch.maybe_get_level(g) if self.functorch
+                      else _legacy_vmap_level())
+
+    @staticmethod
+    def of(g) -> Optional["_Batch"]:
+        if g is None or (not torch._C._functorch.is_batchedtensor(g)
+                         and (_has_storage(g) or _legacy_vmap_level() == 0)):
+            return None
+        return _Batch(g)
+
+    def same(self, other: Optional["_Batch"]) -> bool:
+        return other is not None and (other.functorch, other.level) == (
+            self.functorch, self.level)
+
+    def unbatched(self, g) -> torch.Tensor:
+        """g's values, the batch dimension first."""
+        if self.functorch:
+            functorch = torch._C._functorch
+            return functorch.get_unwrapped(g).movedim(
+                functorch.maybe_get_bdim(g), 0)
+        # The batch size is only read for a tensor not batched at the level.
+        return torch._remove_batch_dim(g, self.level, 1, 0)
+
+    def batched(self, t: torch.Tensor) -> torch.Tensor:
+        """t, whose first dimension is the batch, batched again."""
+        if self.functorch:
+            return torch._C._functorch._add_batch_dim(t, 0, self.level)
+        return torch._add_batch_dim(t, 0, self.level)
+
+
+def _per_cotangent(backward, ctx, grads):
+    """`backward(ctx, *grads)` for cotangents vmap batches, or None where
+    none is batched. Compiled code reads storage, which a batched tensor
+    lacks: backward runs once per cotangent of the outermost batch (an
+    inner one is unbatched by the call it makes), and the gradients are
+    stacked and batched again. Each call computes what an unbatched
+    backward computes, bitwise."""
+    batches = [_Batch.of(g) for g in grads]
+    found = [b for b in batches if b is not None]
+    if not found:
+        return None
+    batch = max(found, key=lambda b: (b.functorch, b.level))
+    columns = [batch.unbatched(g) if batch.same(b) else g
+               for g, b in zip(grads, batches)]
+    size = next(c.shape[0] for c, b in zip(columns, batches) if batch.same(b))
+    rows = [backward(ctx, *[c[i] if batch.same(b) else c
+                            for c, b in zip(columns, batches)])
+            for i in range(size)]
+    out = []
+    for results in zip(*rows):
+        if all(r is None for r in results):
+            out.append(None)
+            continue
+        like = next(r for r in results if r is not None)
+        out.append(batch.batched(torch.stack(
+            [torch.zeros_like(like) if r is None else r for r in results])))
+    return tuple(out)
 
 
 class _ConstantRegion(torch.autograd.Function):
@@ -1293,8 +1362,16 @@ def _eager_copies(inputs) -> List[torch.Tensor]:
     """Copies of the inputs for an eager run beside the compiled code (a
     module's buffers are among them and must not be updated twice)."""
     from .importer import layout_copy
-    return [layout_copy(t).requires_grad_(t.requires_grad)
-            if t.is_floating_point() else layout_copy(t) for t in inputs]
+    # Plain tensors, also where a backward runs under functorch's vmap
+    # (_per_cotangent), which forbids requires_grad_ on its own tensors.
+    functorch = torch._C._functorch
+    allowed = functorch.get_inplace_requires_grad_allowed()
+    functorch.set_inplace_requires_grad_allowed(True)
+    try:
+        return [layout_copy(t).requires_grad_(t.requires_grad)
+                if t.is_floating_point() else layout_copy(t) for t in inputs]
+    finally:
+        functorch.set_inplace_requires_grad_allowed(allowed)
 
 
 def _eager_requires_grad(flat_fn, inputs) -> List[bool]:

@@ -643,19 +643,54 @@ def test_inputs_only_unused_results_reach_get_no_gradient():
         x.grad = xe.grad = None
 
 
-def test_a_batched_backward_is_an_explicit_error():
-    """autograd.grad(is_grads_batched=True) (jacobian/hessian with
-    vectorize=True) passes vmap's batched tensors, which have no storage:
-    the compiled backward failed reading a data pointer."""
-    f = stax.compile(lambda x: torch.tanh(x).exp() * x.sum())
-    x = torch.randn(4, dtype=torch.float64, requires_grad=True)
-    with pytest.raises(stax.StaxError, match="batched backward"):
-        torch.autograd.grad(f(x), x, torch.eye(4, dtype=torch.float64),
-                            is_grads_batched=True)
-    jac = torch.autograd.functional.jacobian(f, x.detach())
-    want = torch.autograd.functional.jacobian(lambda x: torch.tanh(x).exp() * x.sum(),
-                                              x.detach())
-    assert torch.allclose(jac, want, rtol=1e-12, atol=1e-15)
+def test_batched_backwards_run_once_per_cotangent():
+    """autograd.grad(is_grads_batched=True), jacobian and hessian with
+    vectorize=True (torch.vmap) and functorch.vmap over autograd.grad pass
+    batched tensors, which have no storage compiled code could read: the
+    backward failed reading a data pointer, then refused. It now runs once
+    per cotangent: bitwise what one call per cotangent gives."""
+    import functorch
+
+    def f(x, w):
+        return torch.tanh(x @ w).pow(3), (x * 2).sum(0)
+
+    def g(x):
+        return torch.sin(x).prod() + (x ** 3).sum()
+
+    compiled_f, compiled_g = stax.compile(f), stax.compile(g)
+    torch.manual_seed(0)
+    x = torch.randn(3, 4, dtype=torch.float64)
+    w = torch.randn(4, 5, dtype=torch.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jacobian = torch.autograd.functional.jacobian
+        batched = jacobian(compiled_f, (x, w), vectorize=True)
+        looped = jacobian(compiled_f, (x, w), vectorize=False)
+        eager = jacobian(f, (x, w), vectorize=True)
+        for b, l, e in zip(sum(batched, ()), sum(looped, ()), sum(eager, ())):
+            assert torch.equal(b, l)
+            torch.testing.assert_close(b, e, rtol=1e-12, atol=1e-14)
+        hessian = torch.autograd.functional.hessian
+        batched = hessian(compiled_g, x, vectorize=True)
+        assert torch.equal(batched, hessian(compiled_g, x, vectorize=False))
+        torch.testing.assert_close(batched, hessian(g, x, vectorize=True),
+                                   rtol=1e-12, atol=1e-14)
+
+        xr = x.clone().requires_grad_()
+        y = compiled_g(xr)
+        v = torch.randn(7, dtype=torch.float64)
+        batched, = torch.autograd.grad(y, xr, v, retain_graph=True,
+                                       is_grads_batched=True)
+        looped = torch.stack([torch.autograd.grad(y, xr, vi, retain_graph=True)[0]
+                              for vi in v])
+        assert torch.equal(batched, looped)
+        us = torch.randn(5, 3, 5, dtype=torch.float64)
+        y, _ = compiled_f(xr, w)
+        batched = functorch.vmap(lambda u: torch.autograd.grad(
+            y, xr, u, retain_graph=True)[0])(us)
+        looped = torch.stack([torch.autograd.grad(y, xr, u, retain_graph=True)[0]
+                              for u in us])
+        assert torch.equal(batched, looped)
 
 
 def test_values_computed_under_no_grad_inside_are_constants():
