@@ -532,6 +532,15 @@ FailureOr<Results> logsumexp(OpBuilder &b, tp::LogsumexpOp op) {
 // Softmax (NNKernels.cpp)
 //===----------------------------------------------------------------------===//
 
+/// The extent of `x` along `axis` (in [-rank, rank)): 1 for a 0-d tensor,
+/// whose one element dims -1 and 0 name.
+int64_t extentAlong(Value x, int64_t axis) {
+  ArrayRef<int64_t> shape = shapeOf(x);
+  if (shape.empty())
+    return 1;
+  return shape[axis < 0 ? axis + static_cast<int64_t>(shape.size()) : axis];
+}
+
 // e = exp(x - amax(x)); e * (1 / sum(e)) along the last dim (eager's
 // lastdim kernel: one division per slice), e / sum(e) along any other.
 FailureOr<Results> softmax(OpBuilder &b, tp::SoftmaxOp op) {
@@ -540,7 +549,7 @@ FailureOr<Results> softmax(OpBuilder &b, tp::SoftmaxOp op) {
   int64_t rank = shapeOf(x).size();
   int64_t axis = static_cast<int64_t>(op.getDim());
   SmallVector<int64_t> dim{axis};
-  if (shapeOf(x)[axis + (axis < 0 ? rank : 0)] == 0)
+  if (extentAlong(x, axis) == 0)
     return Results{d.done(x)}; // empty, and amax of nothing is an error
   Value e = d.exp(d.sub(x, d.amax(x, dim, true)));
   Value s = d.sum(e, dim, true);
@@ -555,8 +564,7 @@ FailureOr<Results> logSoftmax(OpBuilder &b, tp::LogSoftmaxOp op) {
   Value x = d.load(op.getSelf());
   int64_t axis = static_cast<int64_t>(op.getDim());
   SmallVector<int64_t> dim{axis};
-  int64_t rank = shapeOf(x).size();
-  if (shapeOf(x)[axis + (axis < 0 ? rank : 0)] == 0)
+  if (extentAlong(x, axis) == 0)
     return Results{d.done(x)}; // empty, and amax of nothing is an error
   Value shifted = d.sub(x, d.amax(x, dim, true));
   Value lse = d.log(d.sum(d.exp(shifted), dim, true));

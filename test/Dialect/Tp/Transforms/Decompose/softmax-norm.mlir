@@ -174,3 +174,22 @@ func.func @empty_softmax(%x: tensor<4x0xf32>) -> (tensor<4x0xf32>, tensor<4x0xf3
   %1 = tp._log_softmax %x {dim = 1 : i64} : tensor<4x0xf32> -> tensor<4x0xf32>
   return %0, %1 : tensor<4x0xf32>, tensor<4x0xf32>
 }
+
+// -----
+
+// A 0-d tensor is one element along dim -1 (and 0): the decomposition read
+// the extent of a dimension it does not have (a crash in stax.compile).
+// CHECK-LABEL: func.func @softmax_0d
+// CHECK-NEXT: tp.amax %{{.*}} {dims = array<i64: -1>, keepdim = true} : tensor<f32> -> tensor<f32>
+// CHECK: tp.reciprocal
+// CHECK-LABEL: func.func @log_softmax_0d
+// CHECK-NEXT: tp.amax %{{.*}} {dims = array<i64: 0>, keepdim = true} : tensor<f32> -> tensor<f32>
+// CHECK: tp.log
+func.func @softmax_0d(%x: tensor<f32>) -> tensor<f32> {
+  %0 = tp._softmax %x {dim = -1 : i64} : tensor<f32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @log_softmax_0d(%x: tensor<f32>) -> tensor<f32> {
+  %0 = tp._log_softmax %x {dim = 0 : i64} : tensor<f32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
