@@ -4731,3 +4731,19 @@ def test_attributes_of_the_users_modules_select_the_plan(tmp_path, monkeypatch):
     assert torch.equal(g(x), f(x))
     config.TABLE = torch.full((3,), 5.0)
     assert torch.equal(g(x), f(x))
+
+
+def test_softmaxes_of_a_0d_tensor():
+    """softmax, log_softmax and softmin of a 0-d tensor (dims -1 and 0 name
+    its one element): the decomposition read the extent of a dimension the
+    tensor lacks, and stax.compile crashed."""
+    fns = [lambda a: torch.softmax(a, -1), lambda a: torch.log_softmax(a, 0),
+           lambda a: torch.nn.functional.softmin(a, 0)]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        for fn in fns:
+            x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+            y = stax.compile(fn)(x)
+            assert torch.equal(y, fn(x))
+            g, = torch.autograd.grad(y, x)
+            assert g == 0

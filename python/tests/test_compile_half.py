@@ -208,3 +208,29 @@ def test_half_linear_interpolation_rounds_once(mode, nsp, align_corners):
     got = stax.compile(fn)(x).double()
     ref = fn(x.double())
     assert torch.all((got - ref).abs() <= 2.0 ** -8 * ref.abs() + 1e-30)
+
+
+@pytest.mark.parametrize("length", [8, 40, 300])
+def test_bf16_extremes_of_denormals_match_eager_exactly(length):
+    """argmax/argmin, max/min with indices and cummin/cummax of bf16
+    denormals: LLVM narrowed bf16 values it held as f32 (a horizontal
+    maximum, a loop's running extreme) with AVX512-BF16's vcvtneps2bf16,
+    which flushes denormals: argmax returned INT64_MAX (no element equalled
+    the flushed maximum), min gave 0 for a negative denormal, cummin lost
+    its running minimum."""
+    x = torch.zeros(length)
+    x[5], x[length // 2], x[-3] = -1e-40, 6e-39, 6e-39
+    x = x.bfloat16()
+    same = torch.full((length,), 5e-39).bfloat16()
+    fns = [lambda a: a.argmax(), lambda a: a.argmin(), lambda a: a.max(0),
+           lambda a: a.min(0), lambda a: torch.cummin(a, 0),
+           lambda a: torch.cummax(a, 0), lambda a: a.view(-1, 1).amax(1)]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        for fn in fns:
+            for v in (x, same):
+                want, got = fn(v), stax.compile(fn)(v)
+                want = want if isinstance(want, tuple) else (want,)
+                got = got if isinstance(got, tuple) else (got,)
+                for w, g in zip(want, got):
+                    assert torch.equal(w, g), (w, g)

@@ -463,8 +463,15 @@ def StaxRoundToBF16 : Pass<"stax-round-to-bf16", "ModuleOp"> {
     bit 16 of u) >> 16`, the carry out of the mantissa raising the
     exponent (exact for denormals, ties and overflow to infinity), NaN
     becoming 0x7fc0. An f64 input is rounded to f32 first, as c10 converts
-    a double. Other rounding modes are left as they are. The CPU pipeline
-    runs it before the LLVM conversions.
+    a double. Other rounding modes are left as they are. LLVM computes
+    other bf16 operations in f32 and rounds their results with the same
+    instruction: arith's min, max and arithmetic ops and `vector.reduction`
+    on bf16 values (a vectorized argmax's horizontal maximum of denormals)
+    run in f32 here, on exactly extended operands, with a truncf rounded as
+    above; and as LLVM keeps a scalar bf16 that an `scf.for` carries as f32
+    and narrows it with that instruction at every iteration, such a loop
+    carries the f32 instead. The CPU pipeline runs it before the LLVM
+    conversions.
 
     ```mlir
     func.func @f(%x: vector<16xf32>) -> vector<16xbf16> {

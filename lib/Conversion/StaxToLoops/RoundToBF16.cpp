@@ -6,12 +6,17 @@
 // result below 2^-126 would come out as a signed zero where PyTorch
 // (c10::BFloat16) and the interpreter give a bf16 denormal. Rounding on
 // the bits is exact for every input and takes five integer ops per
-// vector.
+// vector. The other bf16 operations LLVM would compute in f32 and round
+// with that instruction (a vectorized argmax's horizontal maximum) are
+// done in f32 here, with a truncf this pass rounds, and loops carry their
+// scalar bf16 values as f32.
 //
 //===----------------------------------------------------------------------===//
 #include "MathBuilder.h"
 #include "Stax/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -62,10 +67,81 @@ struct RoundToBF16Pattern : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// An operation computing bf16 values: LLVM computes it in f32 and rounds
+/// the result with the same vcvtneps2bf16, so a denormal result (the
+/// horizontal maximum of a vectorized argmax over denormals) became zero.
+/// Here the operands are extended (exactly), the op runs in f32 and an
+/// arith.truncf, which RoundToBF16Pattern rounds on the bits, narrows the
+/// result: what LLVM would compute, denormals kept.
+template <typename OpT> struct PromoteBF16Pattern : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpT op,
+                                PatternRewriter &rewriter) const override {
+    Operation *operation = op.getOperation();
+    if (operation->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not one result");
+    Type type = operation->getResult(0).getType();
+    if (!getElementTypeOrSelf(type).isBF16())
+      return rewriter.notifyMatchFailure(op, "no bf16 result");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> operands;
+    for (Value v : operation->getOperands()) {
+      if (getElementTypeOrSelf(v.getType()).isBF16())
+        v = arith::ExtFOp::create(
+            rewriter, loc, MathBuilder::withElement(v.getType(), f32), v);
+      operands.push_back(v);
+    }
+    OperationState state(loc, operation->getName(), operands,
+                         {MathBuilder::withElement(type, f32)},
+                         operation->getAttrs());
+    Operation *wide = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, type, wide->getResult(0));
+    return success();
+  }
+};
+
+/// A scalar bf16 a loop carries (the running extreme of an argmax): LLVM
+/// keeps it as f32 between iterations and narrows it with vcvtneps2bf16,
+/// so a denormal became zero. The loop carries the (exact) f32 instead.
+struct WidenBF16IterArgPattern : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &init : loop.getInitArgsMutable()) {
+      if (!init.get().getType().isBF16())
+        continue;
+      Value wide = arith::ExtFOp::create(rewriter, loop.getLoc(),
+                                         rewriter.getF32Type(), init.get());
+      auto cast = [](OpBuilder &b, Location loc, Type type, Value v) -> Value {
+        if (type.isBF16())
+          return arith::TruncFOp::create(b, loc, type, v);
+        return arith::ExtFOp::create(b, loc, type, v);
+      };
+      rewriter.replaceOp(loop, scf::replaceAndCastForOpIterArg(
+                                   rewriter, loop, init, wide, cast));
+      return success();
+    }
+    return rewriter.notifyMatchFailure(loop, "no scalar bf16 iter_arg");
+  }
+};
+
 struct StaxRoundToBF16 : stax::impl::StaxRoundToBF16Base<StaxRoundToBF16> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RoundToBF16Pattern>(&getContext());
+    patterns.add<RoundToBF16Pattern, WidenBF16IterArgPattern>(&getContext());
+    patterns.add<PromoteBF16Pattern<vector::ReductionOp>,
+                 PromoteBF16Pattern<arith::MaximumFOp>,
+                 PromoteBF16Pattern<arith::MinimumFOp>,
+                 PromoteBF16Pattern<arith::MaxNumFOp>,
+                 PromoteBF16Pattern<arith::MinNumFOp>,
+                 PromoteBF16Pattern<arith::AddFOp>,
+                 PromoteBF16Pattern<arith::SubFOp>,
+                 PromoteBF16Pattern<arith::MulFOp>,
+                 PromoteBF16Pattern<arith::DivFOp>,
+                 PromoteBF16Pattern<arith::RemFOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -48,3 +48,41 @@ func.func @unchanged(%x: f32, %d: f64) -> (bf16, f16, f32) {
   %2 = arith.truncf %d : f64 to f32
   return %0, %1, %2 : bf16, f16, f32
 }
+
+// A bf16 horizontal maximum runs in f32 on the exactly extended lanes; the
+// result is rounded on the bits (vcvtneps2bf16 would flush a denormal).
+// CHECK-LABEL: func.func @reduction(
+// CHECK-SAME: %[[V:.*]]: vector<16xbf16>
+// CHECK: %[[W:.*]] = arith.extf %[[V]] : vector<16xbf16> to vector<16xf32>
+// CHECK: %[[M:.*]] = vector.reduction <maximumf>, %[[W]] : vector<16xf32> into f32
+// CHECK: arith.bitcast %[[M]] : f32 to i32
+// CHECK-NOT: arith.truncf
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+func.func @reduction(%v: vector<16xbf16>) -> bf16 {
+  %0 = vector.reduction <maximumf>, %v : vector<16xbf16> into bf16
+  return %0 : bf16
+}
+
+// A scalar bf16 a loop carries is carried as f32: extended before the
+// loop, narrowed (on the bits) where the body reads it and after the loop.
+// CHECK-LABEL: func.func @carried(
+// CHECK-SAME: %[[INIT:.*]]: bf16
+// CHECK: %[[W:.*]] = arith.extf %[[INIT]] : bf16 to f32
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[W]]) -> (f32)
+// CHECK:   arith.bitcast %[[ACC]] : f32 to i32
+// CHECK:   %[[MAX:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : bf16
+// CHECK:   %[[NEXT:.*]] = arith.extf %[[MAX]] : bf16 to f32
+// CHECK:   scf.yield %[[NEXT]] : f32
+// CHECK-NOT: arith.truncf
+func.func @carried(%init: bf16, %m: memref<40xbf16>) -> bf16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c40 = arith.constant 40 : index
+  %r = scf.for %i = %c0 to %c40 step %c1 iter_args(%acc = %init) -> (bf16) {
+    %x = memref.load %m[%i] : memref<40xbf16>
+    %gt = arith.cmpf ogt, %x, %acc : bf16
+    %max = arith.select %gt, %x, %acc : bf16
+    scf.yield %max : bf16
+  }
+  return %r : bf16
+}
