@@ -2864,7 +2864,37 @@ def _promoting(join):
     return fn
 
 
-CONDITIONAL[aten.cat.default] = _promoting(torch.cat)
+def _cat(tensors, dim=0):
+    """cat as eager: a 1-D tensor of 0 elements beside tensors of another
+    rank is skipped (PyTorch's legacy empty tensor), and dtypes promote."""
+    legacy = [t.dim() == 1 and t.shape[0] == 0 for t in tensors]
+    if not any(legacy) or all(t.dim() == 1 for t in tensors):
+        return _promoting(torch.cat)(tensors, dim)
+    common = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
+    kept = [t.to(common) for t, skip in zip(tensors, legacy) if not skip]
+    return torch.cat(kept, dim)
+
+
+CONDITIONAL[aten.cat.default] = _cat
+
+
+def _layer_norm_of_nothing(x, normalized_shape, weight, bias, eps):
+    """native_layer_norm over normalized dims of no elements: eager's
+    statistics have a 1 per normalized dim (mean 0, rstd NaN), which
+    PyTorch's own shape function gets wrong while tracing (it keeps the
+    normalized dims); the result is as empty as x."""
+    if math.prod(normalized_shape) != 0:
+        return NotImplemented
+    stats = tuple(x.shape[:x.dim() - len(normalized_shape)]) + \
+        (1,) * len(normalized_shape)
+    y = x * weight if weight is not None else x.clone()
+    if bias is not None:
+        y = y + bias
+    return (y, x.new_zeros(stats),
+            x.new_full(stats, float("nan")))
+
+
+CONDITIONAL[aten.native_layer_norm.default] = _layer_norm_of_nothing
 CONDITIONAL[aten.stack.default] = _promoting(torch.stack)
 
 

@@ -4747,3 +4747,32 @@ def test_softmaxes_of_a_0d_tensor():
             assert torch.equal(y, fn(x))
             g, = torch.autograd.grad(y, x)
             assert g == 0
+
+
+def test_cat_skips_legacy_empty_tensors_and_layer_norm_of_nothing():
+    """Two shapes eager accepts that fell back to PyTorch ("importer bug"):
+    cat of a 1-D empty tensor beside 2-D ones (PyTorch skips it; the
+    accumulator pattern `acc = torch.empty(0)`), and layer_norm over
+    normalized dims of no elements (PyTorch's shape function while tracing
+    disagrees with its kernel on the statistics' shape)."""
+    a = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="stax.compile")
+        for acc in (torch.empty(0), torch.empty(0, dtype=torch.int64)):
+            for f in (lambda x, e: torch.cat([e, x]),
+                      lambda x, e: torch.cat([x, e, x], -1)):
+                want, got = f(a, acc), stax.compile(f)(a, acc)
+                assert got.dtype == want.dtype and torch.equal(got, want)
+                assert torch.equal(torch.autograd.grad(got.sum(), a)[0],
+                                   torch.autograd.grad(want.sum(), a)[0])
+        for shape, normalized in [((3, 0), (0,)), ((2, 0, 3), (0, 3))]:
+            x = torch.randn(*shape, requires_grad=True)
+            w = torch.randn(*normalized, requires_grad=True)
+            b = torch.randn(*normalized, requires_grad=True)
+
+            def f(x, w, b):
+                return torch.nn.functional.layer_norm(x, normalized, w, b)
+            got = stax.compile(f)(x, w, b)
+            assert got.shape == f(x, w, b).shape
+            grads = torch.autograd.grad(got.sum(), (x, w, b))
+            assert [g.shape for g in grads] == [x.shape, w.shape, b.shape]
