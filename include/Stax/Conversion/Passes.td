@@ -468,9 +468,9 @@ def StaxRoundToBF16 : Pass<"stax-round-to-bf16", "ModuleOp"> {
     instruction: arith's min, max and arithmetic ops and `vector.reduction`
     on bf16 values (a vectorized argmax's horizontal maximum of denormals)
     run in f32 here, on exactly extended operands, with a truncf rounded as
-    above; and as LLVM keeps a scalar bf16 that an `scf.for` carries as f32
-    and narrows it with that instruction at every iteration, such a loop
-    carries the f32 instead. The CPU pipeline runs it before the LLVM
+    above; and as LLVM keeps a scalar bf16 that an `scf.for` carries (or an
+    `scf.if` yields) as f32 and narrows it with that instruction, such a
+    loop carries (and such an if yields) the f32 instead. The CPU pipeline runs it before the LLVM
     conversions.
 
     ```mlir

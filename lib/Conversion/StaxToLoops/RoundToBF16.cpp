@@ -8,8 +8,8 @@
 // the bits is exact for every input and takes five integer ops per
 // vector. The other bf16 operations LLVM would compute in f32 and round
 // with that instruction (a vectorized argmax's horizontal maximum) are
-// done in f32 here, with a truncf this pass rounds, and loops carry their
-// scalar bf16 values as f32.
+// done in f32 here, with a truncf this pass rounds, and loops and ifs
+// carry their scalar bf16 values as f32.
 //
 //===----------------------------------------------------------------------===//
 #include "MathBuilder.h"
@@ -128,10 +128,53 @@ struct WidenBF16IterArgPattern : OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// A scalar bf16 an scf.if yields (a NaN-aware max's choice) becomes a
+/// block argument of LLVM, held as f32 and narrowed like a loop's: the if
+/// yields the (exact) f32 instead.
+struct WidenBF16IfResultPattern : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::IfOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isBF16 = [](Type t) { return t.isBF16(); };
+    if (!llvm::any_of(op.getResultTypes(), isBF16))
+      return rewriter.notifyMatchFailure(op, "no scalar bf16 result");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Type> types;
+    for (Type t : op.getResultTypes())
+      types.push_back(isBF16(t) ? f32 : t);
+    auto wide = scf::IfOp::create(rewriter, loc, types, op.getCondition(),
+                                  /*withElseRegion=*/false);
+    wide.getThenRegion().takeBody(op.getThenRegion());
+    wide.getElseRegion().takeBody(op.getElseRegion());
+    for (Region *region : {&wide.getThenRegion(), &wide.getElseRegion()}) {
+      auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+      rewriter.setInsertionPoint(yield);
+      SmallVector<Value> values;
+      for (Value v : yield.getOperands())
+        values.push_back(isBF16(v.getType())
+                             ? arith::ExtFOp::create(rewriter, loc, f32, v)
+                             : v);
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperands(values); });
+    }
+    rewriter.setInsertionPointAfter(wide);
+    SmallVector<Value> results;
+    for (auto [old, now] : llvm::zip(op.getResults(), wide.getResults()))
+      results.push_back(isBF16(old.getType())
+                            ? Value(arith::TruncFOp::create(
+                                  rewriter, loc, old.getType(), now))
+                            : Value(now));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct StaxRoundToBF16 : stax::impl::StaxRoundToBF16Base<StaxRoundToBF16> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RoundToBF16Pattern, WidenBF16IterArgPattern>(&getContext());
+    patterns.add<RoundToBF16Pattern, WidenBF16IterArgPattern,
+                 WidenBF16IfResultPattern>(&getContext());
     patterns.add<PromoteBF16Pattern<vector::ReductionOp>,
                  PromoteBF16Pattern<arith::MaximumFOp>,
                  PromoteBF16Pattern<arith::MinimumFOp>,

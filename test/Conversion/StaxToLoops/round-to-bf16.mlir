@@ -86,3 +86,26 @@ func.func @carried(%init: bf16, %m: memref<40xbf16>) -> bf16 {
   }
   return %r : bf16
 }
+
+// A scalar bf16 an scf.if yields is yielded as f32 and narrowed (on the
+// bits) after it.
+// CHECK-LABEL: func.func @chosen(
+// CHECK: %[[R:.*]]:2 = scf.if %{{.*}} -> (f32, i64) {
+// CHECK:   %[[A:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:   scf.yield %[[A]], %{{.*}} : f32, i64
+// CHECK: } else {
+// CHECK:   %[[B:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:   scf.yield %[[B]], %{{.*}} : f32, i64
+// CHECK: arith.bitcast %[[R]]#0 : f32 to i32
+// CHECK-NOT: arith.truncf
+// CHECK: return
+func.func @chosen(%c: i1, %x: bf16, %y: bf16) -> (bf16, i64) {
+  %r:2 = scf.if %c -> (bf16, i64) {
+    %i = arith.constant 1 : i64
+    scf.yield %x, %i : bf16, i64
+  } else {
+    %j = arith.constant 2 : i64
+    scf.yield %y, %j : bf16, i64
+  }
+  return %r#0, %r#1 : bf16, i64
+}
