@@ -6,8 +6,8 @@
 // @transposed_result is [0, 3, 1, 4, 2, 5]; its elements are x's.
 // RUN: stax-run %s --entry=transposed_result --random-inputs --print=exact | FileCheck %s --check-prefix=CHECK-RESULT
 // RUN: stax-run %s --entry=transposed_result --random-inputs --print=exact --jit | FileCheck %s --check-prefix=CHECK-RESULT
-// RUN: stax-run %s --entry=transposed_result --random-inputs --print=exact | sed 1d > %t.interp
-// RUN: stax-run %s --entry=transposed_result --random-inputs --print=exact --jit | sed 1d > %t.jit
+// RUN: stax-run %s --entry=transposed_result --random-inputs --print=hash | sed 1d > %t.interp
+// RUN: stax-run %s --entry=transposed_result --random-inputs --print=hash --jit | sed 1d > %t.jit
 // RUN: diff %t.interp %t.jit
 // RUN: stax-run %s --entry=external_operand --random-inputs --print=exact | FileCheck %s --check-prefix=CHECK-MM
 // RUN: stax-run %s --entry=external_operand --random-inputs --print=exact --jit | FileCheck %s --check-prefix=CHECK-MM
