@@ -309,18 +309,12 @@ LogicalResult stax::detail::evaluateNode(
 /// computes `v`.
 static std::optional<std::pair<sx::LayoutAttr, ArrayRef<int64_t>>>
 storageLayout(Value v) {
-  auto result = dyn_cast<OpResult>(v);
-  if (!result)
-    return std::nullopt;
-  Operation *def = result.getOwner();
-  if (auto kernel = dyn_cast<sx::KernelOp>(def))
-    return storageLayout(kernel.getBody().front().getTerminator()->getOperand(
-        result.getResultNumber()));
-  if (auto p = dyn_cast<sx::PointwiseOp>(def))
+  Operation *node = sx::getComputingNode(v);
+  if (auto p = dyn_cast_or_null<sx::PointwiseOp>(node))
     return std::make_pair(p.getLayout(), p.getIterationRanges());
-  if (auto r = dyn_cast<sx::ReductionOp>(def))
+  if (auto r = dyn_cast_or_null<sx::ReductionOp>(node))
     return std::make_pair(r.getLayout(), r.getIterationRanges());
-  if (auto s = dyn_cast<sx::ScatterOp>(def))
+  if (auto s = dyn_cast_or_null<sx::ScatterOp>(node))
     return std::make_pair(s.getLayout(), s.getResult().getType().getShape());
   return std::nullopt;
 }

@@ -481,13 +481,25 @@ void ScatterOp::getAsmBlockArgumentNames(Region &region,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-/// The loops a node of a kernel runs, outermost first.
-static ArrayRef<int64_t> nodeIterationRanges(Operation *node) {
-  if (auto pointwise = dyn_cast<PointwiseOp>(node))
+ArrayRef<int64_t> mlir::stax::getNodeLoops(Operation *op) {
+  if (auto pointwise = dyn_cast<PointwiseOp>(op))
     return pointwise.getIterationRanges();
-  if (auto reduction = dyn_cast<ReductionOp>(node))
+  if (auto reduction = dyn_cast<ReductionOp>(op))
     return reduction.getIterationRanges();
-  return cast<ScatterOp>(node).getRanges();
+  if (auto scatter = dyn_cast<ScatterOp>(op))
+    return scatter.getRanges();
+  return {};
+}
+
+Operation *mlir::stax::getComputingNode(Value v) {
+  auto result = dyn_cast<OpResult>(v);
+  if (!result)
+    return nullptr;
+  Operation *def = result.getOwner();
+  if (auto kernel = dyn_cast<KernelOp>(def))
+    return getComputingNode(kernel.getBody().front().getTerminator()->getOperand(
+        result.getResultNumber()));
+  return isa<PointwiseOp, ReductionOp, ScatterOp>(def) ? def : nullptr;
 }
 
 LogicalResult KernelOp::verify() {
@@ -503,7 +515,7 @@ LogicalResult KernelOp::verify() {
                            << op.getName() << "'";
     // The kernel's loops are every node's leading loops: code generation
     // runs the nodes inside one loop nest over `outer_ranges`.
-    ArrayRef<int64_t> loops = nodeIterationRanges(&op);
+    ArrayRef<int64_t> loops = getNodeLoops(&op);
     if (loops.size() < outer.size() ||
         loops.take_front(outer.size()) != outer) {
       InFlightDiagnostic diag = emitOpError()

@@ -404,18 +404,11 @@ static void markBitwidths(DataFlowSolver &solver, func::FuncOp func) {
 static bool inEmptyLoop(Operation *op) {
   for (Operation *p = op->getParentOp(); p && !isa<func::FuncOp>(p);
        p = p->getParentOp()) {
-    ArrayRef<int64_t> loops;
-    if (auto n = dyn_cast<stax::PointwiseOp>(p))
-      loops = n.getIterationRanges();
-    else if (auto r = dyn_cast<stax::ReductionOp>(p)) {
-      if (llvm::is_contained(r.getReductionRanges(), 0))
-        return true;
-      loops = r.getIterationRanges();
-    } else if (auto s = dyn_cast<stax::ScatterOp>(p))
-      loops = s.getRanges();
-    else if (auto k = dyn_cast<stax::KernelOp>(p))
-      loops = k.getOuterRanges();
-    if (llvm::is_contained(loops, 0))
+    auto r = dyn_cast<stax::ReductionOp>(p);
+    auto k = dyn_cast<stax::KernelOp>(p);
+    if (llvm::is_contained(stax::getNodeLoops(p), 0) ||
+        (r && llvm::is_contained(r.getReductionRanges(), 0)) ||
+        (k && llvm::is_contained(k.getOuterRanges(), 0)))
       return true;
   }
   return false;
@@ -425,17 +418,8 @@ static bool inEmptyLoop(Operation *op) {
 /// layout, which may leave gaps (a padded row stride).
 static int64_t storageElements(Value buffer) {
   int64_t numel = cast<RankedTensorType>(buffer.getType()).getNumElements();
-  auto result = dyn_cast<OpResult>(buffer);
-  if (!result)
-    return numel;
-  Operation *def = result.getOwner();
-  if (auto kernel = dyn_cast<stax::KernelOp>(def)) {
-    auto yield = cast<stax::YieldOp>(kernel.getBody().front().getTerminator());
-    def = yield.getValues()[result.getResultNumber()].getDefiningOp();
-  }
-  if (!def || !isNode(def))
-    return numel;
-  return std::max(numel, maxStoreAddress(def) + 1);
+  Operation *node = stax::getComputingNode(buffer);
+  return node ? std::max(numel, maxStoreAddress(node) + 1) : numel;
 }
 
 /// Refuses an unmasked load whose address interval lies wholly outside its

@@ -31,4 +31,13 @@ Type getStorageType(Type elementType);
 #define GET_OP_CLASSES
 #include "Stax/Dialect/Stax/IR/StaxOps.h.inc"
 
+namespace mlir::stax {
+/// The output loops of a node (pointwise, reduction, scatter), outermost
+/// first; empty for any other op.
+ArrayRef<int64_t> getNodeLoops(Operation *op);
+/// The node that computes `v`: its defining node, or for a `stax.kernel`
+/// result the node the kernel yields; null otherwise.
+Operation *getComputingNode(Value v);
+} // namespace mlir::stax
+
 #endif // STAX_DIALECT_STAX_IR_STAXOPS_H
