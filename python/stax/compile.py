@@ -2245,6 +2245,7 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
     partitioner = CapabilityBasedPartitioner(gm, Support(),
                                              allows_single_node_partition=True)
     fused = partitioner.fuse_partitions(partitioner.propose_partitions())
+    _before_output(fused.graph)
     for name, sub in list(fused.named_children()):
         if isinstance(sub, torch.fx.GraphModule) and name.startswith("fused_"):
             setattr(fused, name, _CompiledSubmodule(CompiledFunction(
@@ -2260,8 +2261,16 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
         # through which gradients still flow, so that a write does not
         # change what a backward reads (autograd's version check refused
         # it: weight clipping, EmbeddingBag's max_norm).
-        outs = list(fused(*[x.clone() if k in written else x
-                            for k, x in enumerate(xs)]))
+        try:
+            outs = list(fused(*[x.clone() if k in written else x
+                                for k, x in enumerate(xs)]))
+        except torch._C._LinAlgError:
+            # A factorization's check failed (a singular matrix): the
+            # function may catch it (`except RuntimeError:` adding jitter),
+            # which the graph cannot: the call runs in PyTorch, raising or
+            # not as eager does. (The writes above were deferred: the
+            # inputs are as the caller gave them.)
+            return flat_fn(*xs)
         if writes:
             # After every partition has read the old values; under no_grad
             # as the unsplit function's copy-back (_write_back).
@@ -2272,6 +2281,16 @@ def _split_unsupported(flat_fn, inputs, owner: CompiledFunction):
                     where(xs).copy_(value)
         return tree_unflatten(outs, spec["spec"])
     return run
+
+
+def _before_output(graph: torch.fx.Graph) -> None:
+    """Moves the nodes the partitioner's topological sort left after the
+    output (those without users: `_linalg_check_errors`, which raises for a
+    singular matrix) before it, where they run."""
+    nodes = list(graph.nodes)
+    at = next(k for k, n in enumerate(nodes) if n.op == "output")
+    for n in nodes[at + 1:]:
+        nodes[at].prepend(n)
 
 
 def _rebuild(fn, settings) -> CompiledFunction:

@@ -1734,12 +1734,21 @@ def unsupported_nodes(gm: fx.GraphModule, inputs: Sequence[Any]):
     return roots, dependent
 
 
+#: Ops whose effect is an error they may raise, kept without users: the
+#: check a `linalg_*_ex` records (cholesky of a matrix that is not positive
+#: definite, inv of a singular one raise in eager; a `try: ... except`
+#: around them adds jitter), and runtime asserts.
+_CHECKS = {t for t in (getattr(aten, "_linalg_check_errors", None),
+                       getattr(aten, "_assert_async", None)) if t}
+
+
 def _drop_dead_nodes(gm: fx.GraphModule) -> None:
     """Removes pure nodes without users (make_fx keeps, e.g., the unused
-    uint8 `reserve` tensor of batch norm); writes are kept."""
+    uint8 `reserve` tensor of batch norm); writes and checks are kept."""
     for n in reversed(list(gm.graph.nodes)):
         if (n.op == "call_function" and not n.users
-                and not _is_inplace(n.target)):
+                and not _is_inplace(n.target)
+                and getattr(n.target, "overloadpacket", None) not in _CHECKS):
             gm.graph.erase_node(n)
     gm.recompile()
 
