@@ -508,13 +508,17 @@ class _CapturedConstant:
 
     def __init__(self, t: torch.Tensor, users: bool):
         self.t, self.version, self.ptr = t, t._version, t.data_ptr()
+        # A frozen parameter unfrozen (`requires_grad_(True)`) is an input
+        # to differentiate from then on: lifted by a new trace.
+        self.requires_grad = t.requires_grad
         self.bits = _bits(t).clone() if users else None
         # A contiguous tensor's bytes as a view of its storage, made once.
         self.view = _bits(t) if users and t.is_contiguous() else None
 
     def changed(self) -> bool:
         t = self.t
-        if t._version != self.version or t.data_ptr() != self.ptr:
+        if (t._version != self.version or t.data_ptr() != self.ptr
+                or t.requires_grad != self.requires_grad):
             return True
         if self.bits is None:
             return False
@@ -554,6 +558,22 @@ class _Plan:
                     "the function enables grad inside (torch.enable_grad) "
                     "while called under no_grad, and eager's results "
                     "require grad there")
+            if any(t.requires_grad and t.is_leaf and id(t) not in user
+                   and not torch._C._functorch.is_functionaltensor(t)
+                   and not any(t is x for x in xs) for t in tensors) or (
+                    not grad and torch.is_grad_enabled() and not user_grad
+                    and any(t.requires_grad for t in tensors)):
+                # A leaf made inside (x.detach().requires_grad_(), traced
+                # without functionalization, whose wrappers are leaves):
+                # eager's results have a graph from it and backward
+                # accumulates its .grad; compiled code differentiates only
+                # the arguments and captured tensors. (A factory's
+                # requires_grad=True is refused while tracing: _TraceGuard.)
+                raise StaxError(
+                    "the function makes a tensor that requires grad "
+                    "(requires_grad=True, nn.Parameter, requires_grad_()): "
+                    "compiled code differentiates only its arguments and "
+                    "the tensors it captures")
             self.num_outputs = len(tensors)
             return tensors
 
@@ -574,7 +594,9 @@ class _Plan:
         # small one is a constant whose bits each call compares
         # (_CapturedConstant).
         from .importer import captured_state
-        user = {id(t) for t in captured_state(owner.fn)[0]}
+        captured = captured_state(owner.fn)[0]
+        user = {id(t) for t in captured}
+        user_grad = any(t.requires_grad for t in captured)
         # A tensor attribute the function also binds anew (a state carried
         # from call to call) is an input whatever its size: a constant
         # would be another at every call (_unwatch).
@@ -604,6 +626,14 @@ class _Plan:
             (m, k, j) for m, k, old in self.bindings
             if isinstance(old, torch.Tensor)
             for j, t in enumerate(self.lifted) if t is old]
+        # The lifted tensors held by identity (an attribute input is read
+        # anew at each call, its signature in the key): their types are
+        # compared at each call (stale()).
+        read_anew = {j for _, _, j in self.attribute_inputs}
+        self._typed_lifted = [j for j in range(len(self.lifted))
+                              if j not in read_anew]
+        self.lifted_types = self._lifted_types()
+        self.watched = bool(self.constants or self._typed_lifted)
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
@@ -718,8 +748,16 @@ class _Plan:
         return self._single
 
     def stale(self) -> bool:
-        """A captured constant was written or replaced since tracing."""
-        return any(c.changed() for c in self.constants)
+        """A captured constant was written or replaced since tracing, or a
+        lifted tensor has another type or requires_grad: `module.double()`
+        and pruning (`p.data = smaller`) keep the Parameter objects the key
+        holds, and so does freezing or unfreezing them."""
+        return (any(c.changed() for c in self.constants)
+                or self._lifted_types() != self.lifted_types)
+
+    def _lifted_types(self) -> list:
+        return [(t.shape, t.dtype, t.requires_grad)
+                for t in map(self.lifted.__getitem__, self._typed_lifted)]
 
     def backward_executable(self) -> Executable:
         with _BUILDING:
@@ -1680,8 +1718,12 @@ class CompiledFunction:
         values += (tuple([Identity(h) for d in self._hook_dicts if d
                           for h in d.values()]),)
         if self._tensor_dicts:
-            values += (tuple([id(t) for d in self._tensor_dicts
-                              for t in d.values()]),)
+            # Which tensors, and which require grad: a GAN's step freezes
+            # the other network's parameters (`requires_grad_(False)`) and
+            # unfreezes them for its own step; each pattern keeps its plan.
+            tensors = [t for d in self._tensor_dicts for t in d.values()]
+            values += (tuple(map(id, tensors)),
+                       tuple([t is not None and t.requires_grad for t in tensors]))
         return [list(d.values()) for d in self._parents], values
 
     # -- helpers used by _Plan -------------------------------------------
@@ -1938,7 +1980,7 @@ class CompiledFunction:
         # captures.
         key = (grad, signature, constants, _global_modes(), reached)
         plan = self._plans.get(key)
-        if isinstance(plan, _Plan) and plan.constants and plan.stale():
+        if isinstance(plan, _Plan) and plan.watched and plan.stale():
             plan = None
             self._plans.pop(key, None)
         if plan is None:

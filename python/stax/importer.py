@@ -2385,6 +2385,16 @@ class _TraceGuard(torch.overrides.TorchFunctionMode):
                 "the function reads a traced tensor's storage_offset(): a "
                 "compiled plan does not depend on where a tensor starts in "
                 "its storage")
+        if kwargs and kwargs.get("requires_grad") and \
+                self._users_code(sys._getframe(1)):
+            # A leaf made inside: eager's results have a graph from it and
+            # backward accumulates its .grad; a plan differentiates only the
+            # arguments and the tensors the function captures.
+            raise RuntimeError(
+                f"the function makes a tensor that requires grad "
+                f"({_function_name(func)}(..., requires_grad=True)): compiled "
+                f"code differentiates only its arguments and the tensors "
+                f"it captures")
         size = self.SIZES.get(func)
         if size is not None and args and id(args[0]) in self.data_sized \
                 and self._users_code(sys._getframe(1)):
@@ -2793,6 +2803,29 @@ def captured_state(fn, depth: int = 3):
                 out |= attributes(c)
         return out
 
+    def imported(code):
+        # (module name, attribute) of each value a function-local import
+        # reads: `from cfg import SCALE`, and `import cfg` then `cfg.SCALE`.
+        out, local = set(), {}
+        instructions = list(dis.get_instructions(code))
+        for k, i in enumerate(instructions):
+            after = instructions[k + 1] if k + 1 < len(instructions) else None
+            if i.opname == "IMPORT_FROM":
+                out.add((instructions[k - 1].argval
+                          if instructions[k - 1].opname == "IMPORT_NAME"
+                          else None, i.argval))
+            elif (i.opname == "IMPORT_NAME" and "." not in i.argval
+                  and after is not None and after.opname == "STORE_FAST"):
+                local[after.argval] = i.argval
+            elif (i.opname in ("LOAD_ATTR", "LOAD_METHOD") and k > 0
+                  and instructions[k - 1].opname == "LOAD_FAST"
+                  and instructions[k - 1].argval in local):
+                out.add((local[instructions[k - 1].argval], i.argval))
+        for c in code.co_consts:
+            if hasattr(c, "co_names"):
+                out |= imported(c)
+        return {(m, a) for m, a in out if m is not None}
+
     def visit_function(f, level):
         if isinstance(f, functools.partial):
             visit(f.func, level + 1)
@@ -2853,6 +2886,14 @@ def captured_state(fn, depth: int = 3):
             if _users_module(module) and attribute in vars(module):
                 # `config.scale`, `layers.rope(x)`: an attribute of the
                 # user's module, read like a global of it.
+                namespace = vars(module)
+                values[("global", id(namespace), attribute)] = CapturedName(
+                    namespace, attribute)
+                visit(namespace[attribute], level)
+        for name, attribute in imported(code):
+            module = sys.modules.get(name)
+            if _users_module(module) and attribute in vars(module):
+                # The same read through a function-local import.
                 namespace = vars(module)
                 values[("global", id(namespace), attribute)] = CapturedName(
                     namespace, attribute)
