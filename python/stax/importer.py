@@ -3073,6 +3073,14 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
                     "argument) in place with a value computed from its "
                     "arguments: pass that tensor as an argument, or compile "
                     "the module that holds it") from e
+            if "leaf Variable that requires grad" in str(e):
+                # The trace's arguments are leaves; the caller's may not be
+                # (an activation `h.relu_()` writes): eager rewrites its
+                # autograd history, which a plan cannot.
+                raise StaxError(
+                    "the function writes in place to a tensor that requires "
+                    "grad (an argument, or a leaf it made): compiled code "
+                    "cannot rewrite its autograd history") from e
             raise StaxError(f"tracing {getattr(fn, '__name__', fn)!r} with "
                             f"make_fx failed: {type(e).__name__}: {e}") from e
         _refuse_flag_writes(example_inputs, copies)

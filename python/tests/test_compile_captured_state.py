@@ -187,3 +187,24 @@ def test_factorization_errors_are_raised_or_caught_as_in_eager():
             inv(torch.zeros(3, 3))
         singular = torch.ones(3, 3)
         assert torch.equal(chol(singular), _cholesky_with_jitter(singular))
+
+
+def test_in_place_write_to_an_activation_runs_in_pytorch():
+    """`h.relu_()` on an argument that requires grad (an activation, not
+    a leaf): eager rewrites its autograd history, a plan cannot. It runs
+    in PyTorch, and the warning says why (it spoke of a leaf before)."""
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(4, 4)
+
+    def block(h):
+        h.relu_()
+        return lin(h)
+
+    compiled = stax.compile(block)
+    x = torch.randn(2, 4, requires_grad=True)
+    block(x * 2).sum().backward()
+    want = x.grad.clone()
+    x.grad = None
+    with pytest.warns(UserWarning, match="writes in place to a tensor that requires grad"):
+        compiled(x * 2).sum().backward()
+    assert torch.equal(x.grad, want)
