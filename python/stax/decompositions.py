@@ -245,6 +245,8 @@ def _asinh(x):
     infinite x's gradient is 0, not inf / inf), and a zero is itself
     (its sign kept, as eager's)."""
     x = _as_float(x)
+    if x.dtype in _REDUCED:   # in float32, rounded once, as eager's
+        return _in_float32(_asinh, x.dtype, x)
     s = torch.where(x < 0, -1.0, 1.0).to(x.dtype)
     a = x * s
     large = a > 2.0 ** 28                 # a * a overflows
@@ -328,7 +330,21 @@ def _sinc(x):
     zero = x == 0
     one = torch.ones((), dtype=x.dtype)
     p = torch.where(zero, one, x) * math.pi
-    return torch.where(zero, one, torch.sin(p) / p)
+    v = torch.where(zero, one, torch.sin(p) / p)
+    # eager's sinc_backward: (pi x cos(pi x) - sin(pi x)) / (pi x x), 0
+    # where pi x x is 0, which it also is at a subnormal x (the
+    # quotient rule's sin / p^2 overflowed there: a NaN gradient). The
+    # second derivative -pi^2 v - 2 v' / x (-pi^2 / 3 at 0).
+    xd = x.detach()
+    pd = xd * math.pi
+    den = xd * xd * math.pi
+    flat = den == 0
+    zero_t = torch.zeros((), dtype=x.dtype)
+    slope = torch.where(flat, zero_t, (pd * torch.cos(pd) - torch.sin(pd)) / den)
+    curvature = torch.where(
+        flat, torch.full((), -math.pi ** 2 / 3, dtype=x.dtype),
+        -math.pi ** 2 * v.detach() - 2 * slope / torch.where(flat, one, xd))
+    return _with_slope(v, x, slope, curvature)
 
 
 def _with_slope(value, x, slope, curvature=None, passes=None):
@@ -385,6 +401,17 @@ def _opmath(x):
     step)."""
     reduced = x.dtype in (torch.float16, torch.bfloat16)
     return x.to(torch.float32) if reduced else x
+
+
+_REDUCED = (torch.float16, torch.bfloat16)
+
+
+def _in_float32(fn, dtype, *xs):
+    """fn of xs, each converted to `dtype` (the op's result type, as
+    eager's TensorIterator converts its operands) and then to float32, its
+    result rounded to dtype once: eager's CPU kernels compute a reduced
+    float in its float32 opmath type, not rounding every step."""
+    return fn(*[x.to(dtype).to(torch.float32) for x in xs]).to(dtype)
 
 
 @_register(aten.hardsigmoid.default)
@@ -470,8 +497,17 @@ def _clamp_tensor(x, min=None, max=None):
         # min > max clamps to max, but a NaN stays NaN (eager's kernel
         # propagates it before comparing the bounds).
         takes_hi = (x > hi) | ((hi < lo) & ~torch.isnan(x))
-        return torch.where(takes_self, x, torch.where(
+        r = torch.where(takes_self, x, torch.where(
             takes_lo, lo, torch.where(takes_hi, hi, rest)))
+        if not dtype.is_floating_point:
+            return r
+        # A NaN bound makes the result NaN (eager's kernel), though the
+        # gradient still goes where eager's clamp_backward_min_max sends it
+        # (to max where x > max): a NaN added, -0 elsewhere (r + -0 is r,
+        # the sign of a zero kept).
+        nan_bound = torch.isnan(lo) | torch.isnan(hi)
+        return r + torch.where(nan_bound, torch.full((), math.nan, dtype=dtype),
+                               torch.full((), -0.0, dtype=dtype))
     if lo is not None:
         return torch.where(x >= lo, x, torch.where(x < lo, lo, rest))
     if hi is not None:
@@ -499,6 +535,9 @@ def _heaviside(x, values):
 
 @_register(aten.logaddexp.default)
 def _logaddexp(a, b):
+    dtype = torch.result_type(a, b)
+    if dtype in _REDUCED:   # in float32, rounded once, as eager's
+        return _in_float32(_logaddexp, dtype, a, b)
     m = torch.maximum(a, b)
     r = m + torch.log1p(torch.exp(-(a - b).abs()))
     return torch.where(torch.isinf(a) & (a == b), a, r)
@@ -506,6 +545,9 @@ def _logaddexp(a, b):
 
 @_register(aten.logaddexp2.default)
 def _logaddexp2(a, b):
+    dtype = torch.result_type(a, b)
+    if dtype in _REDUCED:
+        return _in_float32(_logaddexp2, dtype, a, b)
     m = torch.maximum(a, b)
     r = m + torch.log1p(torch.exp2(-(a - b).abs())) / math.log(2.0)
     return torch.where(torch.isinf(a) & (a == b), a, r)
@@ -548,15 +590,20 @@ def _var_mean(x, dim=None, correction=None, keepdim=False):
 @_register(aten.std.correction)
 def _std(x, dim=None, correction=None, keepdim=False):
     # The root with eager's zero gradient where the deviation is 0 (its
-    # std_backward masks it; sqrt's infinite derivative gave NaN).
+    # std_backward masks it; sqrt's infinite derivative gave NaN). A
+    # reduced float's variance and root in float32, rounded once, as
+    # eager's (the root of the rounded variance rounded twice).
+    if x.dtype in _REDUCED:
+        return _in_float32(
+            lambda w: _std(w, dim, correction, keepdim), x.dtype, x)
     return _norm_root(aten.var.correction(x, dim, correction=correction,
                                           keepdim=keepdim), 2)
 
 
 @_register(aten.std_mean.correction)
 def _std_mean(x, dim=None, correction=None, keepdim=False):
-    v, m = _var_mean(x, dim, correction, keepdim)
-    return _norm_root(v, 2), m
+    return _std(x, dim, correction, keepdim), torch.mean(
+        x, dim if dim is not None else [], keepdim=keepdim)
 
 
 @_register(aten.nansum.default)
@@ -1173,6 +1220,10 @@ def _max_pool3d(x, kernel_size, stride=(), padding=(0,), dilation=(1,),
 
 def _avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad,
               divisor_override, nsp):
+    if x.dtype in _REDUCED:   # sums and quotients in float32, as eager's
+        return _in_float32(lambda w: _avg_pool(
+            w, kernel, stride, padding, ceil_mode, count_include_pad,
+            divisor_override, nsp), x.dtype, x)
     kernel, stride, padding, dilation, out = _pool_geometry(
         x, kernel, stride, padding, [1], ceil_mode, nsp)
     xp, batched = _pool_input(x, nsp, padding, out, kernel, stride, dilation, 0)
@@ -1229,6 +1280,9 @@ def _adaptive_windows(n, o):
 
 
 def _adaptive_avg(x, output_size, nsp):
+    if x.dtype in _REDUCED:   # sums and quotients in float32, as eager's
+        return _in_float32(lambda w: _adaptive_avg(w, output_size, nsp),
+                           x.dtype, x)
     for a in range(nsp):
         d = x.dim() - nsp + a
         n, o = x.shape[d], output_size[a]
@@ -1698,7 +1752,11 @@ def _dist(a, b, p=2):
 @_register(aten.huber_loss.default)
 def _huber_loss(x, y, reduction=1, delta=1.0):
     d = (x - y).abs()
-    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    # The square reads d only where it is selected: at an infinite d its
+    # unselected derivative, 0 * inf, made the gradient NaN (eager: +-delta).
+    quadratic = d < delta
+    q = torch.where(quadratic, d, torch.zeros((), dtype=d.dtype))
+    loss = torch.where(quadratic, 0.5 * q * q, delta * (d - 0.5 * delta))
     return _reduce(loss, reduction)
 
 
@@ -1775,26 +1833,44 @@ def _hypot(a, b):
     """sqrt(a^2 + b^2), as eager's std::hypot without its overflow and
     underflow: where the larger magnitude m is so large that a square
     overflows (hypot(3e30, 4e30) in float32 is 5e30, not inf) or so small
-    that the squares lose bits below the smallest normal, the rescaled
-    m * sqrt(1 + (n / m)^2) (n the smaller one); elsewhere the plain
-    formula, which rounds fewer times. hypot(nan, inf) is inf."""
+    that the squares lose bits below the smallest normal, the operands are
+    scaled by a power of two s first, sqrt((s a)^2 + (s b)^2) / s: the
+    plain formula's roundings, exactly rescaled, and a derivative that
+    neither underflows nor overflows (the rescaled m sqrt(1 + (n / m)^2)
+    differentiated n / m^2 to inf at a subnormal m, and the plain
+    formula's unselected root of an underflowed sum made NaN).
+    hypot(nan, inf) is inf."""
     dtype = torch.result_type(a, b)
     if not dtype.is_floating_point:
         return torch.sqrt(a * a + b * b)
+    if dtype in _REDUCED:   # in float32, rounded once, as eager's
+        return _in_float32(_hypot, dtype, a, b)
     a, b = a.to(dtype), b.to(dtype)
-    plain = torch.sqrt(a * a + b * b)
     info = torch.finfo(dtype)
     big = torch.maximum(a.abs(), b.abs())
-    small = torch.minimum(a.abs(), b.abs())
-    rescale = (big > math.sqrt(info.max) / 2) & torch.isfinite(big) \
-        | (big < math.sqrt(info.tiny / info.eps)) & (big > 0)
-    one = torch.ones((), dtype=dtype)
-    ratio = small / torch.where(rescale, big, one)
-    scaled = big * torch.sqrt(1 + ratio * ratio)
+    # Scales s (below: the bound on m each applies under) that bring the
+    # squares of s m into the normal range (what a scaled-down smaller
+    # operand loses is below the larger one's rounding) and keep the
+    # backward's 1 / (2 s^2 hypot) normal too (one s for all the tiny
+    # values left it subnormal: a gradient 0.7% off at 1e-17). tiers:
+    # (bound on m, s), from the widest bound to the narrowest.
+    if dtype == torch.float32:
+        tiers = [(2.0 ** -80, 2.0 ** 90), (2.0 ** -110, 2.0 ** 110)]
+        first, down = 2.0 ** 60, 2.0 ** -70
+    else:
+        tiers = [(2.0 ** -750, 2.0 ** 800)]
+        first, down = 2.0 ** 500, 2.0 ** -600
+    tiers.insert(0, (math.sqrt(info.tiny / info.eps), first))
+    full = lambda v: torch.full((), v, dtype=dtype)  # noqa: E731
+    huge = (big > math.sqrt(info.max) / 2) & torch.isfinite(big)
+    s = torch.where(huge, full(down), full(1.0))
+    for bound, scale in tiers:
+        s = torch.where((big < bound) & (big > 0), full(scale), s)
+    sa, sb = a * s, b * s
+    r = torch.sqrt(sa * sa + sb * sb) / s
     # An infinite operand makes +inf even beside a NaN (C's hypot).
     infinite = torch.isinf(a) | torch.isinf(b)
-    return torch.where(infinite, torch.full((), math.inf, dtype=dtype),
-                       torch.where(rescale, scaled, plain))
+    return torch.where(infinite, torch.full((), math.inf, dtype=dtype), r)
 
 
 # Euclid's loop, unrolled for the longest run a dtype allows: consecutive
@@ -1847,16 +1923,52 @@ def _nan_to_num(x, nan=None, posinf=None, neginf=None):
 
 @_register(aten.lerp.Scalar)
 def _lerp(a, b, weight):
+    """Eager's kernel: a + w (b - a) where w < 0.5 (not |w|), else
+    b - (b - a)(1 - w), w and 1 - w held in the tensors' type (0.3 as a
+    double, or 1 - w in double, rounded float32 results differently), and
+    each product and sum one fused multiply-add, as the compiler contracts
+    eager's expression: in float32 emulated in float64, where the product
+    of two float32 values is exact and the sum rounds once to float64 and
+    once to float32 (a fused one's single rounding but at ties 2^-29 ulp
+    apart). float16 and bfloat16 in float32, rounded once, as eager's."""
+    dtype = torch.result_type(a, b)
+    if dtype in _REDUCED:
+        return _in_float32(lambda p, q: _lerp(p, q, weight), dtype, a, b)
+    if dtype.is_complex or isinstance(weight, complex):
+        d = b - a
+        return a + weight * d if abs(weight) < 0.5 else b - d * (1 - weight)
+    held = np.float32 if dtype == torch.float32 else np.float64
+    w = held(weight)
+    return _lerp_fused(a, b, bool(w < 0.5), float(w), float(held(1) - w))
+
+
+def _lerp_fused(a, b, small, w, rest):
+    """a + w (b - a) where small, else b - (b - a) rest: float32 through
+    float64 (see _lerp); w and rest are numbers or tensors of a's type."""
+    dtype = a.dtype
     d = b - a
-    if abs(weight) < 0.5:
-        return a + weight * d
-    return b - d * (1 - weight)
+    if dtype == torch.float32:
+        a, b, d = a.double(), b.double(), d.double()
+        if isinstance(w, torch.Tensor):
+            w, rest = w.double(), rest.double()
+    if isinstance(small, bool):
+        r = a + w * d if small else b - d * rest
+    else:
+        r = torch.where(small, a + w * d, b - d * rest)
+    return r.to(dtype)
 
 
 @_register(aten.lerp.Tensor)
 def _lerp_t(a, b, weight):
-    d = b - a
-    return torch.where(weight.abs() < 0.5, a + weight * d, b - d * (1 - weight))
+    dtype = torch.result_type(a, b)
+    if dtype in _REDUCED:
+        return _in_float32(_lerp_t, dtype, a, b, weight)
+    if dtype.is_complex:
+        d = b - a
+        return torch.where(weight.abs() < 0.5, a + weight * d,
+                           b - d * (1 - weight))
+    weight = weight.to(dtype)
+    return _lerp_fused(a, b, weight < 0.5, weight, 1 - weight)
 
 
 @_register(aten.angle.default)
@@ -1957,18 +2069,38 @@ def _isin(elements, test_elements, assume_unique=False, invert=False):
     return ~r if invert else r
 
 
-def _below(s, xe, right):
-    """Where eager's binary search steps past s for the value xe: not
-    (s > x) (right) or not (s >= x); a NaN value passes every boundary,
-    as there (its bucket is the last)."""
-    return ~(s > xe) if right else ~(s >= xe)
+def _binary_search(s, x, right):
+    """eager's binary search of each value of x in the last dim of s (s
+    1-D, or with x's leading dims): start = mid + 1 where not
+    (s[mid] > x) (right) or not (s[mid] >= x), else end = mid, until
+    start == end, one step per bit of the length, finished searches
+    kept. Any comparison with NaN moves right, as there: a NaN value's
+    bucket is the last, and a NaN boundary (sorted last) counts as below
+    a value only where the search probes it (b = [0, 1, 2, nan] puts 5
+    in bucket 4 but -1 in 0; counting every boundary below put -1 in
+    1)."""
+    m = s.shape[-1]
+    start = torch.zeros(x.shape, dtype=torch.int64)
+    end = torch.full(x.shape, m, dtype=torch.int64)
+    if m == 0:
+        return start
+    flat = s.dim() == 1
+    for _ in range(m.bit_length()):
+        mid = start + torch.div(end - start, 2, rounding_mode="floor")
+        probe = torch.clamp(mid, max=m - 1)   # mid = m once finished
+        # (index_select: a 0-d index tensor would index as a number.)
+        v = s.index_select(0, probe.reshape(-1)).reshape(probe.shape) \
+            if flat else torch.gather(s, -1, probe)
+        below = ~(v > x) if right else ~(v >= x)
+        running = start < end
+        start = torch.where(running & below, mid + 1, start)
+        end = torch.where(running & ~below, mid, end)
+    return start
 
 
 @_register(aten.bucketize.Tensor)
 def _bucketize(x, boundaries, out_int32=False, right=False):
-    b = boundaries.reshape(-1)
-    xe = x.unsqueeze(-1)
-    r = _below(b, xe, right).sum(-1)
+    r = _binary_search(boundaries.reshape(-1), x, right)
     return r.to(torch.int32 if out_int32 else torch.int64)
 
 
@@ -1980,13 +2112,9 @@ def _searchsorted(sorted_seq, x, out_int32=False, right=False, side=None,
     if side is not None:
         right = side == "right"
     if sorted_seq.dim() == 1:
-        r = _bucketize(x, sorted_seq, out_int32, right)
-    else:
-        s = sorted_seq.unsqueeze(-2)                       # [.., 1, m]
-        xe = x.unsqueeze(-1)                               # [.., n, 1]
-        r = _below(s, xe, right).sum(-1)
-        r = r.to(torch.int32 if out_int32 else torch.int64)
-    return r
+        return _bucketize(x, sorted_seq, out_int32, right)
+    r = _binary_search(sorted_seq, x, right)
+    return r.to(torch.int32 if out_int32 else torch.int64)
 
 
 @_register(aten.block_diag.default)
@@ -2086,6 +2214,13 @@ def _index_add(x, dim, index, source, alpha=1):
 
 @_register(aten.smooth_l1_loss.default)
 def _smooth_l1_loss(x, y, reduction=1, beta=1.0):
+    dtype = torch.result_type(x, y)
+    if dtype == torch.bfloat16:
+        # Each loss in float32, rounded once, as eager's bfloat16 kernel
+        # (its float16 one rounds every step, as the formula in float16).
+        return _reduce(_in_float32(
+            lambda p, q: _smooth_l1_loss(p, q, 0, beta), dtype, x, y),
+            reduction)
     if beta == 0:
         # |x - y|, differentiated as eager's kernel branches: x - y <= -0
         # takes -grad, so a zero difference gets -1, not abs's 0; the
@@ -2094,7 +2229,10 @@ def _smooth_l1_loss(x, y, reduction=1, beta=1.0):
         loss = torch.where(diff <= 0, -diff, diff)
         return _reduce(_positive_zero_where(loss, diff == 0), reduction)
     d = (x - y).abs()
-    loss = torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    # As huber_loss's: the square of d only where it is selected.
+    quadratic = d < beta
+    q = torch.where(quadratic, d, torch.zeros((), dtype=d.dtype))
+    loss = torch.where(quadratic, 0.5 * q * q / beta, d - 0.5 * beta)
     return _reduce(loss, reduction)
 
 
@@ -2214,6 +2352,10 @@ def _xlogy(x, y):
     instead of y: the value is 0 * 0, and the gradient 0 rather than
     0 * log(0) through a where (NaN in PyTorch's decomposition)."""
     x, y = _float_pair(x, y)
+    if x.dtype == torch.float16:
+        # In float32, rounded once, as eager's float16 kernel (its
+        # bfloat16 one rounds log(y) first, as the formula in bfloat16).
+        return _in_float32(_xlogy, x.dtype, x, y)
     singular = (x == 0) & ((y <= 0) | torch.isinf(y))
     r = x * torch.log(torch.where(singular, torch.ones((), dtype=y.dtype), y))
     return _positive_zero_where(r, (x == 0) & ~torch.isnan(y))
@@ -2233,6 +2375,8 @@ def _xlog1py(x, y):
     """As xlogy, with log1p: it reads 0 where x is 0 and y <= -1 or
     infinite."""
     x, y = _float_pair(x, y)
+    if x.dtype == torch.float16:   # as xlogy's
+        return _in_float32(_xlog1py, x.dtype, x, y)
     singular = (x == 0) & ((y <= -1) | torch.isinf(y))
     r = x * torch.log1p(torch.where(singular, torch.zeros((), dtype=y.dtype), y))
     return _positive_zero_where(r, (x == 0) & ~torch.isnan(y))

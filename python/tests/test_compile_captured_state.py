@@ -7,7 +7,6 @@ shapes, the values it imports, the errors its operators raise. Each test
 changes one of them between calls and compares with eager PyTorch.
 """
 
-import os
 import sys
 import warnings
 
