@@ -1768,6 +1768,39 @@ def _reduce(loss, reduction):
     return loss
 
 
+def _bce_with_logits(x, target, weight=None, pos_weight=None, reduction=1):
+    """PyTorch's formula (eager's kernel's) for the values and the target's
+    and weights' gradients, with eager's input gradient
+    (c sigmoid(x) - p) weight, p = pos_weight t (t without pos_weight) and
+    c = p + 1 - t, and its derivative as the second: differentiating the
+    formula gave (1 - t) - sigmoid(-x), which cancels for negative x (all
+    bits lost from x = -17 on, NaN at -inf). An infinite x's gradient is
+    0 (eager's: 1 - t at +inf)."""
+    xd = x.detach()
+    max_val = (-xd).clamp_min(0)
+    soft = ((-max_val).exp() + (-xd - max_val).exp()).log()
+    sig = torch.sigmoid(xd)
+    if pos_weight is not None:
+        loss = (1 - target) * xd + ((pos_weight - 1) * target + 1) * (soft + max_val)
+        p = pos_weight * target
+        c = p + 1 - target
+        slope = c * sig - p
+    else:
+        loss = (1 - target) * xd + max_val + soft
+        c = None
+        slope = sig - target
+    curvature = sig * (1 - sig) if c is None else c * sig * (1 - sig)
+    if weight is not None:
+        loss = loss * weight
+        slope, curvature = slope * weight, curvature * weight
+    # u = x - x.detach(): 0 with derivative 1; 0 where x is infinite (inf
+    # - inf is NaN, which the product rule would carry into the gradient).
+    u = torch.where(torch.isfinite(xd), x - xd, torch.zeros((), dtype=xd.dtype))
+    t = u * (slope.detach() + u * (curvature.detach() * 0.5))
+    # loss - +0 keeps a zero's sign.
+    return _reduce(loss - (t.detach() - t), reduction)
+
+
 #: EPSILON of eager's binary_cross_entropy_backward, a float constant
 #: (also for float64): the denominator (1 - x) x of its gradient is at
 #: least this.
@@ -3157,6 +3190,25 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None,
                           modes[mode], sparse, per_sample_weights,
                           include_last_offset, padding_idx)[0]
 
+
+def _functional_bce_with_logits(input, target, weight=None, size_average=None,
+                                reduce=None, reduction="mean", pos_weight=None):
+    """F.binary_cross_entropy_with_logits's checks, then _bce_with_logits."""
+    from torch.nn import _reduction
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as "
+                         f"input size ({input.size()})")
+    return _bce_with_logits(input, target, weight, pos_weight,
+                            _reduction.get_enum(reduction))
+
+
+# PyTorch 1.13 traces binary_cross_entropy_with_logits as its formula's
+# elementary ops (no table entry is consulted), whose derivative cancels.
+BEFORE_TRACE[torch.binary_cross_entropy_with_logits] = _bce_with_logits
+BEFORE_TRACE[torch.nn.functional.binary_cross_entropy_with_logits] = \
+    _functional_bce_with_logits
 
 _F_EMBEDDING_BAG = torch.nn.functional.embedding_bag
 BEFORE_TRACE[torch.embedding_bag] = _embedding_bag

@@ -79,7 +79,8 @@ _POINTWISE = {t for t in (
     aten.logical_xor.default, aten.where.ScalarOther,
     aten.where.ScalarSelf, aten.masked_fill.Scalar, aten.xlogy.Tensor,
     aten.atan2.default, aten.fmod.Scalar, aten.remainder.Scalar,
-    aten.isnan.default, aten.isinf.default, aten.isfinite.default) if t}
+    aten.isnan.default, aten.isinf.default, aten.isfinite.default,
+    aten.detach.default) if t}
 
 # Row-wise operators reducing or normalizing over dimensions after the rows.
 _ALONG = {t for t in (

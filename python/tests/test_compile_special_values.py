@@ -264,3 +264,53 @@ def test_bucketize_and_searchsorted_with_nan_boundaries():
         return torch.searchsorted(s, q), torch.searchsorted(s, q, side="right")
     for got, want in zip(stax.compile(h)(s, q), h(s, q)):
         assert torch.equal(got, want)
+
+
+def test_bce_with_logits_gradient_is_eagers_sigmoid_minus_target():
+    """Eager's input gradient is (c sigmoid(x) - p) weight; differentiating
+    the loss formula instead cancelled for negative logits (4e-4 relative
+    at -10, 0 from -17 on where eager's is 2e-9, NaN at -inf). Values stay
+    eager's formula; the gradient rounds in another order than eager's
+    kernel: a few ulps of its largest term, c sigmoid(x)."""
+    g = torch.Generator().manual_seed(11)
+    n = 512
+    x = torch.cat([torch.randn(n, generator=g) * 8,
+                   torch.tensor([-10.0, -17.0, -20.0, -50.0, -88.0, 30.0, 0.0, -0.0])])
+    t = torch.rand(x.shape, generator=g)
+    t[-8:] = torch.tensor([0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.5, 1.0])
+    weight = torch.rand(x.shape, generator=g) + 0.5
+    pos_weight = torch.rand(x.shape, generator=g) * 3
+
+    def losses(x, t, w, pw):
+        return (F.binary_cross_entropy_with_logits(x, t, reduction="none"),
+                F.binary_cross_entropy_with_logits(x, t, w, reduction="none",
+                                                   pos_weight=pw))
+    compiled = stax.compile(losses)
+    for k in range(2):
+        xs = [x.clone().requires_grad_(), x.clone().requires_grad_()]
+        ts = [t.clone().requires_grad_(), t.clone().requires_grad_()]
+        got = compiled(xs[0], ts[0], weight, pos_weight)[k]
+        want = losses(xs[1], ts[1], weight, pos_weight)[k]
+        # The formula's exp and log are within an ulp of eager's: a few
+        # ulps of its terms, |x| and the log's.
+        terms = (x.abs() + 1) * (pos_weight * t + 1 if k else 1) * (weight if k else 1)
+        assert bool(((got - want).abs() <= 8 * torch.finfo(torch.float32).eps
+                     * terms).all()), f"loss {k}"
+        got.sum().backward()
+        want.sum().backward()
+        c = pos_weight * t + 1 - t if k else torch.ones_like(t)
+        scale = (c * torch.sigmoid(x) + (pos_weight * t if k else t)) * (weight if k else 1)
+        # The target's: -x + (pos_weight - 1) softplus(-x), its terms.
+        scale_t = (x.abs() + ((pos_weight - 1).abs() * (x.abs() + 1) if k else 0)) \
+            * (weight if k else 1)
+        for name, gg, ge, sc in (("input", xs[0].grad, xs[1].grad, scale),
+                                 ("target", ts[0].grad, ts[1].grad, scale_t)):
+            bound = 8 * torch.finfo(torch.float32).eps * sc
+            assert bool(((gg - ge).abs() <= bound).all()), (name, k)
+    # Far in the negative tail the gradient is sigmoid(x) itself.
+    xt = torch.tensor([-17.0, -20.0, -50.0, -float("inf")], requires_grad=True)
+    stax.compile(lambda x, t: F.binary_cross_entropy_with_logits(
+        x, t, reduction="sum"))(xt, torch.zeros(4)).backward()
+    want = torch.sigmoid(xt.detach().double()).float()
+    assert bool(((xt.grad - want).abs() <= 4 * torch.finfo(torch.float32).eps * want).all())
+    assert xt.grad[-1].item() == 0.0
