@@ -307,20 +307,24 @@ LogicalResult MinCutPass::partition(func::FuncOp fn,
                        "backward reads";
 
   if (!memoryBudget.empty()) {
+    // An integer literal is bytes (one beyond int64 is as good as
+    // unlimited); any other spelling of a number in [0, 1] (0.5, 1e-07,
+    // 1.) is a fraction of what the min cut saves.
     double x;
-    if (StringRef(memoryBudget).getAsDouble(x) || x < 0)
+    APInt bytes;
+    bool isBytes = !StringRef(memoryBudget).getAsInteger(10, bytes);
+    if (StringRef(memoryBudget).getAsDouble(x) || !(x >= 0) ||
+        (!isBytes && x > 1.0))
       return fn.emitError() << "memory-budget must be a byte count or a "
                                "fraction in [0, 1], got '"
                             << memoryBudget << "'";
     int64_t optimal = 0;
     for (unsigned v : saved)
       optimal += model->problem.values[v].bytes;
-    // An integer literal is bytes; any other spelling of a number in [0,
-    // 1] (0.5, 1e-07, 1.) is a fraction.
-    int64_t bytes;
-    bool isBytes = !StringRef(memoryBudget).getAsInteger(10, bytes);
-    int64_t budget = !isBytes && x <= 1.0 ? static_cast<int64_t>(x * optimal)
-                                          : static_cast<int64_t>(x);
+    int64_t budget = !isBytes ? static_cast<int64_t>(x * optimal)
+                     : bytes.getActiveBits() < 64
+                         ? static_cast<int64_t>(bytes.getZExtValue())
+                         : std::numeric_limits<int64_t>::max();
     fitBudget(*model, saved, budget);
   }
 

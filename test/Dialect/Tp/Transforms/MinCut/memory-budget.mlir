@@ -3,6 +3,9 @@
 // RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.half2.json memory-budget=5e-1" -o /dev/null && FileCheck %s --check-prefix=CHECK-HALF < %t.half2.json
 // RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.zero.json memory-budget=0" | FileCheck %s --check-prefix=CHECK-ZERO-IR
 // RUN: FileCheck %s --check-prefix=CHECK-ZERO < %t.zero.json
+// A byte count beyond int64 leaves the min cut as it is (it came out negative).
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.huge.json memory-budget=99999999999999999999999" -o /dev/null && FileCheck %s --check-prefix=CHECK-FULL < %t.huge.json
+// RUN: stax-opt %s --stax-joint-graph --stax-mincut="report=%t.max.json memory-budget=9223372036854775807" -o /dev/null && FileCheck %s --check-prefix=CHECK-FULL < %t.max.json
 
 // A memory budget recomputes more: the min-cut saves h = x @ W1 and exp(tanh h)
 // (8192 bytes); half of that drops exp (recomputed with tanh from h); zero
