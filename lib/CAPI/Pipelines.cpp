@@ -44,6 +44,10 @@ LogicalResult addPipeline(OpPassManager &pm, StringRef name, StringRef options,
          << (line.empty() ? "" : ": ") << line;
     return failure();
   }
+  if (std::string problem = parsed.firstInvalidValue(); !problem.empty()) {
+    errs << "invalid --" << name << " option " << problem;
+    return failure();
+  }
   build(pm, parsed);
   return success();
 }

@@ -234,8 +234,13 @@ LogicalResult parsePipelineOptions(llvm::StringRef options,
                                    std::string &error) {
   std::string message;
   llvm::raw_string_ostream os(message);
-  if (succeeded(out.parseFromString(options, os)))
-    return success();
+  if (succeeded(out.parseFromString(options, os))) {
+    std::string problem = out.firstInvalidValue();
+    if (problem.empty())
+      return success();
+    error = "invalid --stax-pipeline option " + problem;
+    return failure();
+  }
   if (message.empty()) {
     llvm::SmallVector<llvm::StringRef> items;
     options.split(items, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);

@@ -27,6 +27,8 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
@@ -189,6 +191,49 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// "option=value: must be ..." where `value` is below `least`, or "".
+static std::string belowLeast(StringRef option, int64_t value, int64_t least) {
+  if (value >= least)
+    return "";
+  return (option + "=" + Twine(value) + ": must be at least " + Twine(least))
+      .str();
+}
+
+std::string stax::LoweringPipelineOptions::firstInvalidValue() const {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"sm-count", smCount},
+                             {"warp-size", warpSize},
+                             {"threads-per-sm", threadsPerSM}})
+    if (std::string problem = belowLeast(name, value, 1); !problem.empty())
+      return problem;
+  return "";
+}
+
+std::string stax::PipelineOptions::firstInvalidValue() const {
+  if (std::string problem = LoweringPipelineOptions::firstInvalidValue();
+      !problem.empty())
+    return problem;
+  std::pair<StringRef, std::pair<int64_t, int64_t>> least[] = {
+      {"grain", {grain, 1}},
+      {"call-grain", {callGrain, 0}},
+      {"vector-width", {vectorWidth, 0}},
+      {"interleave", {interleave, 1}},
+      {"nontemporal-bytes", {nontemporalBytes, 0}},
+      {"threads-per-block", {threadsPerBlock, 1}}};
+  for (auto [name, bound] : least)
+    if (std::string problem = belowLeast(name, bound.first, bound.second);
+        !problem.empty())
+      return problem;
+  // NVPTX names its processors sm_<version>[a]; anything else is ignored
+  // by LLVM with a warning and fails (or not) later in ptxas.
+  StringRef version = StringRef(chip.getValue());
+  if (!version.consume_front("sm_") || version.empty() ||
+      !llvm::all_of(version.drop_back(version.ends_with("a") ? 1 : 0),
+                    llvm::isDigit) ||
+      version == "a")
+    return "chip=" + chip.getValue() + ": must name an NVIDIA GPU, sm_<n>";
+  return "";
+}
+
 void stax::buildPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildLoweringPipeline(pm, options);
   buildCodegenPipeline(pm, options);
@@ -215,6 +260,8 @@ static void registerModulePipeline(
         Options options;
         if (failed(options.parseFromString(optionsText)))
           return failure();
+        if (std::string problem = options.firstInvalidValue(); !problem.empty())
+          return errorHandler("invalid '" + arg + "' option " + problem);
         builder(pm, options);
         return success();
       },

@@ -11,6 +11,20 @@
 // RUN: not stax-run %s --entry=ints --random-inputs --int-low=3 --int-high=3 2>&1 | FileCheck %s --check-prefix=CHECK-INTS
 // RUN: stax-run %s --entry=ints --random-inputs --int-low=3 --int-high=4 | FileCheck %s --check-prefix=CHECK-INTS-OK
 // RUN: stax-run --help | FileCheck %s --check-prefix=CHECK-HELP
+// The compiled code reads its buffers unchecked: --jit checks the inputs'
+// types first, as the interpreter does (it read 4x4 floats from a 2x3 file).
+// RUN: not stax-run %s --entry=square --input=%t/result0.npy --jit 2>&1 | FileCheck %s --check-prefix=CHECK-JIT-TYPE
+// RUN: not stax-run %s --entry=square --input=%t/result0.npy 2>&1 | FileCheck %s --check-prefix=CHECK-JIT-TYPE
+// RUN: not stax-run %s --entry=ones --pipeline-options=vector-width=4 2>&1 | FileCheck %s --check-prefix=CHECK-NO-JIT
+// RUN: not stax-run %s --entry=ones --jit --pipeline-options=vector-width=-4 2>&1 | FileCheck %s --check-prefix=CHECK-BAD-OPTION
+
+// CHECK-JIT-TYPE: error: argument #0 has type 'tensor<2x3xf32>' but the function expects 'tensor<4x4xf32>'
+// CHECK-NO-JIT: stax-run: --pipeline-options apply to --jit
+// CHECK-BAD-OPTION: stax-run: invalid --pipeline-options vector-width=-4: must be at least 0
+func.func @square(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = tp.exp %x : tensor<4x4xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
 
 // stax-run never invents an argument unless told to: every argument needs an
 // --input, or --random-inputs (seeded by --seed) fills those without one.

@@ -260,6 +260,24 @@ static stax::Tensor unpackTensor(RankedTensorType type,
   return t;
 }
 
+/// The --input tensors against `fn`'s argument types (the interpreter
+/// checks its own): their number, shapes and element types.
+static LogicalResult checkArguments(func::FuncOp fn,
+                                    ArrayRef<stax::Tensor> args) {
+  TypeRange inputs = fn.getArgumentTypes();
+  if (inputs.size() != args.size())
+    return fn.emitError() << "expects " << inputs.size()
+                          << " arguments, got " << args.size();
+  for (auto [i, type, arg] : llvm::enumerate(inputs, args)) {
+    auto t = dyn_cast<RankedTensorType>(type);
+    if (!t || t.getShape() != arg.shape() ||
+        t.getElementType() != arg.elementType())
+      return fn.emitError() << "argument #" << i << " has type " << arg.type()
+                            << " but the function expects " << type;
+  }
+  return success();
+}
+
 /// Compiles the module and runs `name` on `args`.
 static FailureOr<SmallVector<stax::Tensor>>
 runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
@@ -269,8 +287,16 @@ runCompiled(ModuleOp module, StringRef name, ArrayRef<stax::Tensor> args) {
                  << "'\n";
     return failure();
   }
+  if (std::string problem = options.firstInvalidValue(); !problem.empty()) {
+    llvm::errs() << "stax-run: invalid --pipeline-options " << problem << "\n";
+    return failure();
+  }
+  // Compiled code reads each buffer as its argument's type, unchecked.
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (failed(checkArguments(fn, args)))
+    return failure();
   SmallVector<RankedTensorType> resultTypes;
-  for (Type t : module.lookupSymbol<func::FuncOp>(name).getResultTypes())
+  for (Type t : fn.getResultTypes())
     resultTypes.push_back(cast<RankedTensorType>(t));
   auto compiled = stax::CompiledModule::compile(module, options);
   if (failed(compiled))
@@ -413,6 +439,11 @@ int main(int argc, char **argv) {
 
   stax::InterpreterOptions options;
   options.promoteToF64 = f64;
+  if (!jit && pipelineOptions.getNumOccurrences()) {
+    llvm::errs() << "stax-run: --pipeline-options apply to --jit; the "
+                    "interpreter runs the module as it is\n";
+    return 1;
+  }
   if (jit && f64) {
     llvm::errs() << "stax-run: --f64 is an interpreter mode; --jit runs the "
                     "module's own types\n";

@@ -62,6 +62,11 @@ struct LoweringPipelineOptions
       *this, "threads-per-sm",
       llvm::cl::desc("GPU resident threads per SM (default: 2048)"),
       llvm::cl::init(2048)};
+
+  /// The first value the option parser accepts but the pipeline cannot
+  /// use (`sm-count=0`), as "option=value: what it must be"; "" if none.
+  /// Pipelines check it before they are built, not after lowering.
+  std::string firstInvalidValue() const;
 };
 
 /// The whole compiler, tp to the LLVM dialect: the lowering pipeline's
@@ -172,6 +177,10 @@ struct PipelineOptions : public LoweringPipelineOptions {
                      "stax.cpu_take_profile() / staxCpuTakeProfile read the "
                      "times and ideal bytes (default: false)"),
       llvm::cl::init(false)};
+
+  /// LoweringPipelineOptions::firstInvalidValue, and code generation's
+  /// (`vector-width=-1`, `chip=sm_xx`).
+  std::string firstInvalidValue() const;
 };
 
 /// tp (or lowered stax) -> the LLVM dialect for `options.target`; for
