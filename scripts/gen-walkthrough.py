@@ -150,7 +150,7 @@ EXAMPLES = [
                    "would cost a matmul, while `gelu(h)` is cheap to "
                    "recompute from it. The primal `x` is free for the "
                    "backward: it is an input.",
-         "lower": "The matmuls stay `tp.mm` (external calls, with a remark); "
+         "lower": "The matmuls stay `tp.mm` (external calls, which `remarks=true` names); "
                   "the forward's GELU and sum become one `stax.reduction` "
                   "that reads the matmul's result; the backward's "
                   "`gelu_backward` is one `stax.pointwise`, and the "

@@ -234,10 +234,12 @@ LogicalResult FunctionLowering::keepOp(Operation *op, StringRef why) {
       return op->emitError() << "'" << op->getName()
                              << "' has no lowering rule (strict mode)"
                              << (why.empty() ? "" : ": ") << why;
-    if (external)
+    // An external call (a BLAS product, a sort) is as planned: a remark
+    // only when asked for; an op without a rule is always named.
+    if (external && remarks)
       op->emitRemark() << "external call: '" << op->getName()
                        << "' reads row-major buffers";
-    else
+    else if (!external)
       op->emitRemark() << "fallback: '" << op->getName()
                        << "' has no lowering rule" << (why.empty() ? "" : ": ")
                        << why;

@@ -29,7 +29,6 @@
 // CHECK: arith.mulf
 // CHECK-NEXT: arith.truncf %{{.*}} : f32 to bf16
 func.func @mm(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
-  // expected-remark @+1 {{external call: 'tp.mm' reads row-major buffers}}
   %p = tp.mm %a, %b : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
   %r = tp.mul.Scalar %p {other = 3.0 : f64} : tensor<4x3xbf16> -> tensor<4x3xbf16>
   return %r : tensor<4x3xbf16>
@@ -43,7 +42,6 @@ func.func @mm(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
 // CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
 // CHECK: return %{{.*}}, %[[I]] : tensor<5x6xf16>, tensor<5x6xi64>
 func.func @sort(%x: tensor<5x6xf16>) -> (tensor<5x6xf16>, tensor<5x6xi64>) {
-  // expected-remark @+1 {{external call: 'tp.sort' reads row-major buffers}}
   %s:2 = tp.sort %x {dim = 1 : i64, descending = false} : tensor<5x6xf16> -> tensor<5x6xf16>, tensor<5x6xi64>
   return %s#0, %s#1 : tensor<5x6xf16>, tensor<5x6xi64>
 }

@@ -27,7 +27,6 @@
 // CHECK: return %{{.*}}, %[[I]], %{{.*}} :
 func.func @floats(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xi64>, tensor<4x6xf32>) {
   %e = tp.mul.Scalar %x {other = 3.0 : f64} : tensor<4x6xf32> -> tensor<4x6xf32>
-  // expected-remark @+1 {{external call: 'tp.sort' reads row-major buffers}}
   %s:2 = tp.sort %e {dim = 0 : i64, descending = true} : tensor<4x6xf32> -> tensor<4x6xf32>, tensor<4x6xi64>
   %m = tp.mul.Scalar %s#0 {other = 2.0 : f64} : tensor<4x6xf32> -> tensor<4x6xf32>
   %g = tp.gather %x, %s#1 {dim = 0 : i64} : (tensor<4x6xf32>, tensor<4x6xi64>) -> tensor<4x6xf32>
@@ -42,7 +41,6 @@ func.func @floats(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xi64>, ten
 // CHECK: stax.load %[[V]]
 // CHECK: stax.load %[[I]]
 func.func @ints(%x: tensor<3x2x5xi64>) -> (tensor<3x2x2xi64>, tensor<3x2x2xi64>) {
-  // expected-remark @+1 {{external call: 'tp.sort' reads row-major buffers}}
   %s:2 = tp.sort %x {dim = -1 : i64} : tensor<3x2x5xi64> -> tensor<3x2x5xi64>, tensor<3x2x5xi64>
   %v = tp.slice %s#0 {dim = 2 : i64, start = 0 : i64, end = 2 : i64} : tensor<3x2x5xi64> -> tensor<3x2x2xi64>
   %i = tp.slice %s#1 {dim = 2 : i64, start = 0 : i64, end = 2 : i64} : tensor<3x2x5xi64> -> tensor<3x2x2xi64>
