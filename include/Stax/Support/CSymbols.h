@@ -11,6 +11,7 @@
 #ifndef STAX_SUPPORT_CSYMBOLS_H
 #define STAX_SUPPORT_CSYMBOLS_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 
