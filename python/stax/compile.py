@@ -1521,6 +1521,8 @@ class CompiledFunction:
         self._values: tuple = ()
         self._reached: tuple = ()
         self._warned_plans = False
+        self._warned_optimizer = False
+        self._optimizers: list = []
         # Why the function runs in PyTorch at every call: a trace changed
         # Python state a plan cannot replay (python_state.py).
         self._python_effects: Optional[str] = None
@@ -1599,7 +1601,10 @@ class CompiledFunction:
             from .importer import captured_state
             self._named_modules = None
             # A module's own forward (and its submodules') can read globals.
-            _, tops, self._captured_values = captured_state(self.fn)
+            optimizers: list = []
+            _, tops, self._captured_values = captured_state(
+                self.fn, optimizers=optimizers)
+            self._optimizers = optimizers
             if isinstance(self.fn, torch.nn.Module) and self.fn not in tops:
                 tops.insert(0, self.fn)
             # A compiled module among them stands for its module.
@@ -1950,6 +1955,17 @@ class CompiledFunction:
         # What the function reaches first: a module tree that changed is
         # read again before its parameters are taken as inputs.
         reached = self._python_constants()
+        if self._optimizers:
+            # An optimizer's step keeps Python state (its `state` dict, new
+            # tensors in it) that tracing would change at every attempt,
+            # and writes parameters no trace restores: it runs as it is.
+            if not self._warned_optimizer:
+                warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
+                              f"in PyTorch: it reaches a torch.optim optimizer, "
+                              f"whose step is not compiled (compile the "
+                              f"forward and loss instead)", stacklevel=2)
+                self._warned_optimizer = True
+            return self.fn(*args, **kwargs)
         try:
             inputs, constants, make_fn = self._inputs(args, kwargs)
         except _UnsupportedArgument as e:

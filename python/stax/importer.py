@@ -37,7 +37,9 @@ overload, raises `StaxError` naming the overload and the FX node.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import dis
+import functools
 import math
 import operator
 import re
@@ -324,6 +326,13 @@ def _propagate(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
     nodes = [n for n in gm.graph.nodes if n.op not in ("output",)]
     if all("val" in n.meta for n in nodes):
         return {n: n.meta["val"] for n in nodes}
+    # The graph's ops are autocast's results already (an mm on the types
+    # it chose): run again under the caller's autocast, mm would be cast.
+    with autocast_off():
+        return _propagate_values(gm, inputs)
+
+
+def _propagate_values(gm: fx.GraphModule, inputs: Sequence[Any]) -> Dict[fx.Node, Any]:
     vals: Dict[fx.Node, Any] = {}
     try:
         from torch._subclasses.fake_tensor import FakeTensorMode
@@ -2721,7 +2730,7 @@ class CapturedName:
         return key
 
 
-def captured_state(fn, depth: int = 3):
+def captured_state(fn, depth: int = 3, optimizers: Optional[list] = None):
     """(tensors, modules, python values) that `fn` can reach without being
     passed them: in its closure cells, the globals its code (and nested
     code) names, a bound method's object, a functools.partial's arguments
@@ -2731,7 +2740,8 @@ def captured_state(fn, depth: int = 3):
     what a trace bakes in from the closure cells and globals read there:
     the value of a Python constant (a number, string, bool or None) and the
     identity of any other object (a module, tensor or function the name is
-    later bound to again is another object: the trace used the old one)."""
+    later bound to again is another object: the trace used the old one).
+    The torch.optim optimizers found are appended to `optimizers`."""
     import functools
     found: Dict[int, torch.Tensor] = {}
     modules: Dict[int, torch.nn.Module] = {}
@@ -2746,6 +2756,13 @@ def captured_state(fn, depth: int = 3):
         seen.add(id(o))
         if isinstance(o, torch.Tensor):
             found[id(o)] = o
+        elif isinstance(o, torch.optim.Optimizer):
+            if optimizers is not None:
+                optimizers.append(o)
+        elif _plain_object(o) and optimizers is not None:
+            # A trainer object's optimizer (`self.opt.step()`).
+            optimizers.extend(v for v in vars(o).values()
+                              if isinstance(v, torch.optim.Optimizer))
         elif isinstance(o, torch.nn.Module):
             modules[id(o)] = o
             for t in list(o.parameters()) + list(o.buffers()):
@@ -3115,9 +3132,34 @@ def _trace(fn, example_inputs, functionalize: bool, decompose: bool,
             for t in leading:
                 del table[t]
             continue
-        table.update({t: DECOMPOSITIONS.get(t) or decomposition_table[t]
+        table.update({t: _outside_autocast(DECOMPOSITIONS.get(t) or
+                                           decomposition_table[t])
                       for t in new})
     return gm
+
+
+def _outside_autocast(decomposition):
+    """`decomposition` run with autocast off: the op it replaces was
+    autocast already (its operands cast, or not, by autocast's lists), so
+    the ops it calls must not be again (mv -> mm under autocast made mm's
+    result bfloat16 where eager's mv is float32, a trace that does not
+    verify)."""
+    @functools.wraps(decomposition)
+    def run(*args, **kwargs):
+        with autocast_off():
+            return decomposition(*args, **kwargs)
+    return run
+
+
+def autocast_off():
+    """A context with autocast off (CPU and CUDA) where it is on: running
+    ops a trace recorded, which autocast handled already."""
+    stack = contextlib.ExitStack()
+    if torch.is_autocast_cpu_enabled():
+        stack.enter_context(torch.autocast("cpu", enabled=False))
+    if torch.is_autocast_enabled():
+        stack.enter_context(torch.autocast("cuda", enabled=False))
+    return stack
 
 
 _HALF_KERNEL_MISSING = re.compile(r"not implemented for '(Half|BFloat16)'")

@@ -207,3 +207,46 @@ def test_in_place_write_to_an_activation_runs_in_pytorch():
     with pytest.warns(UserWarning, match="writes in place to a tensor that requires grad"):
         compiled(x * 2).sum().backward()
     assert torch.equal(x.grad, want)
+
+
+def test_optimizer_steps_run_in_pytorch_once():
+    """A function reaching a torch.optim optimizer (a compiled
+    `opt.step()`, a train step, a trainer's method) runs in PyTorch
+    without tracing: each trace attempt ran the step, so one call applied
+    SGD's momentum step three times, and a failed Adam trace left a
+    functorch tensor in its state."""
+    torch.manual_seed(0)
+    p, q = torch.nn.Parameter(torch.ones(3)), torch.nn.Parameter(torch.ones(3))
+    p.grad, q.grad = torch.ones(3), torch.ones(3)
+    sgd = torch.optim.SGD([p], lr=0.1, momentum=0.9)
+    adam = torch.optim.Adam([q], lr=0.1)
+    for opt in (sgd, adam):
+        with pytest.warns(UserWarning, match="reaches a torch.optim optimizer"):
+            stax.compile(lambda: opt.step())()
+    assert torch.equal(p.detach(), torch.full((3,), 0.9))
+    assert torch.equal(sgd.state[p]["momentum_buffer"], torch.ones(3))
+    assert type(adam.state[q]["step"]) is torch.Tensor
+    assert adam.state[q]["step"].item() == 1.0
+
+    model = torch.nn.Linear(3, 1)
+    eager_model = torch.nn.Linear(3, 1)
+    eager_model.load_state_dict(model.state_dict())
+
+    class Trainer:
+        def __init__(self, m):
+            self.model, self.opt = m, torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+
+        def step(self, x, y):
+            self.opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(self.model(x), y)
+            loss.backward()
+            self.opt.step()
+            return loss.detach()
+
+    x, y = torch.randn(4, 3), torch.randn(4, 1)
+    compiled, eager = Trainer(model), Trainer(eager_model)
+    step = stax.compile(compiled.step)
+    with pytest.warns(UserWarning, match="reaches a torch.optim optimizer"):
+        for _ in range(3):
+            assert torch.equal(step(x, y), eager.step(x, y))
+    assert torch.equal(model.weight, eager_model.weight)
