@@ -4308,6 +4308,29 @@ def test_default_dtype_and_autocast_select_the_plan():
     check()
 
 
+def test_ops_decomposed_into_autocast_ops_under_an_outer_autocast():
+    """Under the caller's autocast, mv (into mm), addmv and
+    conv_transpose2d (into bmm) stay float32 as in eager: the trace's ops
+    were run again under autocast, which cast the inner mm to bfloat16, and
+    the import did not verify (the function ran in PyTorch)."""
+    torch.manual_seed(0)
+    m, v = torch.randn(4, 5), torch.randn(5)
+    x, w = torch.randn(2, 3, 5, 5), torch.randn(3, 4, 3, 3)
+    cases = [(lambda m, v: torch.mv(m, v), (m, v), 5),
+             (lambda m, v: torch.addmv(m[:, 0], m, v), (m, v), 6),
+             (lambda x, w: F.conv_transpose2d(x, w), (x, w), 27)]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*stax.compile.*")
+        for fn, args, terms in cases:
+            compiled = stax.compile(fn)
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                want, got = fn(*args), compiled(*args)
+            assert got.dtype == want.dtype == torch.float32
+            # Products summed in another order: a rounding per term.
+            bound = 2 * terms * U * fn(*[a.abs() for a in args])
+            assert ((got - want).abs() <= bound).all()
+
+
 _DEFAULT_FLOAT_PROMOTIONS = {
     "arange/n": lambda i: torch.arange(3) / 3 + i,
     "int*0.1": lambda i: i * 0.1, "int+0.5": lambda i: i + 0.5,
