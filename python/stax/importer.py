@@ -2754,15 +2754,15 @@ def captured_state(fn, depth: int = 3, optimizers: Optional[list] = None):
         if id(o) in seen:
             return
         seen.add(id(o))
+        if optimizers is not None and _plain_object(o):
+            # A trainer object's optimizer (`self.opt.step()`).
+            optimizers.extend(v for v in vars(o).values()
+                              if isinstance(v, torch.optim.Optimizer))
         if isinstance(o, torch.Tensor):
             found[id(o)] = o
         elif isinstance(o, torch.optim.Optimizer):
             if optimizers is not None:
                 optimizers.append(o)
-        elif _plain_object(o) and optimizers is not None:
-            # A trainer object's optimizer (`self.opt.step()`).
-            optimizers.extend(v for v in vars(o).values()
-                              if isinstance(v, torch.optim.Optimizer))
         elif isinstance(o, torch.nn.Module):
             modules[id(o)] = o
             for t in list(o.parameters()) + list(o.buffers()):
