@@ -45,6 +45,11 @@ except OSError:
     pass
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# A failing stax-opt pipeline writes a reproducer to the temporary directory
+# (tools/stax-opt): the tests' failures go under the build, not /tmp.
+_tmp = os.path.join(config.test_exec_root, "Output", "tmp")
+os.makedirs(_tmp, exist_ok=True)
+config.environment["TMPDIR"] = _tmp
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.stax_tools_dir, config.llvm_tools_dir]

@@ -80,6 +80,26 @@ struct Session {
       return nullptr;
     return module;
   }
+  /// Removes MLIR's "Failures have been detected ..." error and its
+  /// "reproducer generated at" notes (with their source lines and carets)
+  /// from the diagnostics.
+  void dropReproducerNotes() {
+    os.flush();
+    SmallVector<StringRef> lines;
+    StringRef(diagnostics).split(lines, '\n');
+    std::string kept;
+    bool dropping = false;
+    for (StringRef line : lines) {
+      bool header = line.contains(": error: ") || line.contains(": note: ") ||
+                    line.contains(": warning: ");
+      if (header)
+        dropping = line.contains("reproducer generated at") ||
+                   line.contains("Failures have been detected while processing");
+      if (!dropping)
+        kept += line.str() + "\n";
+    }
+    diagnostics = StringRef(kept).rtrim().str();
+  }
   char *fail(char **error) {
     os.flush();
     if (error)
@@ -466,11 +486,20 @@ char *staxRunPipeline(const char *module, const char *pipeline, int generic,
     }
     PassManager pm(&s.context, parsed->getOpAnchorName());
     static_cast<OpPassManager &>(pm) = *parsed;
-    // A failure (or a crash) writes MLIR's reproducer and the error says
-    // where, as stax-opt does.
-    pm.enableCrashReproducerGeneration(stax::uniqueReproducerPath());
-    if (failed(pm.run(*m)))
+    // A crash writes MLIR's reproducer and the error says where, as
+    // stax-opt does. An ordinary failure (stax.compile expects some: no
+    // result depends differentiably on the inputs) leaves no file behind:
+    // its errors say what is wrong.
+    std::string reproducer = stax::uniqueReproducerPath();
+    pm.enableCrashReproducerGeneration(reproducer);
+    if (failed(pm.run(*m))) {
+      s.os.flush();
+      if (!StringRef(s.diagnostics).contains("signal was caught")) {
+        llvm::sys::fs::remove(reproducer);
+        s.dropReproducerNotes();
+      }
       return s.fail(error);
+    }
   }
   std::string out;
   llvm::raw_string_ostream os(out);
