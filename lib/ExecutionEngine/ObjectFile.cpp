@@ -177,7 +177,11 @@ static FailureOr<StringRef> cType(Operation *fn, Type t) {
   return fn->emitError() << "no C type for element type " << e;
 }
 
-LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
+LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &stream) {
+  // Written whole or not at all: a failure leaves no partial header.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  unsigned declared = 0;
   os << "/* Entry points compiled by Stax (stax-opt --stax-pipeline).\n"
         " * Each pointer is the contiguous row-major storage of a tensor; the\n"
         " * callee writes the results into the caller's buffers. Link with\n"
@@ -234,7 +238,14 @@ LogicalResult stax::writeCHeader(ModuleOp module, llvm::raw_ostream &os) {
         return failure();
     d << (first ? "void" : "") << ");\n";
     os << decl;
+    ++declared;
   }
+  if (!declared)
+    return module.emitError()
+           << "no func.func with a body to declare: --stax-to-c-header "
+              "reads the tp or stax module --stax-pipeline lowers, not its "
+              "output";
   os << "\n#ifdef __cplusplus\n}\n#endif\n";
+  stream << text;
   return success();
 }

@@ -6,6 +6,15 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not stax-translate --stax-to-c-header %s -split-input-file 2>&1 | FileCheck %s --check-prefix=CHECK-HEADER
 // RUN: not stax-opt --stax-pipeline %S/Inputs/reserved-name.mlir 2>&1 | FileCheck %s --check-prefix=CHECK-PIPELINE
+// A failure writes no partial header; a module without a function body
+// (an empty one, or one --stax-pipeline lowered already) declares nothing.
+// RUN: not stax-translate --stax-to-c-header %S/Inputs/reserved-name.mlir 2>/dev/null | FileCheck %s --allow-empty --check-prefix=CHECK-NO-PARTIAL
+// RUN: echo 'module {}' | not stax-translate --stax-to-c-header 2>&1 | FileCheck %s --check-prefix=CHECK-EMPTY
+// RUN: not stax-translate --stax-to-c-header %S/Inputs/reserved-name.mlir 2>&1 | FileCheck %s --check-prefix=CHECK-ONE-LINE
+// CHECK-NO-PARTIAL-NOT: pragma
+// CHECK-ONE-LINE: error: function name 'exp' cannot be a C entry point
+// CHECK-ONE-LINE-NOT: see current operation
+// CHECK-EMPTY: error: no func.func with a body to declare: --stax-to-c-header reads the tp or stax module --stax-pipeline lowers, not its output
 // RUN: stax-translate --stax-to-c-header %S/Inputs/half-buffers.mlir -o %t/h.h
 // RUN: FileCheck %s --check-prefix=CHECK-HALF < %t/h.h
 // RUN: echo '#include "h.h"' > %t/m.c

@@ -28,6 +28,9 @@ using namespace mlir;
 
 static LogicalResult withModule(Operation *op, StringRef name,
                                 function_ref<LogicalResult(ModuleOp)> fn) {
+  // A diagnostic is one line at its location, as in stax-opt: the driver
+  // would follow it with the whole op it was emitted on (a function).
+  op->getContext()->printOpOnDiagnostic(false);
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
     return op->emitError() << name << ": expected a builtin.module";
