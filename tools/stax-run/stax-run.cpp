@@ -60,7 +60,8 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
                                       cl::init("-"), cl::cat(category));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("Function to run (default: the "
-                                           "first function of the module)"),
+                                           "module's first function with a "
+                                           "body)"),
                                   cl::cat(category));
 static cl::list<std::string> inputs("input",
                                     cl::desc("An argument as a .npy file, in "
@@ -356,12 +357,17 @@ int main(int argc, char **argv) {
 
   func::FuncOp fn;
   if (entry.empty()) {
-    auto fns = module->getOps<func::FuncOp>();
-    if (fns.empty()) {
-      llvm::errs() << "stax-run: the module has no function\n";
+    // The first definition: a declaration before it (an external
+    // function the module calls) has nothing to run.
+    for (auto candidate : module->getOps<func::FuncOp>())
+      if (!candidate.isExternal()) {
+        fn = candidate;
+        break;
+      }
+    if (!fn) {
+      llvm::errs() << "stax-run: the module has no function with a body\n";
       return 1;
     }
-    fn = *fns.begin();
   } else {
     fn = module->lookupSymbol<func::FuncOp>(entry);
     if (!fn) {
