@@ -111,6 +111,28 @@ def test_pipeline_options_are_checked_with_the_culprit_named():
         check_pipeline_options("parallel=true grain=lots")
     with pytest.raises(stax.StaxError, match="invalid --stax-pipeline options"):
         Executable("func.func @f() { return }", "parallel=maybe")
+    # Values the parser takes but the pipeline cannot use, before building.
+    for bad, why in (("vector-width=-1", "vector-width=-1: must be at least 0"),
+                     ("sm-count=0", "sm-count=0: must be at least 1"),
+                     ("target=cuda chip=sm_xx", "chip=sm_xx: must name an NVIDIA GPU")):
+        with pytest.raises(stax.StaxError, match=re.escape(why)):
+            check_pipeline_options(bad)
+
+
+def test_an_ordinary_pipeline_failure_leaves_no_reproducer(tmp_path, monkeypatch):
+    """stax.compile expects some pipelines to fail (no result depends
+    differentiably on the inputs): each left a stax-reproducer-*.mlir in
+    the temporary directory. Only a crash keeps one; the error says what
+    is wrong, without a note pointing to a file."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with pytest.raises(stax.StaxError) as info:
+        stax.run_pipeline(ADD, "builtin.module(stax-to-loops)")
+    message = str(info.value)
+    assert "reproducer" not in message and "Failures have been" not in message
+    assert message.startswith("<input>:3:10: error: 'tp.add' has no CPU code generation")
+    assert message.rstrip().endswith("^")   # the source line and its caret
+    assert "module {" not in message
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_interpret_argument_errors():

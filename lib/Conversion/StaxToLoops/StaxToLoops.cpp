@@ -888,26 +888,42 @@ int64_t parallelWorkOf(func::FuncOp fn) {
 
 struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
   using Base::Base;
+
+  /// "--stax-to-loops: <option> must be >= <least>, got <value>" for the
+  /// first option out of range, or "".
+  std::string firstInvalidOption() const {
+    std::pair<StringRef, std::pair<int64_t, int64_t>> least[] = {
+        {"grain", {grain, 1}},
+        {"call-grain", {callGrain, 0}},
+        {"vector-width", {vectorWidth, 0}},
+        {"threads-per-block", {threadsPerBlock, 1}},
+        {"nontemporal-bytes", {nontemporalBytes, 0}},
+        {"interleave", {interleave, 1}}};
+    for (auto [option, bound] : least)
+      if (bound.first < bound.second)
+        return ("--stax-to-loops: " + option + " must be >= " +
+                Twine(bound.second) + ", got " + Twine(bound.first))
+            .str();
+    return "";
+  }
+
+  /// Options from a pipeline string are checked as they are parsed, before
+  /// anything runs (runOnOperation checks those set in C++).
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Pass::initializeOptions(options, errorHandler)))
+      return failure();
+    std::string problem = firstInvalidOption();
+    return problem.empty() ? success() : errorHandler(problem);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto check = [&](bool ok, StringRef option, int64_t least,
-                     int64_t value) {
-      if (!ok)
-        mlir::emitError(module.getLoc())
-            << "--stax-to-loops: " << option << " must be >= " << least
-            << ", got " << value;
-      return ok;
-    };
-    bool valid = check(grain >= 1, "grain", 1, grain);
-    valid &= check(callGrain >= 0, "call-grain", 0, callGrain);
-    valid &= check(vectorWidth >= 0, "vector-width", 0, vectorWidth);
-    valid &= check(threadsPerBlock >= 1, "threads-per-block", 1,
-                   threadsPerBlock);
-    valid &= check(nontemporalBytes >= 0, "nontemporal-bytes", 0,
-                   nontemporalBytes);
-    valid &= check(interleave >= 1, "interleave", 1, interleave);
-    if (!valid)
+    if (std::string problem = firstInvalidOption(); !problem.empty()) {
+      mlir::emitError(module.getLoc()) << problem;
       return signalPassFailure();
+    }
     bool gpu = target == Target::CUDA;
     // GPU code is scalar: one thread per element.
     int64_t width = gpu ? 1 : vectorWidth;
