@@ -212,17 +212,15 @@ std::string stax::PipelineOptions::firstInvalidValue() const {
   if (std::string problem = LoweringPipelineOptions::firstInvalidValue();
       !problem.empty())
     return problem;
-  std::pair<StringRef, std::pair<int64_t, int64_t>> least[] = {
-      {"grain", {grain, 1}},
-      {"call-grain", {callGrain, 0}},
-      {"vector-width", {vectorWidth, 0}},
-      {"interleave", {interleave, 1}},
-      {"nontemporal-bytes", {nontemporalBytes, 0}},
-      {"threads-per-block", {threadsPerBlock, 1}}};
-  for (auto [name, bound] : least)
-    if (std::string problem = belowLeast(name, bound.first, bound.second);
-        !problem.empty())
-      return problem;
+  StaxToLoopsOptions loops;
+  loops.grain = grain;
+  loops.callGrain = callGrain;
+  loops.vectorWidth = vectorWidth;
+  loops.threadsPerBlock = threadsPerBlock;
+  loops.nontemporalBytes = nontemporalBytes;
+  loops.interleave = interleave;
+  if (std::string problem = stax::firstInvalidValue(loops); !problem.empty())
+    return problem;
   // NVPTX names its processors sm_<version>[a]; anything else is ignored
   // by LLVM with a warning and fails (or not) later in ptxas.
   StringRef version = StringRef(chip.getValue());

@@ -29,7 +29,7 @@
 // RUN: stax-run %s --entry=chain --random-inputs --print=hash --jit --pipeline-options="interleave=1" | sed 1d > %t.one
 // RUN: diff %t.scalar %t.one
 // RUN: not stax-opt --stax-lowering-pipeline --stax-to-loops="interleave=0" %s 2>&1 | FileCheck %s --check-prefix=CHECK-BAD
-// CHECK-BAD: --stax-to-loops: interleave must be >= 1, got 0
+// CHECK-BAD: interleave=0: must be at least 1
 // CHECK-ONE-LABEL: func.func @chain(
 // CHECK-ONE-NOT: vector<128x
 // CHECK-ONE: math.tanh {{.*}} : vector<16xf32>

@@ -14,6 +14,10 @@ namespace mlir::stax {
 #define GEN_PASS_DECL
 #include "Stax/Conversion/Passes.h.inc"
 
+/// The first of --stax-to-loops' numeric options below its least value, as
+/// "option=value: must be at least N"; "" if all are usable.
+std::string firstInvalidValue(const StaxToLoopsOptions &options);
+
 #define GEN_PASS_REGISTRATION
 #include "Stax/Conversion/Passes.h.inc"
 

@@ -889,22 +889,16 @@ int64_t parallelWorkOf(func::FuncOp fn) {
 struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
   using Base::Base;
 
-  /// "--stax-to-loops: <option> must be >= <least>, got <value>" for the
-  /// first option out of range, or "".
   std::string firstInvalidOption() const {
-    std::pair<StringRef, std::pair<int64_t, int64_t>> least[] = {
-        {"grain", {grain, 1}},
-        {"call-grain", {callGrain, 0}},
-        {"vector-width", {vectorWidth, 0}},
-        {"threads-per-block", {threadsPerBlock, 1}},
-        {"nontemporal-bytes", {nontemporalBytes, 0}},
-        {"interleave", {interleave, 1}}};
-    for (auto [option, bound] : least)
-      if (bound.first < bound.second)
-        return ("--stax-to-loops: " + option + " must be >= " +
-                Twine(bound.second) + ", got " + Twine(bound.first))
-            .str();
-    return "";
+    StaxToLoopsOptions options;
+    options.grain = grain;
+    options.callGrain = callGrain;
+    options.vectorWidth = vectorWidth;
+    options.threadsPerBlock = threadsPerBlock;
+    options.nontemporalBytes = nontemporalBytes;
+    options.interleave = interleave;
+    std::string problem = stax::firstInvalidValue(options);
+    return problem.empty() ? "" : "--stax-to-loops: " + problem;
   }
 
   /// Options from a pipeline string are checked as they are parsed, before
@@ -959,3 +953,19 @@ struct StaxToLoopsPass : stax::impl::StaxToLoopsBase<StaxToLoopsPass> {
 };
 
 } // namespace
+
+std::string stax::firstInvalidValue(const StaxToLoopsOptions &options) {
+  std::pair<StringRef, std::pair<int64_t, int64_t>> least[] = {
+      {"grain", {options.grain, 1}},
+      {"call-grain", {options.callGrain, 0}},
+      {"vector-width", {options.vectorWidth, 0}},
+      {"threads-per-block", {options.threadsPerBlock, 1}},
+      {"nontemporal-bytes", {options.nontemporalBytes, 0}},
+      {"interleave", {options.interleave, 1}}};
+  for (auto [option, bound] : least)
+    if (bound.first < bound.second)
+      return (option + "=" + Twine(bound.first) + ": must be at least " +
+              Twine(bound.second))
+          .str();
+  return "";
+}

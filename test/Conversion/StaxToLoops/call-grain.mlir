@@ -63,4 +63,4 @@ func.func @large_and_tiny(%x: tensor<524288xf32>, %y: tensor<8xf32>) -> (tensor<
   return %0, %1 : tensor<524288xf32>, tensor<8xf32>
 }
 
-// CHECK-BAD: --stax-to-loops: call-grain must be >= 0, got -1
+// CHECK-BAD: --stax-to-loops: call-grain=-1: must be at least 0

@@ -9,9 +9,8 @@
 
 // tp functions that lower but have no code generation.
 
-// CHECK-GRAIN: error: --stax-to-loops: grain must be >= 1, got 0
-// CHECK-WIDTH: error: --stax-to-loops: vector-width must be >= 0, got -1
-// CHECK-NT: error: --stax-to-loops: nontemporal-bytes must be >= 0, got -1
+// CHECK-GRAIN: error: --stax-to-loops: grain=0: must be at least 1
+// CHECK-WIDTH: error: --stax-to-loops: vector-width=-1: must be at least 0
 // CHECK-PIPELINE-GRAIN: error: invalid 'stax-pipeline' option grain=0: must be at least 1
 // CHECK-PIPELINE-NT: error: invalid 'stax-pipeline' option nontemporal-bytes=-1: must be at least 0
 // CHECK-PIPELINE-CHIP: error: invalid 'stax-pipeline' option chip=sm_xx: must name an NVIDIA GPU, sm_<n>
