@@ -633,6 +633,7 @@ class _Plan:
         self._typed_lifted = [j for j in range(len(self.lifted))
                               if j not in read_anew]
         self.lifted_types = self._lifted_types()
+        self.lifted_state = self._lifted_state()
         self.watched = bool(self.constants or self._typed_lifted)
         owner._dump("tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
@@ -752,12 +753,27 @@ class _Plan:
         lifted tensor has another type or requires_grad: `module.double()`
         and pruning (`p.data = smaller`) keep the Parameter objects the key
         holds, and so does freezing or unfreezing them."""
-        return (any(c.changed() for c in self.constants)
-                or self._lifted_types() != self.lifted_types)
+        if any(c.changed() for c in self.constants):
+            return True
+        # Cheap first: a type changes with the storage (`.data = y`,
+        # `_apply`), requires_grad by itself; an optimizer's in-place
+        # update changes neither.
+        state = self._lifted_state()
+        if state == self.lifted_state:
+            return False
+        if self._lifted_types() != self.lifted_types:
+            return True
+        self.lifted_state = state      # new storage of the same type
+        return False
+
+    def _typed(self) -> list:
+        return [self.lifted[j] for j in self._typed_lifted]
+
+    def _lifted_state(self) -> list:
+        return [(t.data_ptr(), t.requires_grad) for t in self._typed()]
 
     def _lifted_types(self) -> list:
-        return [(t.shape, t.dtype, t.requires_grad)
-                for t in map(self.lifted.__getitem__, self._typed_lifted)]
+        return [(t.shape, t.dtype, t.requires_grad) for t in self._typed()]
 
     def backward_executable(self) -> Executable:
         with _BUILDING:
