@@ -28,9 +28,11 @@ def test_pipeline_is_bitwise_on_corpus(name, target):
         assert_same_results(text, out)
 
 
-def test_failing_pipeline_writes_a_reproducer(tmp_path, monkeypatch):
-    # A pass failure leaves MLIR's reproducer in $TMPDIR and the error says
-    # where; the file holds the input and the pipeline that failed.
+def test_an_ordinary_pipeline_failure_leaves_no_reproducer(tmp_path, monkeypatch):
+    # stax.compile expects some pipelines to fail (no result depends
+    # differentiably on the inputs): each left MLIR's reproducer in $TMPDIR
+    # (576 had piled up in /tmp). Only a crash keeps one now; the error is
+    # the pass's own, without MLIR's note pointing to a file.
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     text = """
 func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
@@ -40,14 +42,11 @@ func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
 """
     with pytest.raises(stax.StaxError) as e:
         stax.run_pipeline(text, "builtin.module(func.func(stax-lower))")
-    first = str(e.value).splitlines()[0]
-    assert "in-place op 'tp.mul_': --stax-lower needs functional tp" in first
-    m = re.search(r"reproducer generated at `([^`]+)`", str(e.value))
-    assert m, str(e.value)
-    path = m.group(1)
-    assert path.startswith(str(tmp_path))
-    repro = open(path).read()
-    assert "tp.mul_" in repro and "stax-lower" in repro
-    # A pipeline that succeeds writes nothing.
+    message = str(e.value)
+    assert message.splitlines()[0].endswith(
+        "error: in-place op 'tp.mul_': --stax-lower needs functional tp; "
+        "run --stax-functionalize first")
+    assert "reproducer" not in message and "Failures have been" not in message
+    assert message.rstrip().endswith("^")   # the source line and its caret
     stax.run_pipeline(text, "builtin.module(stax-functionalize)")
-    assert [p.name for p in tmp_path.iterdir()] == [path.rsplit("/", 1)[1]]
+    assert list(tmp_path.iterdir()) == []
