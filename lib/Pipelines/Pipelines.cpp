@@ -71,6 +71,21 @@ void stax::buildLoweringPipeline(OpPassManager &pm,
   fn.addPass(createStaxRangeAnalysis());
 }
 
+/// --stax-to-loops' options for target=cpu, as the pipeline sets them.
+static stax::StaxToLoopsOptions
+cpuLoopOptions(const stax::PipelineOptions &options) {
+  stax::StaxToLoopsOptions loops;
+  loops.parallel = options.parallel;
+  loops.grain = options.grain;
+  loops.callGrain = options.callGrain;
+  loops.vectorWidth = options.vectorWidth;
+  loops.nontemporalBytes = options.nontemporalBytes;
+  loops.interleave = options.interleave;
+  loops.checkNan = options.checkNan;
+  loops.profile = options.profile;
+  return loops;
+}
+
 /// target=cuda, the host side: buffers in device memory, every function's
 /// kernels on one stream (--gpu-async-region), then LLVM calling the
 /// launcher's mgpu* functions (Stax/Runtime/CudaLauncher.h). Functions and
@@ -128,16 +143,7 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createSymbolDCEPass());
   if (options.target == Target::CUDA)
     return buildCudaCodegenPipeline(pm, options);
-  StaxToLoopsOptions loops;
-  loops.parallel = options.parallel;
-  loops.grain = options.grain;
-  loops.callGrain = options.callGrain;
-  loops.vectorWidth = options.vectorWidth;
-  loops.nontemporalBytes = options.nontemporalBytes;
-  loops.interleave = options.interleave;
-  loops.checkNan = options.checkNan;
-  loops.profile = options.profile;
-  pm.addPass(createStaxToLoops(loops));
+  pm.addPass(createStaxToLoops(cpuLoopOptions(options)));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.approximateMath) {
@@ -212,13 +218,9 @@ std::string stax::PipelineOptions::firstInvalidValue() const {
   if (std::string problem = LoweringPipelineOptions::firstInvalidValue();
       !problem.empty())
     return problem;
-  StaxToLoopsOptions loops;
-  loops.grain = grain;
-  loops.callGrain = callGrain;
-  loops.vectorWidth = vectorWidth;
+  // The CPU options, and target=cuda's block size.
+  StaxToLoopsOptions loops = cpuLoopOptions(*this);
   loops.threadsPerBlock = threadsPerBlock;
-  loops.nontemporalBytes = nontemporalBytes;
-  loops.interleave = interleave;
   if (std::string problem = stax::firstInvalidValue(loops); !problem.empty())
     return problem;
   // NVPTX names its processors sm_<version>[a]; anything else is ignored
