@@ -6,6 +6,8 @@
 // RUN: not stax-opt %s --pass-pipeline="builtin.module(func.func(stax-lowering-pipeline))" 2>&1 | FileCheck %s --check-prefix=CHECK-NESTED-LOWERING
 // RUN: stax-opt %s --pass-pipeline="builtin.module(stax-lowering-pipeline)" | FileCheck %s --check-prefix=CHECK-TOP
 // RUN: stax-opt %s --pass-pipeline="builtin.module(stax-pipeline{target=cpu})" | FileCheck %s --check-prefix=CHECK-TOP-LLVM
+// A module nested in the input is compiled by running the pipeline on it.
+// RUN: stax-opt %s --split-input-file --pass-pipeline="builtin.module(builtin.module(stax-pipeline{target=cpu}))" | FileCheck %s --check-prefix=CHECK-INNER
 
 // CHECK-NESTED: error: 'stax-pipeline' runs on a builtin.module, not nested on 'func.func'
 // CHECK-NESTED-LOWERING: error: 'stax-lowering-pipeline' runs on a builtin.module, not nested on 'func.func'
@@ -15,4 +17,17 @@
 func.func @double(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = tp.add %x, %x : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-INNER: module @inner
+// CHECK-INNER: llvm.func @inner_double
+module @outer {
+  module @inner {
+    func.func @inner_double(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = tp.add %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+  }
 }

@@ -188,7 +188,10 @@ private:
 LogicalResult FunctionConversion::checkSignature() {
   auto check = [&](Type t, StringRef what, unsigned i) -> LogicalResult {
     auto rt = dyn_cast<RankedTensorType>(t);
-    if (!rt || !rt.hasStaticShape())
+    if (!rt)
+      return fn.emitError() << what << " #" << i << " has type " << t
+                            << "; code generation takes ranked tensors";
+    if (!rt.hasStaticShape())
       return fn.emitError() << what << " #" << i << " has type " << t
                             << "; code generation needs static shapes";
     if (!rt.getElementType().isIntOrFloat())

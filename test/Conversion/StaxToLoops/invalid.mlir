@@ -10,10 +10,18 @@ func.func @dynamic_argument(%x: tensor<?x3xf32>, %y: tensor<3xf32>) -> tensor<3x
 
 // -----
 
-// expected-error @+1 {{result #0 has type 'tensor<*xf32>'; code generation needs static shapes}}
+// expected-error @+1 {{result #0 has type 'tensor<*xf32>'; code generation takes ranked tensors}}
 func.func @unranked_result(%x: tensor<3xf32>) -> tensor<*xf32> {
   %0 = tensor.cast %x : tensor<3xf32> to tensor<*xf32>
   return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Buffers are what code generation makes, not what it takes.
+// expected-error @+1 {{argument #0 has type 'memref<3xf32>'; code generation takes ranked tensors}}
+func.func @memref_argument(%x: memref<3xf32>) {
+  return
 }
 
 // -----
