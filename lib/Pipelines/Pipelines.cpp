@@ -146,6 +146,9 @@ void stax::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createStaxToLoops(cpuLoopOptions(options)));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After canonicalization, so that loop bounds are constants the callees
+  // copy, not arguments.
+  pm.addPass(createStaxOutlineLoops());
   if (options.approximateMath) {
     StaxApproximateMathOptions math;
     math.kernels = options.mathKernels;
