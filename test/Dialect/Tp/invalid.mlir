@@ -452,6 +452,32 @@ func.func @c55(%a: tensor<4x3xf32>) {
 
 // -----
 
+// A view before its storage.
+func.func @as_strided_negative_offset(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.as_strided' op storage offset -5 is negative}}
+  %0 = tp.as_strided %a {size = array<i64: 3>, stride = array<i64: 1>, storage_offset = -5 : i64} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Reaches that wrap around int64 are past the storage, not before it.
+func.func @as_strided_wrapping_stride(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.as_strided' op the view reaches past element 2^63 - 1 of a storage of 4}}
+  %0 = tp.as_strided %a {size = array<i64: 3>, stride = array<i64: 4611686018477387904>} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @as_strided_wrapping_offset(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.as_strided' op the view reaches past element 2^63 - 1 of a storage of 4}}
+  %0 = tp.as_strided %a {size = array<i64: 3>, stride = array<i64: 1>, storage_offset = 9223372036854775807 : i64} : tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
 func.func @c56(%a: tensor<4x3xf32>) {
   // expected-error @+1 {{'tp.split' op split_size must be positive}}
   %0:2 = tp.split %a {split_size = 0 : i64} : tensor<4x3xf32> -> tensor<2x3xf32>, tensor<2x3xf32>

@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -252,13 +253,25 @@ LogicalResult AsStridedOp::inferReturnTypes(MLIRContext *, Loc loc,
   ArrayRef<int64_t> size = adaptor.getSize(), stride = adaptor.getStride();
   if (size.size() != stride.size())
     return emitInferError(loc, op, "size and stride have different lengths");
-  int64_t last = static_cast<int64_t>(adaptor.getStorageOffset());
+  int64_t offset = static_cast<int64_t>(adaptor.getStorageOffset());
+  if (offset < 0)
+    return emitInferError(loc, op,
+                          "storage offset " + Twine(offset) +
+                              " is negative");
+  if (llvm::is_contained(size, 0))
+    return push(types, size, t->getElementType());
+  // The last element the view reaches, in checked arithmetic: a reach past
+  // int64 is past every storage.
+  int64_t last = offset;
   for (auto [s, st] : llvm::zip(size, stride)) {
     if (s < 0 || st < 0)
       return emitInferError(loc, op, "sizes and strides must be non-negative");
-    if (s == 0)
-      return push(types, size, t->getElementType());
-    last += (s - 1) * st;
+    int64_t step;
+    if (llvm::MulOverflow(s - 1, st, step) || llvm::AddOverflow(last, step, last))
+      return emitInferError(loc, op,
+                            "the view reaches past element 2^63 - 1 of a "
+                            "storage of " +
+                                Twine(t->getNumElements()));
   }
   if (last >= t->getNumElements())
     return emitInferError(loc, op,
