@@ -865,6 +865,16 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
     # Reduce every source dim except d (which runs over index positions)
     # into positions: move the new axis p to d, reduce over the old d.
     red_dims = [d + 1]
+    extreme = reduce in ("amax", "amin")
+    region = tuple(slice(0, s) if a != d else slice(None)
+                   for a, s in enumerate(index.shape))
+    xr = x[region]
+    if extreme and include_self:
+        # Self is one more slot of the reduction: a tie between self and
+        # sources then splits the gradient evenly over all of them, as
+        # eager's backward does (a maximum of self and the sources' amax
+        # would give self half).
+        filled = torch.cat([xr.movedim(d, 0).unsqueeze(d + 1), filled], d + 1)
     if reduce in ("sum", "mean"):
         r = filled.sum(red_dims)
     elif reduce == "prod":
@@ -875,19 +885,14 @@ def _scatter_reduce(x, dim, index, src, reduce, include_self=True):
         r = filled.amin(red_dims)
     r = r.movedim(0, d)                                 # [.., n, ..] (index dims)
     touched = hit.any(d + 1).movedim(0, d)
-    # The index covers a prefix of x's other dims: place r into x.
-    region = tuple(slice(0, s) if a != d else slice(None)
-                   for a, s in enumerate(index.shape))
-    xr = x[region]
+    # The index covers a prefix of x's other dims (region): place r into x.
     if include_self:
         if reduce in ("sum", "mean"):
             out = xr + r
         elif reduce == "prod":
             out = xr * r
-        elif reduce == "amax":
-            out = torch.maximum(xr, r)
         else:
-            out = torch.minimum(xr, r)
+            out = r
     else:
         out = torch.where(touched, r, xr)
     if reduce == "mean":
@@ -3137,6 +3142,13 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False,
         max_indices = torch.where(nonempty, indices[first.clamp(max=max(n - 1, 0))],
                                   torch.zeros((), dtype=indices.dtype)) \
             if n else first
+        if n:
+            # The max as that first row's element (the same value): eager's
+            # backward sends a bag's gradient to max_indices alone, where
+            # the amax would split it among tied rows. A bag whose max is
+            # NaN has no hit and keeps the amax.
+            picked = rows.gather(0, first.clamp(max=n - 1))
+            out = torch.where(first < n, picked, out)
     else:
         out = torch.zeros((nb + 1, d), dtype=weight.dtype).index_add(
             0, bag, rows)[:nb]
