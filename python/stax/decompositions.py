@@ -3061,11 +3061,12 @@ CONDITIONAL[aten.cat.default] = _cat
 
 
 def _layer_norm_of_nothing(x, normalized_shape, weight, bias, eps):
-    """native_layer_norm over normalized dims of no elements: eager's
-    statistics have a 1 per normalized dim (mean 0, rstd NaN), which
-    PyTorch's own shape function gets wrong while tracing (it keeps the
-    normalized dims); the result is as empty as x."""
-    if math.prod(normalized_shape) != 0:
+    """native_layer_norm of an empty x (normalized dims or batch of no
+    elements): eager's statistics have a 1 per normalized dim (mean 0,
+    rstd NaN where they have elements), which PyTorch's own shape function
+    gets wrong while tracing (it keeps the normalized dims); the result is
+    as empty as x."""
+    if x.numel() != 0:
         return NotImplemented
     stats = tuple(x.shape[:x.dim() - len(normalized_shape)]) + \
         (1,) * len(normalized_shape)

@@ -4776,8 +4776,8 @@ def test_cat_skips_legacy_empty_tensors_and_layer_norm_of_nothing():
     """Two shapes eager accepts that fell back to PyTorch ("importer bug"):
     cat of a 1-D empty tensor beside 2-D ones (PyTorch skips it; the
     accumulator pattern `acc = torch.empty(0)`), and layer_norm over
-    normalized dims of no elements (PyTorch's shape function while tracing
-    disagrees with its kernel on the statistics' shape)."""
+    normalized dims or a batch of no elements (PyTorch's shape function
+    while tracing disagrees with its kernel on the statistics' shape)."""
     a = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message="stax.compile")
@@ -4788,7 +4788,9 @@ def test_cat_skips_legacy_empty_tensors_and_layer_norm_of_nothing():
                 assert got.dtype == want.dtype and torch.equal(got, want)
                 assert torch.equal(torch.autograd.grad(got.sum(), a)[0],
                                    torch.autograd.grad(want.sum(), a)[0])
-        for shape, normalized in [((3, 0), (0,)), ((2, 0, 3), (0, 3))]:
+        # An empty batch too (a data loader's last, empty slice).
+        for shape, normalized in [((3, 0), (0,)), ((2, 0, 3), (0, 3)),
+                                  ((0, 5), (5,)), ((2, 0, 4), (4,))]:
             x = torch.randn(*shape, requires_grad=True)
             w = torch.randn(*normalized, requires_grad=True)
             b = torch.randn(*normalized, requires_grad=True)
