@@ -727,8 +727,8 @@ class _Plan:
         if self.single:
             return outs[0]
         if any(v is not None for v in self.views):
-            outs = [view(args) if _replays(view, self.grad) else out
-                    for out, view in zip(outs, self.views)]
+            outs = [view(args) if _replays(view, self.grad and out.requires_grad)
+                    else out for out, view in zip(outs, self.views)]
             outs = [view(outs) if isinstance(view, OutputViewReplay) else out
                     for out, view in zip(outs, self.views)]
         it = iter(outs)
@@ -872,9 +872,10 @@ def _global_modes() -> tuple:
 
 def _replays(view, grad: bool) -> bool:
     """Whether a result is replayed as a view of an argument: always for
-    an unwritten one; for a written one only when the call records no
-    gradients (`grad`: the plan's), since the copy-back writes the
-    argument under no_grad and the result would lose its history."""
+    an unwritten one; for a written one only when the result records no
+    gradient (`grad`: the plan records gradients and the compiled result
+    requires them), since the copy-back writes the argument under no_grad
+    and the result would lose its history."""
     return isinstance(view, ViewReplay) and not (view.written and grad)
 
 

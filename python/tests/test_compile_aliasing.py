@@ -135,6 +135,21 @@ def test_a_written_argument_result_keeps_its_gradient_history():
     assert torch.equal(torch.autograd.grad(got, y, c)[0], c)
 
 
+def test_a_written_argument_without_history_is_returned_under_autograd():
+    """A call that records gradients (x requires them) but writes into a
+    buffer nothing differentiable reaches: eager returns the buffer itself,
+    and a later write to the result shows in it."""
+    def step(x, buf):
+        buf.add_(x.detach().mean(0))
+        return x * 2, buf
+    x = torch.ones(3, 4, requires_grad=True)
+    buf = torch.zeros(4)
+    y, out = stax.compile(step)(x, buf)
+    assert out is buf and y.requires_grad
+    out.add_(100.0)
+    assert torch.equal(buf, torch.full((4,), 101.0))
+
+
 def test_output_views_replays_view_chains_from_arguments():
     def fn(a, b, c):
         c.mul_(2)
