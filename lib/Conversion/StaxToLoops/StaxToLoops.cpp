@@ -175,6 +175,27 @@ private:
   std::pair<Value, Value> profileName(Operation *op, Location loc);
   LogicalResult emitConstant(tp::ConstantOp op);
   LogicalResult emitContraction(Operation *op);
+  /// The buffer a contraction reads in place of its operand `v`, and
+  /// whether it reads it transposed: through transpose nodes (a transpose
+  /// of a transpose is the buffer itself), unless a contraction writes the
+  /// node directly (its source has no buffer of its own).
+  std::pair<Value, int64_t> readThroughTransposes(Value v) const {
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    SmallVector<int64_t> swapped(shape);
+    std::swap(swapped[swapped.size() - 2], swapped.back());
+    int64_t transposed = 0;
+    while (Operation *def = v.getDefiningOp()) {
+      Value source = transposedSource(def);
+      // Each step must swap the operand's own matrix dims.
+      ArrayRef<int64_t> expected = transposed ? ArrayRef(swapped) : shape;
+      if (!source || writtenByContraction.contains(def) ||
+          cast<RankedTensorType>(v.getType()).getShape() != expected)
+        break;
+      v = source;
+      transposed ^= 1;
+    }
+    return {v, transposed};
+  }
   LogicalResult emitContractionLoops(Operation *op, int64_t batch, int64_t m,
                                      int64_t n, int64_t k);
   LogicalResult emitSort(Operation *op);
@@ -294,14 +315,19 @@ LogicalResult FunctionConversion::collectBuffers() {
     ops[pos]->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands()) {
         Value v = resolve(operand);
-        // Read through a transpose; its source may be a kernel's result,
-        // whose buffer is the yielded node's.
-        if (absorbed.contains(v.getDefiningOp()))
-          v = resolve(transposedSource(v.getDefiningOp()));
-        auto it = index.find(v);
-        if (it != index.end())
-          buffers[it->second].lastUse =
-              std::max<unsigned>(buffers[it->second].lastUse, pos);
+        auto use = [&](Value v) {
+          auto it = index.find(v);
+          if (it != index.end())
+            buffers[it->second].lastUse =
+                std::max<unsigned>(buffers[it->second].lastUse, pos);
+        };
+        // A contraction reads through a transpose (emitContraction); its
+        // source may be a kernel's result, whose buffer is the yielded
+        // node's. An absorbed transpose has no buffer of its own.
+        if (isa<tp::MmOp, tp::BmmOp>(inner))
+          use(resolve(readThroughTransposes(v).first));
+        if (!absorbed.contains(v.getDefiningOp()))
+          use(v);
       }
     });
   }
@@ -417,12 +443,13 @@ LogicalResult FunctionConversion::emitContraction(Operation *op) {
   int64_t k = lhsT.getDimSize(batched ? 2 : 1);
   if (options.gpu)
     return emitContractionLoops(op, batch, m, n, k);
-  // An absorbed transpose: pass its source and a transpose flag.
+  // A transpose: pass its source and a transpose flag, whether or not the
+  // transpose is also materialized for other users. The product is then
+  // computed the same way (BLAS, one summation order) wherever it occurs:
+  // a forward product and its recomputation in the backward (min cut),
+  // whose transposes differ in their other users, give equal bits.
   auto operand = [&](unsigned i) -> std::pair<Value, int64_t> {
-    Value v = op->getOperand(i);
-    if (absorbed.contains(v.getDefiningOp()))
-      return {transposedSource(v.getDefiningOp()), 1};
-    return {v, 0};
+    return readThroughTransposes(op->getOperand(i));
   };
   auto [lhs, transA] = operand(0);
   auto [rhs, transB] = operand(1);
