@@ -319,7 +319,12 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
   }
   options = options ? options : "";
   std::string key = std::string(llvmIR ? "ir;" : ";") + options + ";" + module;
+  std::optional<stax::DiskCacheEntry> disk;
+  if (cacheDir && *cacheDir)
+    disk = stax::DiskCacheEntry{cacheDir, stax::diskCacheKey(module, options)};
   std::shared_ptr<stax::CompiledModule> compiled = compiledCache().find(key);
+  if (compiled && disk && !llvmIR) // compiled here for another cache, or none
+    compiled->storeInCacheOnce(*disk);
   if (!compiled) {
     Session s;
     OwningOpRef<ModuleOp> m = s.parse(module);
@@ -332,10 +337,6 @@ StaxExecutable *staxCompileCached(const char *module, const char *options,
         *error = copyString(optionError);
       return nullptr;
     }
-    std::optional<stax::DiskCacheEntry> disk;
-    if (cacheDir && *cacheDir)
-      disk =
-          stax::DiskCacheEntry{cacheDir, stax::diskCacheKey(module, options)};
     auto result = stax::CompiledModule::compile(
         *m, pipelineOptions, llvmIR != nullptr, disk ? &*disk : nullptr);
     if (failed(result))

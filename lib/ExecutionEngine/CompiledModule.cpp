@@ -276,7 +276,9 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  engineOptions.enableObjectDump = cache != nullptr;
+  // The object stays in memory for a disk cache, this one or one a later
+  // caller asks for (storeInCacheOnce).
+  engineOptions.enableObjectDump = options.target == Target::CPU;
   SmallVector<StringRef> libs;
   if (options.parallel && options.target == Target::CPU)
     libs.push_back(STAX_LIBOMP_PATH);
@@ -306,7 +308,7 @@ CompiledModule::compile(ModuleOp module, const PipelineOptions &options,
     e.packed = *fn;
   }
   if (cache)
-    result->storeInCache(*cache);
+    result->storeInCacheOnce(*cache);
   return result;
 }
 
@@ -326,6 +328,14 @@ LogicalResult CompiledModule::adoptCachedCode(CachedCode code) {
   parallelLoops = code.metadata.parallelLoops;
   fromCache = true;
   return success();
+}
+
+void CompiledModule::storeInCacheOnce(const DiskCacheEntry &cache) const {
+  if (!engine || target != Target::CPU)
+    return;
+  std::lock_guard<std::mutex> lock(storedMutex);
+  if (storedIn.insert(cache.dir).second)
+    storeInCache(cache);
 }
 
 void CompiledModule::storeInCache(const DiskCacheEntry &cache) const {

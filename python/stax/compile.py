@@ -48,16 +48,21 @@ without copies, CPU tensors are copied to the device and the results back
 StaxError saying so.
 """
 
+import collections.abc
 import contextlib
 import copy
 import dataclasses
 import enum
 import functools
+import inspect
+import io
+import itertools
 import json
 import numbers
 import operator
 import os
 import re
+import sys
 import tempfile
 import threading
 import warnings
@@ -538,6 +543,8 @@ class _Plan:
     def __init__(self, owner: "CompiledFunction", flat_fn, inputs, grad: bool):
         from .importer import import_torch_lifting
         self.owner = owner
+        # Its files in debug_dir, the backward's (compiled later) too.
+        self.number = owner._debug_number()
         self.spec = None
         self._single: Optional[bool] = None
         self._sizes: Optional[bool] = None     # a torch.Size in the result
@@ -635,7 +642,7 @@ class _Plan:
         self.lifted_types = self._lifted_types()
         self.lifted_state = self._lifted_state()
         self.watched = bool(self.constants or self._typed_lifted)
-        owner._dump("tp.mlir", text)
+        owner._dump(self.number, "tp.mlir", text)
         # Inputs the function writes (batch norm's running statistics) come
         # back after the outputs; the call copies them into the inputs.
         self.copy_back = _copy_back_indices(text)
@@ -646,7 +653,7 @@ class _Plan:
         self.grad = grad
         self.constant = False
         if not grad:
-            self.fw = owner._compile(text, "forward")
+            self.fw = owner._compile(text, "forward", self.number)
             return
         with tempfile.TemporaryDirectory(prefix="stax-") as tmp:
             report_path = os.path.join(tmp, "mincut.json")
@@ -665,15 +672,19 @@ class _Plan:
                 # and others none (comparisons cast to float); which, one
                 # eager run on copies of the inputs says.
                 self.grad, self.constant = False, True
-                self.fw = owner._compile(text, "forward")
+                self.fw = owner._compile(text, "forward", self.number)
                 self.differentiable = _eager_requires_grad(flat_fn, inputs)
                 return
             with open(report_path) as f:
                 [report] = json.load(f)["functions"]
             if owner.debug_dir:
                 with open(dot_path) as f:
-                    owner._dump("mincut.dot", f.read())
-        owner._dump("split.mlir", split)
+                    owner._dump(self.number, "mincut.dot", f.read())
+                # The joint graph the min cut splits: one more run of the
+                # pass, only for the file.
+                owner._dump(self.number, "joint.mlir", run_pipeline(
+                    text, "builtin.module(stax-joint-graph)"))
+        owner._dump(self.number, "split.mlir", split)
         self.split = split
         self.saved_inputs = [int(e["name"].split("_")[1]) - 1
                              for e in report["saved"] if e["kind"] == "input"]
@@ -686,7 +697,8 @@ class _Plan:
         self._flat_fn, self._num_inputs = flat_fn, len(inputs)
         self._second_order_reach: Dict[tuple, Optional[Set[int]]] = {}
         self._first_order_reach: Dict[tuple, Optional[List[bool]]] = {}
-        self.fw = owner._compile(_only(split, "forward_forward"), "forward_forward")
+        self.fw = owner._compile(_only(split, "forward_forward"),
+                                 "forward_forward", self.number)
         self.bw = None  # compiled on first use
         self._bw_entry: Optional[_Entry] = None
         self._prepare_calls()
@@ -694,7 +706,8 @@ class _Plan:
         # again: its arguments are the inputs, the lifted tensors and the
         # RNG state.
         self.derivative = _Derivative(
-            owner, len(inputs) + len(self.lifted) + int(self.random), text)
+            owner, len(inputs) + len(self.lifted) + int(self.random), text,
+            number=self.number)
 
     def _prepare_calls(self) -> None:
         """What every call of the split forward and backward would otherwise
@@ -779,7 +792,8 @@ class _Plan:
         with _BUILDING:
             if self.bw is None:
                 self.bw = self.owner._compile(
-                    _only(self.split, "forward_backward"), "forward_backward")
+                    _only(self.split, "forward_backward"), "forward_backward",
+                    self.number)
             return self.bw
 
     def first_order_reach(self, inputs, used) -> Optional[List[bool]]:
@@ -1070,12 +1084,23 @@ class _Derivative:
     def __init__(self, owner: "CompiledFunction", num_args: int,
                  text: Optional[str] = None,
                  source: Optional["_Derivative"] = None,
-                 wrt: Tuple[int, ...] = (), order: int = 0):
+                 wrt: Tuple[int, ...] = (), order: int = 0, number: int = 0):
         self.owner, self.num_args = owner, num_args
         self.source, self.wrt, self.order = source, wrt, order
+        # Its files in debug_dir: its plan's number, named by the order and
+        # the arguments each vjp of the chain differentiates (the variants
+        # of one order differ there).
+        self.number = number
+        self.label = "forward" if source is None else (
+            f"vjp{order}-" + "-".join(
+                f"wrt{'_'.join(map(str, d.wrt))}" for d in self._chain()))
         self._text = text
         self._exe: Optional[Executable] = None
         self._vjps: Dict[Tuple[int, ...], "_Derivative"] = {}
+
+    def _chain(self) -> List["_Derivative"]:
+        """The vjps from the first to this one."""
+        return [] if self.source is None else self.source._chain() + [self]
 
     @property
     def text(self) -> str:
@@ -1084,13 +1109,14 @@ class _Derivative:
                 self._text = run_pipeline(
                     self.source.text, "builtin.module(stax-joint-graph"
                     "{wrt=%s gradients-only=true})" % ",".join(map(str, self.wrt)))
-                self.owner._dump(f"vjp{self.order}.mlir", self._text)
+                self.owner._dump(self.number, f"{self.label}.mlir", self._text)
             return self._text
 
     def run(self, args) -> List[torch.Tensor]:
         with _BUILDING:
             if self._exe is None:
-                self._exe = self.owner._compile(self.text, "forward")
+                self._exe = self.owner._compile(self.text, "forward",
+                                                self.number, self.label)
         return _run(self._exe, "forward", list(args))
 
     def vjp(self, wrt: Tuple[int, ...], num_tangents: int) -> "_Derivative":
@@ -1100,7 +1126,7 @@ class _Derivative:
             if wrt not in self._vjps:
                 self._vjps[wrt] = _Derivative(
                     self.owner, self.num_args + num_tangents, source=self,
-                    wrt=wrt, order=self.order + 1)
+                    wrt=wrt, order=self.order + 1, number=self.number)
             return self._vjps[wrt]
 
 
@@ -1514,7 +1540,7 @@ class CompiledFunction:
         self.debug_dir = debug_dir
         self.partition = partition
         self._plans: Dict[Any, Any] = {}
-        self._count = 0
+        self._count = 0        # plans built (their files are numbered apart)
         self._captured_modules: Optional[List[torch.nn.Module]] = None
         self._named_modules: Optional[List[Tuple[str, torch.nn.Module]]] = None
         self._captured_values: List[Any] = []   # importer.CapturedName
@@ -1540,6 +1566,9 @@ class CompiledFunction:
         self._warned_plans = False
         self._warned_optimizer = False
         self._optimizers: list = []
+        # The iterators and generators it reaches, named (_iterators).
+        self._iterators: List[str] = []
+        self._warned_iterator = False
         # Why the function runs in PyTorch at every call: a trace changed
         # Python state a plan cannot replay (python_state.py).
         self._python_effects: Optional[str] = None
@@ -1628,6 +1657,8 @@ class CompiledFunction:
             self._captured_modules = list(
                 {id(m): m for top in tops for m in map(
                     _uncompiled, top.modules())}.values())
+            self._iterators = _iterators(self.fn, self._captured_values,
+                                         self._captured_modules)
             # Every public attribute of every module: a PyTorch layer's
             # configuration (a dropout rate annealed in training, an eps),
             # a user module's constants (a temperature, a flag, a list of
@@ -1749,22 +1780,31 @@ class CompiledFunction:
         return [list(d.values()) for d in self._parents], values
 
     # -- helpers used by _Plan -------------------------------------------
-    def _dump(self, name: str, text: str) -> None:
+    def _debug_number(self) -> int:
+        """The number of a new plan's files in debug_dir (0 without)."""
+        return _debug_number(self.debug_dir) if self.debug_dir else 0
+
+    def _dump(self, number: int, name: str, text: str) -> None:
         if self.debug_dir:
             os.makedirs(self.debug_dir, exist_ok=True)
-            with open(os.path.join(self.debug_dir, f"{self._count:02d}-{name}"),
+            with open(os.path.join(self.debug_dir, f"{number:02d}-{name}"),
                       "w") as f:
                 f.write(text)
 
-    def _compile(self, text: str, entry: str) -> Executable:
+    def _compile(self, text: str, entry: str, number: int,
+                 label: Optional[str] = None) -> Executable:
+        """Machine code for function `entry` of `text`; with debug_dir,
+        its lowered stax IR and LLVM IR are files NN-LABEL.stax.mlir and
+        NN-LABEL.ll (LABEL: `entry` unless given)."""
+        label = label or entry
         if self.debug_dir:
-            self._dump(f"{entry}.stax.mlir",
-                       run_pipeline(text, "builtin.module(stax-lowering-pipeline)"))
+            self._dump(number, f"{label}.stax.mlir",
+                       run_pipeline(text, _lowering_pipeline(self.options)))
         exe = Executable(text, self.options, keep_llvm_ir=bool(self.debug_dir),
                          cache_dir=self.cache_dir)
         exe.target, exe.owner = self.target, self
         if self.debug_dir:
-            self._dump(f"{entry}.ll", exe.llvm_ir)
+            self._dump(number, f"{label}.ll", exe.llvm_ir)
         return exe
 
     # -- calling ---------------------------------------------------------
@@ -1972,22 +2012,16 @@ class CompiledFunction:
         # What the function reaches first: a module tree that changed is
         # read again before its parameters are taken as inputs.
         reached = self._python_constants()
-        if self._optimizers:
-            # An optimizer's step keeps Python state (its `state` dict, new
-            # tensors in it) that tracing would change at every attempt,
-            # and writes parameters no trace restores: it runs as it is.
-            if not self._warned_optimizer:
-                warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
-                              f"in PyTorch: it reaches a torch.optim optimizer, "
-                              f"whose step is not compiled (compile the "
-                              f"forward and loss instead)", stacklevel=2)
-                self._warned_optimizer = True
+        if self._optimizers or self._iterators:
+            self._warn_untraced()
             return self.fn(*args, **kwargs)
         try:
             inputs, constants, make_fn = self._inputs(args, kwargs)
         except _UnsupportedArgument as e:
             # An argument compiled code cannot take apart (a dataclass or
             # other object holding tensors): the function runs as it is.
+            if _rejects_arguments(self.fn, args, kwargs):
+                return self.fn(*args, **kwargs)     # eager's TypeError
             warnings.warn(f"stax.compile: runs {getattr(self.fn, '__name__', 'the function')} "
                           f"in PyTorch: {e}", stacklevel=2)
             return self.fn(*args, **kwargs)
@@ -2016,6 +2050,10 @@ class CompiledFunction:
         if isinstance(plan, _Plan) and plan.watched and plan.stale():
             plan = None
             self._plans.pop(key, None)
+        if plan is None and _rejects_arguments(self.fn, args, kwargs):
+            # Checked before a trace (whose failure would warn of a
+            # fallback): eager raises its own TypeError.
+            return self.fn(*args, **kwargs)
         if plan is None:
             why = _unsupported_tensor(inputs, self.target)
             if why is not None:
@@ -2062,6 +2100,27 @@ class CompiledFunction:
             outs = outs[:plan.num_outputs]
         result = plan.unflatten(outs, inputs)
         return _bind_attributes(result, plan.bindings) if plan.bindings else result
+
+    def _warn_untraced(self) -> None:
+        """Warns once that the function runs in PyTorch without tracing:
+        it reaches state that every trace attempt would change and no
+        snapshot restores. An optimizer's step keeps Python state (its
+        `state` dict, new tensors in it) and writes parameters; an
+        iterator's next() consumes a value a plan would replay forever."""
+        name = getattr(self.fn, '__name__', 'the function')
+        if self._optimizers and not self._warned_optimizer:
+            warnings.warn(f"stax.compile: runs {name} "
+                          f"in PyTorch: it reaches a torch.optim optimizer, "
+                          f"whose step is not compiled (compile the "
+                          f"forward and loss instead)", stacklevel=3)
+            self._warned_optimizer = True
+        elif self._iterators and not self._optimizers \
+                and not self._warned_iterator:
+            warnings.warn(f"stax.compile: runs {name} in PyTorch: it "
+                          f"reaches the iterator {self._iterators[0]}, whose "
+                          f"next() a trace would consume once and a plan "
+                          f"would replay as that one value", stacklevel=3)
+            self._warned_iterator = True
 
     def _refuse_backward_hooks(self) -> None:
         """A module's backward hooks see and may replace the gradients of
@@ -2206,6 +2265,130 @@ _MODULE_STATE = frozenset(vars(torch.nn.Module())) | {
 #: (`training`) is read and written through to the module.
 _MODULE_CONTAINERS = tuple(k for k, v in vars(torch.nn.Module()).items()
                            if isinstance(v, (dict, set)))
+
+
+def _is_iterator(v) -> bool:
+    """An iterator or generator (it has __next__), not a file: files are
+    iterators too, but model code writes logs to them."""
+    return isinstance(v, collections.abc.Iterator) and \
+        not isinstance(v, io.IOBase)
+
+
+def _iterators(fn, names, modules) -> List[str]:
+    """The iterators and generators `fn` reaches, as "'NAME' (a TYPE)":
+    bound to the globals and closure cells it reads (`names`, importer's
+    CapturedName), held in the lists, tuples, dicts and plain objects
+    there, or in the attributes of the user's `modules`. Their state
+    cannot be snapshotted: a trace would consume their values."""
+    cells = _cell_names(fn)
+    todo = []
+    for n in names:
+        if n.name is None:
+            label = cells.get(id(n.holder), "a variable it captures")
+        elif n.name in ("__defaults__", "__kwdefaults__", "default"):
+            label = "a default argument"
+        else:
+            label = n.name
+        todo.append((n.binding(), label, 0))
+    for m in modules:
+        if not type(m).__module__.startswith("torch."):
+            todo.extend((v, f"{type(m).__name__}.{k}", 1)
+                        for k, v in vars(m).items() if k not in _MODULE_STATE)
+    found, seen = [], set()
+    while todo and len(seen) < 10_000:
+        v, label, depth = todo.pop(0)
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if _is_iterator(v):
+            found.append(f"{label!r} (a {type(v).__module__}.{type(v).__qualname__})"
+                         if type(v).__module__ != "builtins"
+                         else f"{label!r} (a {type(v).__qualname__})")
+        elif depth < 3:
+            todo.extend((e, f"{label}{suffix}", depth + 1)
+                        for suffix, e in _members(v))
+    return found
+
+
+def _members(v):
+    """(path suffix, value) of what a list, tuple, dict or plain object
+    holds; nothing for anything else."""
+    from ._keys import _plain_object
+    if isinstance(v, (list, tuple)):
+        return [(f"[{i}]", e) for i, e in enumerate(v[:1000])]
+    if isinstance(v, dict):
+        return [(f"[{k!r}]", e) for k, e in itertools.islice(v.items(), 1000)]
+    if _plain_object(v):
+        return [(f".{k}", e) for k, e in vars(v).items()
+                if not k.startswith("__")]
+    return []
+
+
+def _cell_names(fn) -> Dict[int, str]:
+    """{id(cell): variable name} of `fn`'s closure (a method's function's)."""
+    f = getattr(fn, "__func__", fn)
+    code, closure = getattr(f, "__code__", None), getattr(f, "__closure__", None)
+    if code is None or not closure:
+        return {}
+    return {id(c): name for name, c in zip(code.co_freevars, closure)}
+
+
+#: Per debug_dir (its real path), the numbers its files took in this
+#: process: every plan of every compiled function (and of each partition
+#: of a split one) writing there takes the next, so none overwrites
+#: another's files.
+_DEBUG_NUMBERS: Dict[str, Any] = {}
+_DEBUG_LOCK = threading.Lock()
+
+
+def _debug_number(debug_dir) -> int:
+    with _DEBUG_LOCK:
+        counter = _DEBUG_NUMBERS.setdefault(os.path.realpath(debug_dir),
+                                            itertools.count())
+        return next(counter)
+
+
+@functools.lru_cache(maxsize=None)
+def _is_lowering_option(option: str) -> bool:
+    """Whether stax-lowering-pipeline takes `option` (key=value): the
+    options string also holds code generation's (vector-width=...). Asked
+    once per option, with debug_dir only."""
+    with _stderr_silenced():
+        try:
+            run_pipeline("module {}", "builtin.module("
+                         "stax-lowering-pipeline{%s})" % option)
+            return True
+        except StaxError:
+            return False
+
+
+@contextlib.contextmanager
+def _stderr_silenced():
+    """File descriptor 2 on /dev/null: the pass options parser prints its
+    refusal of an option there (another thread's output is lost for that
+    moment). Where it cannot be redirected, nothing is silenced."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _lowering_pipeline(options: str) -> str:
+    """The pipeline whose result debug_dir's NN-*.stax.mlir files hold:
+    the lowering with the options that select what it does (target, fuse,
+    split-reductions, ...), as the compile runs it."""
+    kept = " ".join(o for o in options.split() if _is_lowering_option(o))
+    return ("builtin.module(stax-lowering-pipeline%s)"
+            % ("{%s}" % kept if kept else ""))
 
 
 def _uncompiled(module: torch.nn.Module) -> torch.nn.Module:
@@ -2392,6 +2575,84 @@ def _check_memory_budget(budget) -> None:
                          f"an int")
 
 
+def _directory_option(name: str, value) -> Optional[str]:
+    """A debug_dir or cache_dir as a str path (None stays None); raises
+    for a value that names no directory: not a str or os.PathLike of one
+    (bytes: the files' names are str), "" (None turns the option off),
+    or an existing file that is not a directory."""
+    if value is None:
+        return None
+    path = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if not isinstance(path, str):
+        raise TypeError(f"stax.compile: {name} must be a directory path "
+                        f"(str or os.PathLike), got {type(value).__name__}")
+    if not path:
+        raise ValueError(f"stax.compile: {name}='' names no directory "
+                         f"(pass None for none)")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"stax.compile: {name}={path!r} is a file, not a "
+                         f"directory")
+    return path
+
+
+def _writable_directory(path: str) -> Optional[str]:
+    """Makes directory `path` (and its parents) if needed; None if a file
+    can be written in it, else why not."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
+def _check_debug_dir(debug_dir) -> Optional[str]:
+    """debug_dir as a str; it must be a directory Stax can write (raised
+    here, not as an OSError at the first call)."""
+    path = _directory_option("debug_dir", debug_dir)
+    why = path and _writable_directory(path)
+    if why:
+        raise ValueError(f"stax.compile: debug_dir={path!r}: cannot write "
+                         f"files there ({why})")
+    return path
+
+
+def _check_cache_dir(cache_dir) -> Optional[str]:
+    """cache_dir as a str. One it cannot write (read-only, or under a
+    file) only loses the cache, with one warning now: code already there
+    still loads (a cache shared read-only)."""
+    path = _directory_option("cache_dir", cache_dir)
+    why = path and _writable_directory(path)
+    if why:
+        warnings.warn(f"stax.compile: cache_dir={path!r}: cannot write "
+                      f"there ({why}); compiled code is not kept on disk",
+                      stacklevel=3)
+    return path
+
+
+def _rejects_arguments(fn, args, kwargs) -> bool:
+    """Whether eager itself refuses these arguments with a TypeError (a
+    wrong number, an unknown keyword): the call then runs `fn` to raise
+    it, with no warning about running in PyTorch. False where the
+    signature is unknown (a builtin) or may not be the one called (a
+    module's forward pre-hooks may change its arguments; a wrapper's own
+    signature is read, not the function's it wraps)."""
+    if isinstance(fn, torch.nn.Module):
+        if fn._forward_pre_hooks or _module._global_forward_pre_hooks:
+            return False
+        fn = fn.forward
+    try:
+        signature = inspect.signature(fn, follow_wrapped=False)
+    except (TypeError, ValueError):
+        return False
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        return True
+    return False
+
+
 def _memory_budget_option(budget) -> str:
     """--stax-mincut's memory-budget: an int is bytes, a float a fraction
     (written in fixed notation, which every version of the pass reads as
@@ -2410,16 +2671,35 @@ def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
     """Compiles `fn_or_module` (a function of tensors or an nn.Module) with
     Stax for `target`. `memory_budget` bounds the bytes the forward saves
     for the backward (--stax-mincut memory-budget: bytes, or a fraction in
-    [0, 1]); `options` are --stax-pipeline options (e.g. "vector-width=1");
-    `debug_dir` receives every stage's IR, the min-cut picture (.dot) and
-    the kernels' LLVM IR. With `check_nan` (--stax-pipeline's check-nan),
-    a call whose compiled code stores a NaN raises StaxError naming the
-    node, its source location, the element and the function; the test
-    costs a compare and a branch per stored value (or vector). With
+    [0, 1]); `options` are --stax-pipeline options (e.g. "vector-width=1").
+    `debug_dir` (a directory, made if needed) receives for each plan, as
+    it is built, files NN-*: NN numbers the plans built in this process by
+    every function and partition writing there, and each plan's files,
+    its backward's too, share its number. They are the imported tp module
+    (NN-tp.mlir); with gradients the joint graph (NN-joint.mlir), the
+    min-cut picture (NN-mincut.dot) and the split forward and backward
+    (NN-split.mlir); for each function compiled, its IR after
+    stax-lowering-pipeline run with the lowering options among `options`
+    (NN-NAME.stax.mlir) and its optimized LLVM IR (NN-NAME.ll), NAME being
+    forward, forward_forward or forward_backward (written when the
+    backward is first compiled), or for higher derivatives
+    vjpK-wrtI_J-...-wrtL_M (order K; the arguments each vjp of the chain
+    differentiates), whose tp module is NN-NAME.mlir. The traced FX graph
+    and the IR between the lowering's passes are not written.
+    `check_nan` (True or False) is --stax-pipeline's check-nan: a call
+    whose compiled code stores a NaN raises StaxError naming the node, its
+    source location, the element and the function; the test costs a
+    compare and a branch per stored value (or vector). With
     `cache_dir` (or the STAX_CACHE_DIR environment variable), target=cpu
     machine code is kept there and a later process loads it instead of
     compiling (tracing and the min cut still run; the key is the module
-    text, the options, the host CPU and the build of Stax).
+    text, the options, the host CPU and the build of Stax; code compiled
+    earlier in the process is written to a cache_dir it is not in yet).
+    A cache_dir that cannot be written only loses the cache (one warning
+    here); a debug_dir or cache_dir that is not a str or os.PathLike, is
+    "", or names a file, and a debug_dir that cannot be written, raise
+    here. A call with arguments the function does not take raises
+    eager's TypeError.
 
     Without `fn_or_module`, returns a decorator with these options
     (`@stax.compile(memory_budget=0.5)`), as torch.compile does."""
@@ -2429,6 +2709,13 @@ def compile(fn_or_module=None, *, target: str = "cpu", memory_budget=None,
     # Argument errors are the caller's: raised here (by the decorator form
     # too), not turned into a fallback to PyTorch at the first call.
     _check_memory_budget(memory_budget)
+    if not isinstance(check_nan, (bool, np.bool_)):
+        # A string such as "false" is truthy: it turned checking on.
+        raise TypeError(f"stax.compile: check_nan must be True or False, "
+                        f"got {check_nan!r} ({type(check_nan).__name__})")
+    check_nan = bool(check_nan)
+    debug_dir = _check_debug_dir(debug_dir)
+    cache_dir = _check_cache_dir(cache_dir)
     full_options = options
     if check_nan:
         full_options = f"{full_options} check-nan=true".strip()

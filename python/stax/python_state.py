@@ -22,6 +22,7 @@ changed; stax.compile then runs the function in PyTorch from then on.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import sys
@@ -83,6 +84,70 @@ def _contents(value):
         return [(k, v if isinstance(v, scalars) else id(v))
                 for k, v in attributes.items()], attributes
     return None
+
+
+#: Beyond the roots, at most this many nested containers are copied, and
+#: elements looked through for them, per snapshot: a function reading a
+#: large structure (a vocabulary, a list of a million floats) costs its
+#: build little more (nested containers past the limit are not restored).
+_MAX_CONTAINERS = 1000
+_MAX_ELEMENTS = 10_000
+
+
+def _snapshot(roots) -> List[Any]:
+    """(container, _contents) of each list, dict, set and plain object
+    among `roots` (all of them) and nested in them, through tuples too (up
+    to the limits above): a change deep inside (`STATE["stack"].pop()`, a
+    dict in a list of records) is seen and undone in place like one at the
+    top. Each container once."""
+    out: List[Any] = []
+    seen: set = set()
+    todo: List[Any] = []
+    for root in roots:
+        todo.extend(_take(root, out, seen, _MAX_ELEMENTS)[0])
+    budget, taken = _MAX_ELEMENTS, len(out)
+    while todo and len(out) - taken < _MAX_CONTAINERS and budget > 0:
+        nested, looked = _take(todo.pop(), out, seen, budget)
+        todo.extend(nested)
+        budget -= looked
+    return out
+
+
+def _take(value, out: List[Any], seen: set, limit: int):
+    """Appends value's (container, _contents) to `out` (unless seen or not
+    a container); returns the containers among its first `limit` elements
+    and how many it looked at."""
+    if id(value) in seen:
+        return [], 0
+    seen.add(id(value))
+    if isinstance(value, tuple):
+        held = value
+    else:
+        c = _contents(value)
+        if c is None:
+            return [], 0
+        out.append((value, c))
+        saved = c[1]
+        # A set's elements are hashable: no list or dict among them.
+        held = (() if isinstance(saved, set) else
+                saved.values() if isinstance(saved, dict) else saved)
+    first = list(itertools.islice(held, limit))
+    return ([e for e in first if isinstance(e, _NESTING) or _plain_object(e)],
+            max(len(first), 1))
+
+
+#: What _snapshot looks into (a plain object too).
+_NESTING = (list, dict, set, tuple)
+
+
+def _changed(snapshot) -> List[Any]:
+    """The containers of a _snapshot whose elements changed, refilled with
+    their old ones (after the outer ones hold the inner ones again, the
+    whole structure is as before)."""
+    changed = [(c, s) for c, s in snapshot if _contents(c)[0] != s[0]]
+    for c, s in changed:
+        _refill(c, s)
+    return [c for c, _ in changed]
 
 
 def _refill(container, contents) -> None:
@@ -177,16 +242,16 @@ class PythonStateGuard:
         self.attributes: List[Dict[str, Any]] = [
             {k: v for k, v in vars(m).items() if self._watched(k, v)}
             for m in self.modules]
-        # The lists, dicts and sets among them, shallow: a forward that
-        # appends to `self.store` appended once per trace.
+        # The lists, dicts and sets among them, and those nested in them:
+        # a forward that appends to `self.store` appended once per trace.
         self.attribute_contents = [
-            {k: c for k, c in ((k, _contents(v)) for k, v in a.items()) if c}
+            {k: c for k, c in ((k, _snapshot([v])) for k, v in a.items()) if c}
             for a in self.attributes]
         self.modes = [m.training for m in self.modules]
         self.bindings = [n.binding() for n in self.names]
-        # The lists, dicts and sets they hold, shallow: an append while
-        # tracing is undone like a rebinding.
-        self.contents = [_contents(b) for b in self.bindings]
+        # The lists, dicts and sets they hold, nested ones too: an append
+        # or a pop while tracing is undone like a rebinding.
+        self.contents = _snapshot(self.bindings)
         self.key = self.constants()
         return self
 
@@ -227,11 +292,7 @@ class PythonStateGuard:
         if rebound:
             self.changes.append("it binds a global or captured variable "
                                 "it reads")
-        changed = [(b, c) for b, c in zip(self.bindings, self.contents)
-                   if c is not None and _contents(b)[0] != c[0]]
-        for b, c in changed:
-            _refill(b, c)
-        if changed:
+        if _changed(self.contents):
             self.changes.append("it changes a list, dict, set or object it "
                                 "reads in place")
         elif not (written or filled or rebound or exc[0]) \
@@ -273,9 +334,8 @@ class PythonStateGuard:
         filled = []
         for m, before, contents in zip(self.modules, self.attributes,
                                        self.attribute_contents):
-            for k, c in contents.items():
-                if _contents(before[k])[0] != c[0]:
-                    _refill(before[k], c)
+            for k, snapshot in contents.items():
+                if _changed(snapshot):
                     filled.append(f"{type(m).__name__}.{k}")
         return filled
 

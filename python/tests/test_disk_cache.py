@@ -136,3 +136,48 @@ def test_an_unusable_cache_directory_only_loses_the_cache(tmp_path):
     result = _run(blocker / "cache")
     assert result["from_cache"] == [False, False]
     assert result["err"] < 1e-5
+
+
+_IN_PROCESS = """
+    import json, sys, stax, torch
+    def f(x):
+        return (x * 2).sin()
+    x = torch.randn(4, 4)
+    if sys.argv[2] == "first":
+        stax.compile(f)(x)                    # in memory, no cache_dir
+    seen = []
+    for d in sys.argv[1].split(","):
+        g = stax.compile(f, cache_dir=d)
+        g(x)
+        plan = next(iter(g._plans.values()))
+        seen.append(plan.fw.from_cache)
+    print(json.dumps(seen))
+"""
+
+
+def test_code_compiled_earlier_in_the_process_is_written_to_each_cache_dir(
+        tmp_path):
+    """The library's in-memory cache returned the code compiled without a
+    cache_dir (or for another one) and never wrote it: a later process
+    found nothing."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "python")] + [p for p in [env.get("PYTHONPATH")] if p])
+    env.pop("STAX_CACHE_DIR", None)
+
+    def run(dirs, phase):
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(_IN_PROCESS),
+             ",".join(map(str, dirs)), phase],
+            env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    assert run([a, b], "first") == [False, False]
+    for d in (a, b):
+        assert len(list(d.glob("*.o"))) == 1, sorted(d.iterdir())
+        assert len(list(d.glob("*.json"))) == 1
+    # A later process loads what each directory holds.
+    assert run([a], "later") == [True]
+    assert run([b], "later") == [True]

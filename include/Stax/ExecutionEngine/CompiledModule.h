@@ -12,7 +12,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace llvm {
@@ -75,6 +77,12 @@ public:
   /// The code came from the disk cache.
   bool isFromCache() const { return fromCache; }
 
+  /// Stores the code in `cache` unless this module stored it there
+  /// already: code compiled earlier in the process (an in-memory cache
+  /// hit) asked for by a caller with a disk cache it is not in yet. Only
+  /// code this process compiled for target=cpu has an object to store.
+  void storeInCacheOnce(const DiskCacheEntry &cache) const;
+
   llvm::ArrayRef<EntryPoint> entryPoints() const { return entries; }
   const EntryPoint *lookup(llvm::StringRef name) const;
 
@@ -113,6 +121,9 @@ private:
   std::unique_ptr<llvm::TargetMachine> targetMachine;
   std::unique_ptr<ExecutionEngine> engine;
   std::unique_ptr<llvm::orc::LLJIT> cachedJit; ///< code from the disk cache
+  /// The disk cache directories this code was stored in (storeInCacheOnce).
+  mutable std::mutex storedMutex;
+  mutable llvm::StringSet<> storedIn;
   bool fromCache = false;
   llvm::SmallVector<EntryPoint> entries;
   llvm::SmallVector<std::string> errorSites;
