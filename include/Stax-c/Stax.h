@@ -28,13 +28,19 @@ typedef struct StaxBuffer {
   void *data;
 } StaxBuffer;
 
+/// How staxRunPipeline prints its result (flags, or'ed): ops in generic
+/// form; every op's location (`loc(...)`), so that the result parsed again
+/// keeps them (a frontend's names for the ops, in later diagnostics).
+enum { STAX_PRINT_GENERIC = 1, STAX_PRINT_LOCATIONS = 2 };
+
 /// Parses `module` (any dialect Stax registers, custom or generic form),
 /// verifies it, runs the textual pass pipeline `pipeline` (e.g.
 /// "builtin.module(canonicalize)"; empty runs nothing) and returns the
-/// printed result. On failure returns NULL and sets *error to the
+/// result printed as `print` (STAX_PRINT_* flags; 0: custom form, no
+/// locations) says. On failure returns NULL and sets *error to the
 /// diagnostics, each with its location.
 STAX_CAPI_EXPORT char *staxRunPipeline(const char *module, const char *pipeline,
-                                       int generic, char **error);
+                                       int print, char **error);
 
 /// Interprets function `entry` of `module` on `args`. On success returns 0,
 /// sets *results to an array of *numResults buffers. With `f64` every

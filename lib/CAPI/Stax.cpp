@@ -466,7 +466,7 @@ void staxSetNumThreads(int threads) {
 
 void staxExecutableDestroy(StaxExecutable *exe) { delete exe; }
 
-char *staxRunPipeline(const char *module, const char *pipeline, int generic,
+char *staxRunPipeline(const char *module, const char *pipeline, int print,
                       char **error) {
   if (!module) {
     badArgument("staxRunPipeline", "null module", error);
@@ -505,8 +505,10 @@ char *staxRunPipeline(const char *module, const char *pipeline, int generic,
   std::string out;
   llvm::raw_string_ostream os(out);
   OpPrintingFlags flags;
-  if (generic)
+  if (print & STAX_PRINT_GENERIC)
     flags.printGenericOpForm();
+  if (print & STAX_PRINT_LOCATIONS)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
   m->print(os, flags);
   return copyString(os.str());
 }

@@ -41,11 +41,14 @@ __all__ = ["StaxError", "import_torch", "run_pipeline", "interpret", "has_kernel
            "cpu_take_profile"]
 
 
-def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:
+def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False,
+                 locations: bool = False) -> str:
     """Parses and verifies `module_text`, runs the textual pass pipeline
     (e.g. "builtin.module(canonicalize)"; empty runs nothing) in process and
-    returns the printed module. Raises StaxError with the diagnostics."""
-    return _run_pipeline(module_text, pipeline, generic)
+    returns the printed module, in generic form with `generic`, with every
+    op's location with `locations`. Raises StaxError with the
+    diagnostics."""
+    return _run_pipeline(module_text, pipeline, generic, locations)
 
 
 def interpret(module_text: str, entry: str, *arrays, f64: bool = False):

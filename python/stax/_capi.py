@@ -91,10 +91,20 @@ def _take_string(ptr) -> str:
     return s
 
 
-def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False) -> str:
+#: staxRunPipeline's print flags (include/Stax-c/Stax.h).
+_PRINT_GENERIC, _PRINT_LOCATIONS = 1, 2
+
+
+def run_pipeline(module_text: str, pipeline: str = "", generic: bool = False,
+                 locations: bool = False) -> str:
+    """`module_text` after `pipeline`, printed in generic form or not, with
+    every op's location or not (`locations`: the importer's FX node names
+    survive into later passes' and run-time errors)."""
     err = ctypes.c_void_p()
+    flags = (_PRINT_GENERIC if generic else 0) | \
+        (_PRINT_LOCATIONS if locations else 0)
     out = lib().staxRunPipeline(module_text.encode(), pipeline.encode(),
-                                int(generic), ctypes.byref(err))
+                                flags, ctypes.byref(err))
     if not out:
         raise StaxError(_take_string(err.value))
     return _take_string(out)

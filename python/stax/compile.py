@@ -348,7 +348,7 @@ def _only(module_text: str, entry: str) -> str:
     """The module with only function `entry` (so that each half of a
     forward/backward pair compiles on its own)."""
     return run_pipeline(module_text, "builtin.module(symbol-privatize{exclude=%s},"
-                        "symbol-dce)" % entry)
+                        "symbol-dce)" % entry, locations=True)
 
 
 def _holds_size(spec) -> bool:
@@ -615,7 +615,8 @@ class _Plan:
             text, self.lifted, constants, self.views = import_torch_lifting(
                 traced, *examples, name="forward", functionalize=not functional,
                 lift=lambda t: t.requires_grad or (id(t) in user and (
-                    t.numel() > _CONSTANT_ELEMENTS or rebound(t))))
+                    t.numel() > _CONSTANT_ELEMENTS or rebound(t))),
+                locations=True)
         finally:
             EAGER_REQUIRES_GRAD.flags = None
         if len(self.views) != self.num_outputs:
@@ -662,7 +663,8 @@ class _Plan:
             try:
                 split = run_pipeline(text, "builtin.module(stax-joint-graph,"
                                      "stax-mincut{report=%s dot=%s%s})"
-                                     % (report_path, dot_path, budget))
+                                     % (report_path, dot_path, budget),
+                                     locations=True)
             except StaxError as e:
                 if "depends differentiably" not in str(e):
                     raise
@@ -1108,7 +1110,8 @@ class _Derivative:
             if self._text is None:
                 self._text = run_pipeline(
                     self.source.text, "builtin.module(stax-joint-graph"
-                    "{wrt=%s gradients-only=true})" % ",".join(map(str, self.wrt)))
+                    "{wrt=%s gradients-only=true})" % ",".join(map(str, self.wrt)),
+                    locations=True)
                 self.owner._dump(self.number, f"{self.label}.mlir", self._text)
             return self._text
 

@@ -1525,7 +1525,8 @@ def _flatten(x):
 
 def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
                 none_outputs: str,
-                arg_names: Optional[Dict[int, str]] = None) -> str:
+                arg_names: Optional[Dict[int, str]] = None,
+                locations: bool = False) -> str:
     graph = gm.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     inputs = list(example_inputs)
@@ -1647,7 +1648,7 @@ def _emit_graph(gm: fx.GraphModule, example_inputs: Sequence[Any], name: str,
     text = "\n".join(lines)
     from . import run_pipeline
     try:
-        return run_pipeline(text)
+        return run_pipeline(text, locations=locations)
     except StaxError as e:
         # The diagnostic on the first line: a fallback warning quotes one.
         first, _, rest = str(e).strip().partition("\n")
@@ -3299,14 +3300,18 @@ def import_torch(fn, *example_inputs, name: str = "forward",
 
 def import_torch_lifting(fn, *example_inputs, name: str = "forward",
                          functionalize: bool = True, decompose: bool = True,
-                         lift=lambda t: t.requires_grad):
+                         lift=lambda t: t.requires_grad,
+                         locations: bool = False):
     """`import_torch`, with the captured tensors for which `lift` holds (by
     default those that require grad: they must get gradients) and those the
     function writes in place (their writes become copy-back results) made
     trailing arguments of the function instead of constants. Returns (text, the
     lifted tensors in argument order, the tensors still baked in as
     constants, for each result its stax.aliasing.ViewReplay on the
-    arguments when it is a view of one, else None)."""
+    arguments when it is a view of one, else None). With `locations` the
+    text keeps every op's location, its FX node (`loc("log (aten.log.default)")`):
+    stax.compile's later diagnostics and run-time errors name the
+    operator."""
     arg_names = None
     if isinstance(fn, torch.nn.Module):
         fn, example_inputs, arg_names = _module_as_function(fn, example_inputs)
@@ -3319,7 +3324,7 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
     views = output_views(gm)
     example_inputs = list(example_inputs) + lifted
     text = _emit_graph(gm, example_inputs, name, none_outputs="error",
-                       arg_names=arg_names)
+                       arg_names=arg_names, locations=locations)
     if not functionalize:
         return text, lifted, constants, views
     # Writes to inputs (copy_ into an argument) become copy-back results;
@@ -3331,7 +3336,8 @@ def import_torch_lifting(fn, *example_inputs, name: str = "forward",
     inplace = any(n.target in _INPLACE_OPS for n in gm.graph.nodes
                   if n.op == "call_function")
     text = run_pipeline(text, "builtin.module(%sfunc.func(cse))"
-                        % ("stax-functionalize," if inplace else ""))
+                        % ("stax-functionalize," if inplace else ""),
+                        locations=locations)
     return text, lifted, constants, views
 
 

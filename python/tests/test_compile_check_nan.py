@@ -26,6 +26,20 @@ def test_check_nan_raises_naming_the_node_and_the_element():
         f(input_with_negative())
 
 
+def test_run_time_errors_name_the_pytorch_operator():
+    """Compiled code keeps the importer's locations (the FX node and its
+    ATen overload): a NaN and an index out of bounds name the operator that
+    produced them, not a line of an internal module text."""
+    f = stax.compile(log2x, check_nan=True)
+    with pytest.raises(StaxError, match=r"at loc\(\"mul \(aten\.mul\.Tensor\)\"\)"):
+        f(input_with_negative())
+    g = stax.compile(lambda x, i: x.exp()[i].sum())
+    g(torch.ones(4), torch.tensor([0]))
+    with pytest.raises(StaxError, match=r"index 9 is out of bounds .* at "
+                       r"loc\(\"index \(aten\.index\.Tensor\)\"\)"):
+        g(torch.ones(4), torch.tensor([9]))
+
+
 def test_check_nan_keeps_the_other_options():
     f = stax.compile(log2x, check_nan=True,
                      options="vector-width=1 parallel=false")
