@@ -232,10 +232,16 @@ def models(reps):
 
 
 def short(node):
-    """'@f: stax.kernel at loc("<input>":12:3)' -> '@f stax.kernel :12'."""
+    """'@f: stax.kernel at loc("<input>":12:3)' -> '@f stax.kernel :12';
+    a location naming an FX node, 'loc("mm_1 (aten.mm.default)")' (the
+    first of a fused one), -> '@f stax.kernel mm_1'."""
     head, _, loc = node.partition(" at ")
+    head = head.replace(":", "")
     m = re.search(r'":(\d+)', loc)
-    return f"{head.replace(':', '')} :{m.group(1)}" if m else head
+    if m:
+        return f"{head} :{m.group(1)}"
+    m = re.search(r'loc\((?:fused\[)?"([^" ]+)', loc)
+    return f"{head} {m.group(1)}" if m else head
 
 
 def kernel_profile(name, model, args, reps=5):

@@ -2206,9 +2206,9 @@ def _along(x, dim, fn):
 
 def _without_wrap(index, n):
     """`index` for index_put, which wraps negative indices as x[i] does,
-    where eager refuses them (index_add, index_copy): a negative index
-    becomes n, out of bounds, a run-time error."""
-    return torch.where(index < 0, torch.full((), n, dtype=index.dtype), index)
+    where eager refuses them (index_add, index_copy): checked to lie in
+    [0, n) first, so that the run-time error names the index passed."""
+    return _bounds_checked(index, n)
 
 
 def _bounds_checked(index, n):
