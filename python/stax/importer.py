@@ -638,6 +638,17 @@ def _reduction(tp: str, all_dims: bool = False, dim_arg: str = "dim") -> Emitter
     return emit
 
 
+def _extremum_of_all(tp: str) -> Emitter:
+    """max()/min() without a dim: amax/amin over every dim whose gradient at
+    a NaN result goes to the NaN elements (eager's evenly_distribute_backward;
+    amax's is NaN everywhere)."""
+    def emit(ctx, node, a):
+        at = _reduction_attrs(a, all_dims=True)
+        at["nan_selects_nans"] = "unit"
+        return ctx.single(tp, [a["self"]], at)
+    return emit
+
+
 def _truth_reduction(tp: str, all_dims: bool = False) -> Emitter:
     """any/all: i1, except that PyTorch keeps uint8 for a uint8 input
     (0 or 1), converted after the tp op."""
@@ -1251,8 +1262,8 @@ def _build_table() -> Dict[Any, Emitter]:
     put(ov("prod", "dim_int"), _reduction("tp.prod"))
     put(ov("amax"), _reduction("tp.amax"))
     put(ov("amin"), _reduction("tp.amin"))
-    put(ov("max"), _reduction("tp.amax", all_dims=True))
-    put(ov("min"), _reduction("tp.amin", all_dims=True))
+    put(ov("max"), _extremum_of_all("tp.amax"))
+    put(ov("min"), _extremum_of_all("tp.amin"))
     put(ov("logsumexp"), _reduction("tp.logsumexp"))
     put(ov("any"), _truth_reduction("tp.any", all_dims=True))
     put(ov("any", "dim"), _truth_reduction("tp.any"))

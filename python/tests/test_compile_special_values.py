@@ -236,6 +236,22 @@ def test_clamp_with_nan_bounds_propagates_nan():
         _same(got, want, f"clamp gradient {i}")
 
 
+def test_max_and_min_of_all_give_their_gradient_to_nans():
+    """max()/min() without a dim send a NaN result's gradient evenly to the
+    NaN elements (eager's evenly_distribute_backward), amax/amin make every
+    partial NaN; ties of numbers share it in both."""
+    x = torch.tensor([[0.5, nan, -1.0], [2.0, nan, 2.0]])
+    y = torch.tensor([[0.5, 2.0, -1.0], [2.0, -3.0, 2.0]])
+
+    fns = {"max": torch.max, "min": torch.min, "amax": torch.amax,
+           "amin": torch.amin, "amax(0, 1)": lambda t: t.amax((0, 1))}
+    for arg in (x, y):
+        for name, f in fns.items():
+            (eo, eg), (co, cg) = _grads(f, [arg])
+            _same(co[0], eo[0], f"{name} value")
+            _same(cg[0], eg[0], f"{name} gradient")
+
+
 def test_bucketize_and_searchsorted_with_nan_boundaries():
     """Eager's binary search: NaN boundaries (sorted last) count as below a
     value only where the search probes them; a NaN value goes last."""

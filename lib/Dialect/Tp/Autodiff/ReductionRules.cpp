@@ -221,15 +221,24 @@ template <> struct Rule<ProdOp>
 };
 
 /// amax/amin: the gradient is distributed evenly among the elements equal
-/// to the extremum (eager's convention for ties).
+/// to the extremum (eager's convention for ties); a NaN extremum equals no
+/// element, and every partial is NaN (0 / 0), as eager's amax. With
+/// nan_selects_nans (max()/min() without a dim) the NaN elements share it,
+/// as eager's evenly_distribute_backward.
 template <typename OpT>
 struct ExtremumReductionRule
     : PartialReductionRule<ExtremumReductionRule<OpT>, OpT> {
   static Value partial(OpT op, OpBuilder &b) {
     Location loc = op.getLoc();
     Type elt = tensorType(op.getResult()).getElementType();
-    Value mask = castTo(
-        b, loc, EqOp::create(b, loc, op.getSelf(), keptResult(op, b)), elt);
+    Value x = op.getSelf(), r = keptResult(op, b);
+    Value selected = EqOp::create(b, loc, x, r);
+    if (op.getNanSelectsNans())
+      selected = LogicalOrOp::create(
+          b, loc, selected,
+          LogicalAndOp::create(b, loc, IsnanOp::create(b, loc, x),
+                               IsnanOp::create(b, loc, r)));
+    Value mask = castTo(b, loc, selected, elt);
     Value count = SumOp::create(b, loc, mask, op.getDims(), true, TypeAttr());
     return div(b, loc, mask, count);
   }

@@ -3,6 +3,9 @@
 // RUN: stax-run %s --entry=inputs --output-dir=%t
 // RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=amax --f64 --input=%t/result0.npy --input=%t/result1.npy --print-values | FileCheck %s --check-prefix=AMAX
 // RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=var --f64 --input=%t/result0.npy --input=%t/result1.npy --print-values | FileCheck %s --check-prefix=VAR
+// RUN: rm -rf %t.nan && mkdir -p %t.nan && stax-run %s --entry=inputs_nan --output-dir=%t.nan
+// RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=max_all --input=%t.nan/result0.npy --input=%t.nan/result1.npy --print-values | FileCheck %s --check-prefix=MAX-ALL
+// RUN: stax-opt %s --stax-joint-graph | stax-run - --entry=amax_all --input=%t.nan/result0.npy --input=%t.nan/result1.npy --print-values | FileCheck %s --check-prefix=AMAX-ALL
 
 // The VJPs of ReductionRules.cpp (--stax-joint-graph): the adjoint %T of the
 // reduced result gets its reduced dims back (a view to size 1 unless keepdim
@@ -83,6 +86,35 @@ func.func @mean_all(%x: tensor<3x4xf32> {tp.requires_grad}) -> tensor<f32> {
 func.func @amax(%x: tensor<2x4xf32> {tp.requires_grad}) -> tensor<2xf32> {
   %y = tp.amax %x {dims = array<i64: 1>} : tensor<2x4xf32> -> tensor<2xf32>
   return %y : tensor<2xf32>
+}
+
+// A NaN maximum: max() without a dim (nan_selects_nans) shares the adjoint
+// among the NaN elements, as eager's evenly_distribute_backward; amax's
+// partials are all NaN (no element equals NaN: 0 / 0), as eager's.
+func.func @inputs_nan() -> (tensor<4xf32>, tensor<f32>) {
+  %x = tp.constant dense<[1.0, 0x7FC00000, 5.0, 0x7FC00000]> : tensor<4xf32>
+  %t = tp.constant dense<2.0> : tensor<f32>
+  return %x, %t : tensor<4xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @max_all
+// CHECK: %[[EQ:.*]] = tp.eq
+// CHECK: %[[NX:.*]] = tp.isnan
+// CHECK: %[[NY:.*]] = tp.isnan
+// CHECK: %[[BOTH:.*]] = tp.logical_and %[[NX]], %[[NY]]
+// CHECK: tp.logical_or %[[EQ]], %[[BOTH]]
+// MAX-ALL: result #1: tensor<4xf32>
+// MAX-ALL-NEXT: [0, 1, 0, 1]
+func.func @max_all(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<f32> {
+  %y = tp.amax %x {dims = array<i64>, nan_selects_nans} : tensor<4xf32> -> tensor<f32>
+  return %y : tensor<f32>
+}
+
+// AMAX-ALL: result #1: tensor<4xf32>
+// AMAX-ALL-NEXT: [{{-?}}nan, {{-?}}nan, {{-?}}nan, {{-?}}nan]
+func.func @amax_all(%x: tensor<4xf32> {tp.requires_grad}) -> tensor<f32> {
+  %y = tp.amax %x {dims = array<i64>} : tensor<4xf32> -> tensor<f32>
+  return %y : tensor<f32>
 }
 
 // var (correction 1): x̄ = t * (2 / (N - 1)) * (x - mean(x)), N = 4.

@@ -17,8 +17,20 @@
 def Tp_SumOp : Tp_ReductionOp<"sum", "IntToLong">;
 def Tp_ProdOp : Tp_ReductionOp<"prod", "IntToLong">;
 def Tp_MeanOp : Tp_ReductionOp<"mean", "FloatOnly">;
-def Tp_AmaxOp : Tp_ReductionOp<"amax", "Same", [Tp_NonEmptyReduction]>;
-def Tp_AminOp : Tp_ReductionOp<"amin", "Same", [Tp_NonEmptyReduction]>;
+// amax/amin, and max()/min() without a dim (aten.max.default), which differ
+// only in their gradient at a NaN extremum.
+class Tp_ExtremumReductionOp<string mnemonic>
+    : Tp_ReductionOp<mnemonic, "Same", [Tp_NonEmptyReduction]> {
+  let arguments = (ins Tp_Tensor:$self, Tp_DimsAttr:$dims,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       Arg<UnitAttr, "the gradient at a NaN extremum goes "
+                           "evenly to the NaN elements (PyTorch's max() and "
+                           "min() without a dim); without it every partial "
+                           "is NaN there (amax, amin)">:$nan_selects_nans);
+}
+def Tp_AmaxOp : Tp_ExtremumReductionOp<"amax">;
+def Tp_AminOp : Tp_ExtremumReductionOp<"amin">;
 def Tp_LogsumexpOp : Tp_ReductionOp<"logsumexp", "IntToFloat">;
 def Tp_AnyOp : Tp_ReductionOp<"any", "ToBool">;
 def Tp_AllOp : Tp_ReductionOp<"all", "ToBool">;
