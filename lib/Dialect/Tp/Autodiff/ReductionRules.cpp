@@ -233,11 +233,14 @@ struct ExtremumReductionRule
     Type elt = tensorType(op.getResult()).getElementType();
     Value x = op.getSelf(), r = keptResult(op, b);
     Value selected = EqOp::create(b, loc, x, r);
-    if (op.getNanSelectsNans())
-      selected = LogicalOrOp::create(
-          b, loc, selected,
-          LogicalAndOp::create(b, loc, IsnanOp::create(b, loc, x),
-                               IsnanOp::create(b, loc, r)));
+    if (op.getNanSelectsNans()) {
+      // One statement per op: the IR's order must not depend on the
+      // compiler's order of evaluating arguments.
+      Value nanX = IsnanOp::create(b, loc, x);
+      Value nanR = IsnanOp::create(b, loc, r);
+      Value bothNan = LogicalAndOp::create(b, loc, nanX, nanR);
+      selected = LogicalOrOp::create(b, loc, selected, bothNan);
+    }
     Value mask = castTo(b, loc, selected, elt);
     Value count = SumOp::create(b, loc, mask, op.getDims(), true, TypeAttr());
     return div(b, loc, mask, count);
